@@ -1,0 +1,146 @@
+/**
+ * Runtime schemas for every request the service accepts, built once at load time.
+ * Unknown members are ignored (stripped), as §5.7 asks. Failures become google.rpc.BadRequest
+ * field violations through {@link violationsOf}.
+ */
+import { z } from 'zod';
+import { TASK_STATES } from './task.js';
+import type { FieldViolation } from './errors.js';
+
+const nonEmpty = (what: string) => z.string({ error: `${what} must be a string` }).min(1, `${what} must not be empty`);
+const struct = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
+const stringList = z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' });
+const historyLength = z
+  .number({ error: 'must be an integer' })
+  .int('must be an integer')
+  .min(0, 'must be zero or positive');
+
+const CONTENT_KEYS = ['text', 'raw', 'url', 'data'] as const;
+const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
+export const PartSchema = z
+  .object({
+    text: z.string({ error: 'must be a string' }).optional(),
+    raw: z.string({ error: 'must be a base64 string' }).regex(BASE64, 'must be base64').optional(),
+    url: z.string({ error: 'must be a string' }).min(1, 'must not be empty').optional(),
+    data: z.unknown().optional(),
+    metadata: struct.optional(),
+    filename: z.string({ error: 'must be a string' }).optional(),
+    mediaType: z.string({ error: 'must be a string' }).optional(),
+  }, { error: 'must be an object' })
+  .superRefine((p, ctx) => {
+    const present = CONTENT_KEYS.filter((k) => p[k] !== undefined);
+    if (present.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          present.length === 0
+            ? 'a part needs exactly one of text, raw, url or data; it has none'
+            : `a part needs exactly one of text, raw, url or data; it has ${present.join(' and ')}`,
+      });
+    }
+  });
+
+export const MessageSchema = z.object(
+  {
+    messageId: nonEmpty('messageId'),
+    contextId: z.string({ error: 'must be a string' }).optional(),
+    taskId: z.string({ error: 'must be a string' }).optional(),
+    role: z.enum(['ROLE_USER', 'ROLE_AGENT'], { error: 'must be ROLE_USER or ROLE_AGENT' }),
+    parts: z.array(PartSchema, { error: 'must be an array of parts' }).min(1, 'at least one part is required'),
+    metadata: struct.optional(),
+    extensions: stringList.optional(),
+    referenceTaskIds: stringList.optional(),
+  },
+  { error: 'must be a message object' },
+);
+
+const AuthenticationInfoSchema = z.object({
+  scheme: nonEmpty('scheme'),
+  credentials: z.string({ error: 'must be a string' }).optional(),
+});
+
+const webhookUrl = z
+  .string({ error: 'must be a string' })
+  .max(2048, 'must be at most 2048 characters')
+  .refine((u) => {
+    try {
+      const p = new URL(u).protocol;
+      return p === 'http:' || p === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http or https URL');
+
+export const PushConfigSchema = z.object({
+  tenant: z.string().optional(),
+  id: z.string({ error: 'must be a string' }).max(256, 'must be at most 256 characters').optional(),
+  taskId: z.string({ error: 'must be a string' }).optional(),
+  url: webhookUrl,
+  token: z.string({ error: 'must be a string' }).max(4096, 'must be at most 4096 characters').optional(),
+  authentication: AuthenticationInfoSchema.optional(),
+});
+
+export const SendMessageRequestSchema = z.object({
+  tenant: z.string({ error: 'must be a string' }).optional(),
+  message: MessageSchema,
+  configuration: z
+    .object({
+      acceptedOutputModes: stringList.optional(),
+      taskPushNotificationConfig: PushConfigSchema.optional(),
+      historyLength: historyLength.optional(),
+      returnImmediately: z.boolean({ error: 'must be a boolean' }).optional(),
+    }, { error: 'must be an object' })
+    .optional(),
+  metadata: struct.optional(),
+});
+
+const tenant = z.string({ error: 'must be a string' }).optional();
+
+export const GetTaskRequestSchema = z.object({ tenant, id: nonEmpty('id'), historyLength: historyLength.optional() });
+
+const isoTimestamp = z
+  .string({ error: 'must be an ISO 8601 timestamp' })
+  .refine((s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 timestamp');
+
+export const ListTasksRequestSchema = z.object({
+  tenant,
+  contextId: z.string({ error: 'must be a string' }).optional(),
+  status: z.enum(TASK_STATES, { error: `must be one of ${TASK_STATES.join(', ')}` }).optional(),
+  pageSize: z
+    .number({ error: 'must be an integer' })
+    .int('must be an integer')
+    .min(1, 'must be between 1 and 100')
+    .max(100, 'must be between 1 and 100')
+    .optional(),
+  pageToken: z.string({ error: 'must be a string' }).optional(),
+  historyLength: historyLength.optional(),
+  statusTimestampAfter: isoTimestamp.optional(),
+  includeArtifacts: z.boolean({ error: 'must be a boolean' }).optional(),
+});
+
+export const CancelTaskRequestSchema = z.object({ tenant, id: nonEmpty('id'), metadata: struct.optional() });
+export const SubscribeToTaskRequestSchema = z.object({ tenant, id: nonEmpty('id') });
+export const CreatePushConfigRequestSchema = PushConfigSchema.extend({ taskId: nonEmpty('taskId') });
+export const PushConfigRefSchema = z.object({ tenant, taskId: nonEmpty('taskId'), id: nonEmpty('id') });
+export const ListPushConfigsRequestSchema = z.object({
+  tenant,
+  taskId: nonEmpty('taskId'),
+  pageSize: z.number({ error: 'must be an integer' }).int('must be an integer').min(0, 'must not be negative').optional(),
+  pageToken: z.string({ error: 'must be a string' }).optional(),
+});
+export const GetExtendedAgentCardRequestSchema = z.object({ tenant });
+
+/** google.rpc.BadRequest field violations for a schema failure, with dotted paths (`message.parts[0]`). */
+export function violationsOf(error: z.ZodError, prefix = ''): FieldViolation[] {
+  return error.issues.map((issue) => {
+    let field = prefix;
+    for (const seg of issue.path) {
+      if (typeof seg === 'number') field += `[${seg}]`;
+      else field += field ? `.${String(seg)}` : String(seg);
+    }
+    let description = issue.message;
+    if (issue.code === 'invalid_type' && issue.input === undefined) description = 'is required';
+    return { field: field || '(request)', description };
+  });
+}
