@@ -1,0 +1,2 @@
+export { clamp, mean } from './math.js';
+export { slugify, truncate } from './text.js';
