@@ -7,3 +7,4 @@ export * from './errors.js';
 export * from './operations.js';
 export * from './version.js';
 export * from './schemas.js';
+export * from './card-schema.js';
