@@ -1,0 +1,208 @@
+/**
+ * All eleven operations, transport-agnostic. Order of checks for every call: protocol version,
+ * capability (§3.3.4: before any lookup, so a push call to an agent without push fails the same way
+ * for any task id), required extensions, input validation, then the operation itself.
+ */
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import {
+  A2AError,
+  CAPABILITY_ERROR,
+  CancelTaskRequestSchema,
+  CreatePushConfigRequestSchema,
+  GetExtendedAgentCardRequestSchema,
+  GetTaskRequestSchema,
+  ListPushConfigsRequestSchema,
+  ListTasksRequestSchema,
+  PROTOCOL_VERSION,
+  PushConfigRefSchema,
+  requestedVersion,
+  SendMessageRequestSchema,
+  SubscribeToTaskRequestSchema,
+  violationsOf,
+  type AgentCard,
+  type ListTasksResponse,
+  type Operation,
+  type OperationName,
+  type SendMessageRequest,
+  type SendMessageResponse,
+  type Task,
+  type TaskPushNotificationConfig,
+} from '../protocol/index.js';
+import type { Caller, CallContext } from './caller.js';
+import type { AgentExecutor } from './executor.js';
+import { silentLogger, type Logger } from './logger.js';
+import { InMemoryTaskStore } from './store/memory.js';
+import type { Scope, TaskStore } from './store/task-store.js';
+import { TaskManager } from './task-manager.js';
+import { viewTask } from './task-view.js';
+import { openRunStream, type EventStream } from './event-stream.js';
+
+/** The extended card: one for everyone, or one per authenticated caller. */
+export type ExtendedCardSource = AgentCard | ((caller: Caller) => AgentCard | undefined | Promise<AgentCard | undefined>);
+
+export interface A2AServiceOptions {
+  card: AgentCard;
+  executor: AgentExecutor;
+  store?: TaskStore;
+  logger?: Logger;
+  extendedCard?: ExtendedCardSource;
+}
+
+const SCHEMAS: Record<OperationName, z.ZodType> = {
+  SendMessage: SendMessageRequestSchema,
+  SendStreamingMessage: SendMessageRequestSchema,
+  GetTask: GetTaskRequestSchema,
+  ListTasks: ListTasksRequestSchema,
+  CancelTask: CancelTaskRequestSchema,
+  SubscribeToTask: SubscribeToTaskRequestSchema,
+  CreateTaskPushNotificationConfig: CreatePushConfigRequestSchema,
+  GetTaskPushNotificationConfig: PushConfigRefSchema,
+  ListTaskPushNotificationConfigs: ListPushConfigsRequestSchema,
+  DeleteTaskPushNotificationConfig: PushConfigRefSchema,
+  GetExtendedAgentCard: GetExtendedAgentCardRequestSchema,
+};
+
+export class A2AService {
+  readonly card: AgentCard;
+  readonly store: TaskStore;
+  readonly tasks: TaskManager;
+  readonly logger: Logger;
+  readonly #extendedCard: ExtendedCardSource | undefined;
+  readonly #requiredExtensions: string[];
+
+  constructor(options: A2AServiceOptions) {
+    this.card = options.card;
+    this.store = options.store ?? new InMemoryTaskStore();
+    this.logger = options.logger ?? silentLogger;
+    this.#extendedCard = options.extendedCard;
+    this.tasks = new TaskManager({ store: this.store, executor: options.executor, logger: this.logger });
+    this.#requiredExtensions = (options.card.capabilities.extensions ?? [])
+      .filter((e) => e.required && e.uri)
+      .map((e) => e.uri!);
+  }
+
+  /** Checks common to every operation; returns the validated request. */
+  #admit<T>(op: Operation, params: unknown, cc: CallContext): T {
+    const version = requestedVersion(cc.version);
+    if (version !== PROTOCOL_VERSION) {
+      throw new A2AError(
+        'VersionNotSupported',
+        `A2A-Version ${cc.version ? `"${cc.version}"` : 'missing (which means 0.3)'} is not supported; this interface speaks ${PROTOCOL_VERSION}`,
+      );
+    }
+    if (op.capability && this.card.capabilities[op.capability] !== true) {
+      const kind = CAPABILITY_ERROR[op.capability];
+      throw new A2AError(kind, kind === 'PushNotificationNotSupported' ? undefined : `${op.name} is not supported: the agent card does not declare capabilities.${op.capability}`);
+    }
+    const missing = this.#requiredExtensions.filter((uri) => !cc.requestedExtensions.includes(uri));
+    if (missing.length > 0) {
+      throw new A2AError('ExtensionSupportRequired', `This agent requires the extension(s) ${missing.join(', ')}; declare them in A2A-Extensions`);
+    }
+    const parsed = SCHEMAS[op.name].safeParse(params ?? {});
+    if (!parsed.success) throw A2AError.invalidParams(violationsOf(parsed.error));
+    return parsed.data as T;
+  }
+
+  /** Run a unary operation; returns the response object in ProtoJSON form. */
+  async call(op: Operation, params: unknown, cc: CallContext): Promise<unknown> {
+    const req = this.#admit<Record<string, any>>(op, params, cc);
+    const scope: Scope = { tenant: req.tenant ?? '', owner: cc.caller?.id ?? '' };
+    switch (op.name) {
+      case 'SendMessage':
+        return this.#sendMessage(req as SendMessageRequest, scope, cc);
+      case 'GetTask':
+        return viewTask(await this.#task(scope, req.id), { historyLength: req.historyLength });
+      case 'ListTasks':
+        return this.#listTasks(req, scope);
+      case 'CancelTask':
+        return this.tasks.cancel(scope, req.id);
+      case 'CreateTaskPushNotificationConfig':
+        return this.#createPushConfig(req as TaskPushNotificationConfig & { taskId: string }, scope);
+      case 'GetTaskPushNotificationConfig': {
+        const cfg = await this.store.getPushConfig(scope, req.taskId, req.id);
+        if (!cfg) throw new A2AError('TaskNotFound', `No push notification config ${req.id} for task ${req.taskId}`);
+        return cfg;
+      }
+      case 'ListTaskPushNotificationConfigs':
+        await this.#task(scope, req.taskId);
+        return { configs: await this.store.listPushConfigs(scope, req.taskId), nextPageToken: '' };
+      case 'DeleteTaskPushNotificationConfig':
+        await this.#task(scope, req.taskId);
+        await this.store.deletePushConfig(scope, req.taskId, req.id);
+        return {};
+      case 'GetExtendedAgentCard':
+        return this.#extended(cc);
+      default:
+        throw new A2AError('UnsupportedOperation', `${op.name} answers with a stream`);
+    }
+  }
+
+  /** Start a streaming operation. Errors before the first event are thrown (the binding answers normally). */
+  async stream(op: Operation, params: unknown, cc: CallContext, lastEventId?: string): Promise<EventStream> {
+    const req = this.#admit<Record<string, any>>(op, params, cc);
+    const scope: Scope = { tenant: req.tenant ?? '', owner: cc.caller?.id ?? '' };
+    if (op.name === 'SendStreamingMessage') return openRunStream.forMessage(this.tasks, req as SendMessageRequest, scope, cc);
+    if (op.name === 'SubscribeToTask') {
+      const task = await this.#task(scope, req.id);
+      return openRunStream.forSubscription(this.tasks, task, scope, lastEventId);
+    }
+    throw new A2AError('UnsupportedOperation', `${op.name} does not stream`);
+  }
+
+  async #task(scope: Scope, id: string): Promise<Task> {
+    const task = this.tasks.liveRun(scope, id)?.task ?? (await this.store.getTask(scope, id));
+    if (!task) throw A2AError.taskNotFound(id);
+    return task;
+  }
+
+  async #sendMessage(req: SendMessageRequest, scope: Scope, cc: CallContext): Promise<SendMessageResponse> {
+    const cfg = req.configuration;
+    if (cfg?.taskPushNotificationConfig && this.card.capabilities.pushNotifications !== true) {
+      throw new A2AError('PushNotificationNotSupported');
+    }
+    const exec = await this.tasks.send(req, scope, cc);
+    await (cfg?.returnImmediately ? exec.first : exec.done);
+    const { run } = exec;
+    if (run.reply) return { message: run.reply };
+    if (!run.task) throw run.error ?? new A2AError('Internal', 'The agent produced no answer');
+    if (cfg?.taskPushNotificationConfig) {
+      await this.#createPushConfig({ ...cfg.taskPushNotificationConfig, taskId: run.taskId }, scope);
+    }
+    await this.tasks.flush(run);
+    return { task: viewTask(run.task, { historyLength: cfg?.historyLength }) };
+  }
+
+  async #listTasks(req: Record<string, any>, scope: Scope): Promise<ListTasksResponse> {
+    const pageSize: number = req.pageSize ?? 50;
+    const page = await this.store.listTasks(scope, {
+      pageSize,
+      ...(req.contextId !== undefined ? { contextId: req.contextId } : {}),
+      ...(req.status !== undefined ? { status: req.status } : {}),
+      ...(req.pageToken ? { pageToken: req.pageToken } : {}),
+      ...(req.statusTimestampAfter ? { statusTimestampAfter: Date.parse(req.statusTimestampAfter) } : {}),
+    });
+    const opts = { historyLength: req.historyLength, includeArtifacts: req.includeArtifacts === true };
+    return {
+      tasks: page.tasks.map((t) => viewTask(t, opts)),
+      nextPageToken: page.nextPageToken,
+      pageSize,
+      totalSize: page.totalSize,
+    };
+  }
+
+  async #createPushConfig(req: TaskPushNotificationConfig & { taskId: string }, scope: Scope) {
+    await this.#task(scope, req.taskId);
+    const config = { ...req, id: req.id || randomUUID(), ...(scope.tenant ? { tenant: scope.tenant } : {}) };
+    await this.store.savePushConfig(scope, config);
+    return config;
+  }
+
+  async #extended(cc: CallContext): Promise<AgentCard> {
+    if (!this.#extendedCard) throw new A2AError('ExtendedAgentCardNotConfigured');
+    if (!cc.caller) throw new A2AError('Unauthenticated', 'The extended agent card is only served to authenticated callers');
+    const card = typeof this.#extendedCard === 'function' ? await this.#extendedCard(cc.caller) : this.#extendedCard;
+    if (!card) throw new A2AError('ExtendedAgentCardNotConfigured', 'No extended agent card is configured for this caller');
+    return card;
+  }
+}

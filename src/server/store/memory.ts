@@ -1,0 +1,114 @@
+/** In-memory TaskStore: the default. Bounded: past `maxTasks`, the oldest terminal tasks are evicted. */
+import { A2AError, isTerminal, type Task, type TaskPushNotificationConfig } from '../../protocol/index.js';
+import {
+  decodeCursor,
+  encodeCursor,
+  listsBefore,
+  statusTime,
+  type Scope,
+  type TaskPage,
+  type TaskQuery,
+  type TaskStore,
+} from './task-store.js';
+
+interface Entry {
+  task: Task;
+  owner: string;
+  tenant: string;
+  configs?: Map<string, TaskPushNotificationConfig>;
+}
+
+export interface MemoryTaskStoreOptions {
+  /** Most tasks kept; default 100 000. Only terminal tasks are evicted, oldest first. */
+  maxTasks?: number;
+}
+
+const keyOf = (tenant: string, id: string): string => `${tenant}\u0000${id}`;
+
+export class InMemoryTaskStore implements TaskStore {
+  // Map iteration order is insertion order: the first entries are the oldest, which makes eviction cheap.
+  readonly #entries = new Map<string, Entry>();
+  readonly #max: number;
+
+  constructor(options: MemoryTaskStoreOptions = {}) {
+    this.#max = options.maxTasks ?? 100_000;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #visible(scope: Scope, id: string): Entry | undefined {
+    const e = this.#entries.get(keyOf(scope.tenant, id));
+    return e && e.owner === scope.owner ? e : undefined;
+  }
+
+  async getTask(scope: Scope, id: string): Promise<Task | undefined> {
+    return this.#visible(scope, id)?.task;
+  }
+
+  async saveTask(scope: Scope, task: Task): Promise<void> {
+    const key = keyOf(scope.tenant, task.id);
+    const e = this.#entries.get(key);
+    if (e) {
+      if (e.owner !== scope.owner) throw A2AError.taskNotFound(task.id);
+      e.task = task;
+      return;
+    }
+    this.#entries.set(key, { task, owner: scope.owner, tenant: scope.tenant });
+    if (this.#entries.size > this.#max) this.#evict();
+  }
+
+  #evict(): void {
+    let excess = this.#entries.size - this.#max;
+    for (const [key, e] of this.#entries) {
+      if (excess <= 0) break;
+      if (isTerminal(e.task.status.state)) {
+        this.#entries.delete(key);
+        excess--;
+      }
+    }
+  }
+
+  async listTasks(scope: Scope, q: TaskQuery): Promise<TaskPage> {
+    const matches: Task[] = [];
+    for (const e of this.#entries.values()) {
+      if (e.owner !== scope.owner || e.tenant !== scope.tenant) continue;
+      const t = e.task;
+      if (q.contextId !== undefined && t.contextId !== q.contextId) continue;
+      if (q.status !== undefined && t.status.state !== q.status) continue;
+      if (q.statusTimestampAfter !== undefined && statusTime(t) < q.statusTimestampAfter) continue;
+      matches.push(t);
+    }
+    matches.sort((a, b) => statusTime(b) - statusTime(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    let start = 0;
+    if (q.pageToken) {
+      const cursor = decodeCursor(q.pageToken);
+      if (!cursor) throw A2AError.invalidParams([{ field: 'pageToken', description: 'is not a token this server issued' }]);
+      while (start < matches.length && !listsBefore(cursor, { time: statusTime(matches[start]!), id: matches[start]!.id })) start++;
+    }
+    const tasks = matches.slice(start, start + q.pageSize);
+    const more = start + q.pageSize < matches.length;
+    return { tasks, nextPageToken: more ? encodeCursor(tasks[tasks.length - 1]!) : '', totalSize: matches.length };
+  }
+
+  async savePushConfig(scope: Scope, config: TaskPushNotificationConfig & { id: string; taskId: string }): Promise<void> {
+    const e = this.#visible(scope, config.taskId);
+    if (!e) throw A2AError.taskNotFound(config.taskId);
+    (e.configs ??= new Map()).set(config.id, config);
+  }
+
+  async getPushConfig(scope: Scope, taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
+    return this.#visible(scope, taskId)?.configs?.get(id);
+  }
+
+  async listPushConfigs(scope: Scope, taskId: string): Promise<TaskPushNotificationConfig[]> {
+    const e = this.#visible(scope, taskId);
+    if (!e) throw A2AError.taskNotFound(taskId);
+    return e.configs ? [...e.configs.values()] : [];
+  }
+
+  async deletePushConfig(scope: Scope, taskId: string, id: string): Promise<void> {
+    this.#visible(scope, taskId)?.configs?.delete(id);
+  }
+}

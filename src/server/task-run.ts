@@ -1,0 +1,188 @@
+/**
+ * The live side of one task: applies the agent's updates to the task (state machine, history,
+ * artifact chunks), numbers every event, fans it out to listeners in order, and keeps a short
+ * replay buffer so a stream that reconnects with Last-Event-ID gets what it missed.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  A2AError,
+  isInterrupted,
+  isTerminal,
+  type JsonObject,
+  type Message,
+  type StreamResponse,
+  type Task,
+  type TaskState,
+} from '../protocol/index.js';
+import { canTransition, IllegalTransitionError } from './task-state.js';
+import { agentMessage, type AgentMessageInit, type ArtifactInit, type TaskUpdater } from './executor.js';
+import type { Scope } from './store/task-store.js';
+
+/** Receives every event of a run, numbered from 1, in order. */
+export type RunListener = (event: StreamResponse, seq: number) => void;
+
+export interface RunHooks {
+  /** Called for every event, after the task object was updated (persist, push, …). */
+  onEvent(run: TaskRun, event: StreamResponse, seq: number): void;
+  /** Called when the task object is first created. */
+  onCreate(run: TaskRun): void;
+}
+
+const REPLAY_CAPACITY = 256;
+
+export class TaskRun {
+  task: Task | undefined;
+  /** A direct Message reply (then there is no task). */
+  reply: Message | undefined;
+  /** Set when the executor failed before it created a task or replied. */
+  error: A2AError | undefined;
+  /** Whether a stream ever listened (then the run is kept a while for resumes). */
+  hadStreams = false;
+  seq = 0;
+  readonly abort = new AbortController();
+  readonly listeners = new Set<RunListener>();
+  /** True while an executor is handling a message for this task. */
+  active = false;
+  /** Settles when the current executor call ends. */
+  settled: Promise<void> = Promise.resolve();
+  /** Once a stream has listened, events are kept for Last-Event-ID replay. */
+  #replay: Array<{ seq: number; event: StreamResponse }> | undefined;
+
+  constructor(
+    readonly scope: Scope,
+    readonly taskId: string,
+    readonly contextId: string,
+    readonly hooks: RunHooks,
+    existing?: Task,
+  ) {
+    this.task = existing;
+  }
+
+  /** Subscribe; returns the unsubscribe function. A stream asks for a replay buffer for resumes. */
+  listen(listener: RunListener, stream = false): () => void {
+    if (stream) {
+      this.hadStreams = true;
+      this.#replay ??= [];
+    }
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Events after `seq`, or undefined when the buffer no longer reaches back that far. */
+  eventsAfter(seq: number): Array<{ seq: number; event: StreamResponse }> | undefined {
+    if (seq >= this.seq) return [];
+    const buf = this.#replay;
+    if (!buf || buf.length === 0 || buf[0]!.seq > seq + 1) return undefined;
+    return buf.filter((e) => e.seq > seq);
+  }
+
+  get state(): TaskState | undefined {
+    return this.task?.status.state;
+  }
+
+  /** Whether the task is done for now: terminal, interrupted, or answered with a message. */
+  get stopped(): boolean {
+    if (this.reply) return true;
+    const s = this.state;
+    return s !== undefined && (isTerminal(s) || isInterrupted(s));
+  }
+
+  emit(event: StreamResponse): void {
+    const seq = ++this.seq;
+    if (this.#replay) {
+      this.#replay.push({ seq, event });
+      if (this.#replay.length > REPLAY_CAPACITY) this.#replay.shift();
+    }
+    this.hooks.onEvent(this, event, seq);
+    for (const l of this.listeners) l(event, seq);
+  }
+
+  /** Create the task object (SUBMITTED) with the first message in its history. */
+  create(first: Message): Task {
+    if (this.task) return this.task;
+    if (this.reply) throw new Error('the agent already replied with a message; it cannot also create a task');
+    this.task = {
+      id: this.taskId,
+      contextId: this.contextId,
+      status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() },
+      history: [first],
+    };
+    this.hooks.onCreate(this);
+    this.emit({ task: this.task });
+    return this.task;
+  }
+
+  setStatus(state: TaskState, message?: Message, metadata?: JsonObject): boolean {
+    const task = this.task!;
+    const from = task.status.state;
+    if (isTerminal(from)) return false; // late update after cancel: dropped, the task is immutable
+    if (!canTransition(from, state)) throw new IllegalTransitionError(from, state);
+    task.status = message
+      ? { state, message, timestamp: new Date().toISOString() }
+      : { state, timestamp: new Date().toISOString() };
+    if (message) (task.history ??= []).push(message);
+    const ev: StreamResponse = {
+      statusUpdate: metadata
+        ? { taskId: task.id, contextId: task.contextId, status: task.status, metadata }
+        : { taskId: task.id, contextId: task.contextId, status: task.status },
+    };
+    this.emit(ev);
+    return true;
+  }
+
+  addArtifact(init: ArtifactInit, opts: { append?: boolean; lastChunk?: boolean; metadata?: JsonObject }): string {
+    const task = this.task!;
+    if (isTerminal(task.status.state)) return init.artifactId ?? '';
+    const artifact = init.artifactId ? (init as ArtifactInit & { artifactId: string }) : { ...init, artifactId: randomUUID() };
+    const list = (task.artifacts ??= []);
+    const i = list.findIndex((a) => a.artifactId === artifact.artifactId);
+    if (i < 0) list.push({ ...artifact, parts: [...artifact.parts] });
+    else if (opts.append) list[i] = { ...list[i]!, parts: [...list[i]!.parts, ...artifact.parts] };
+    else list[i] = { ...artifact, parts: [...artifact.parts] };
+    this.emit({
+      artifactUpdate: {
+        taskId: task.id,
+        contextId: task.contextId,
+        artifact,
+        ...(opts.append ? { append: true } : {}),
+        ...(opts.lastChunk ? { lastChunk: true } : {}),
+        ...(opts.metadata ? { metadata: opts.metadata } : {}),
+      },
+    });
+    return artifact.artifactId;
+  }
+
+  /** The updater handed to one executor call. */
+  updater(first: Message): TaskUpdater {
+    const msg = (m: AgentMessageInit | undefined): Message | undefined =>
+      m === undefined ? undefined : agentMessage(m, this.taskId, this.contextId, randomUUID());
+    const status = (state: TaskState) => (m?: AgentMessageInit, metadata?: JsonObject) => {
+      this.create(first);
+      this.setStatus(state, msg(m), metadata);
+    };
+    return {
+      taskId: this.taskId,
+      contextId: this.contextId,
+      signal: this.abort.signal,
+      submit: () => void this.create(first),
+      working: status('TASK_STATE_WORKING'),
+      inputRequired: status('TASK_STATE_INPUT_REQUIRED'),
+      authRequired: status('TASK_STATE_AUTH_REQUIRED'),
+      complete: status('TASK_STATE_COMPLETED'),
+      fail: status('TASK_STATE_FAILED'),
+      reject: status('TASK_STATE_REJECTED'),
+      cancel: status('TASK_STATE_CANCELED'),
+      setStatus: (state, m, metadata) => status(state)(m, metadata),
+      addArtifact: (artifact, options = {}) => {
+        this.create(first);
+        return this.addArtifact(artifact, options);
+      },
+      reply: (m) => {
+        if (this.task) throw new A2AError('InvalidAgentResponse', 'the agent replied with a message after creating a task');
+        if (this.reply) throw new A2AError('InvalidAgentResponse', 'the agent replied twice');
+        this.reply = agentMessage(m, undefined, this.contextId, randomUUID());
+        this.emit({ message: this.reply });
+      },
+    };
+  }
+}
