@@ -1,0 +1,98 @@
+/** Options, results and wire constants of the push sender. */
+import type { StreamResponse } from '../../protocol/index.js';
+import type { RetryOptions } from './retry.js';
+import type { WebhookPolicy } from './ssrf.js';
+import type { FetchLike } from './transport.js';
+import type { PushSigner } from './signing.js';
+
+/** Media type of the POST body (§4.3.3). */
+export const PUSH_CONTENT_TYPE = 'application/a2a+json';
+/** Header carrying the config's `token` (the spec names none; this is the one most SDKs use). */
+export const PUSH_TOKEN_HEADER = 'X-A2A-Notification-Token';
+/** a2a-kit addition: an id per event, identical on every retry, so receivers can drop duplicates. */
+export const PUSH_ID_HEADER = 'X-A2A-Notification-Id';
+
+type LogFn = (obj: object, msg?: string) => void;
+/** The logger subset the sender uses (pino-compatible). */
+export interface PushLogger {
+  debug: LogFn;
+  info: LogFn;
+  warn: LogFn;
+  error: LogFn;
+}
+
+/** Time source and backoff wait; injectable so tests can record waits instead of sleeping. */
+export interface PushClock {
+  now(): number;
+  /** Resolves after `ms`, or at once when `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+export interface PushSenderOptions extends Partial<RetryOptions> {
+  logger?: PushLogger;
+  /** Pending events per lane; on overflow the oldest pending one is dropped. Default 1000. */
+  maxQueuePerDestination?: number;
+  /** Per attempt, connect to last response byte. Default 10 000 ms. */
+  timeoutMs?: number;
+  /** Response body bytes read at most before the connection is cut. Default 4096. */
+  maxResponseBytes?: number;
+  /** SSRF policy re-checked before every attempt. Default: public destinations only. */
+  policy?: WebhookPolicy;
+  /** Adds the (non-standard) signature header. */
+  signer?: PushSigner;
+  /** Deliver through this fetch instead of the pinned node:http transport (tests, special runtimes). */
+  fetch?: FetchLike;
+  clock?: PushClock;
+  /** Uniform in [0, 1); drives the backoff jitter. */
+  random?: () => number;
+  userAgent?: string;
+  /** Called once per event when it is delivered, given up on, or dropped. */
+  onOutcome?: (outcome: DeliveryOutcome) => void;
+}
+
+/** Counters since construction; `queued` and `inFlight` are current values. */
+export interface PushStats {
+  delivered: number;
+  retried: number;
+  failed: number;
+  dropped: number;
+  queued: number;
+  inFlight: number;
+}
+
+/** The final fate of one event at one webhook. `url` has its query string removed. */
+export interface DeliveryOutcome {
+  result: 'delivered' | 'failed' | 'dropped';
+  notificationId: string;
+  taskId: string;
+  configId?: string;
+  url: string;
+  attempts: number;
+  status?: number;
+  error?: string;
+}
+
+export const realClock: PushClock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref?.();
+      signal.addEventListener('abort', done, { once: true });
+    }),
+};
+
+/** The task an event belongs to, wherever the event kind keeps it. */
+export function taskIdOf(event: StreamResponse): string | undefined {
+  if ('task' in event) return event.task.id;
+  if ('statusUpdate' in event) return event.statusUpdate.taskId;
+  if ('artifactUpdate' in event) return event.artifactUpdate.taskId;
+  return event.message.taskId;
+}
+

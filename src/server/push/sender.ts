@@ -1,0 +1,279 @@
+/**
+ * Push-notification delivery (spec §3.5.3, §4.3.3, §13.2): POSTs each StreamResponse to a task's webhooks.
+ *
+ * Events are grouped into lanes, one per (task, config id, URL). A lane sends strictly in order, one
+ * request at a time, and retries its head event before moving on, so a webhook sees a task's events in
+ * the order they happened. Lanes are independent: a slow or dead webhook delays only its own lanes, never
+ * another webhook, another task, or the caller ({@link PushSender.enqueue} is synchronous and O(1)).
+ */
+import { randomUUID } from 'node:crypto';
+import type { StreamResponse, TaskPushNotificationConfig } from '../../protocol/index.js';
+import { checkWebhookUrl, redactUrl, type WebhookPolicy } from './ssrf.js';
+import { createPinnedTransport, fetchTransport, type DeliveryTransport } from './transport.js';
+import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, type RetryOptions } from './retry.js';
+import { PUSH_SIGNATURE_HEADER, type PushSigner } from './signing.js';
+import {
+  PUSH_CONTENT_TYPE, PUSH_ID_HEADER, PUSH_TOKEN_HEADER, realClock, taskIdOf,
+  type DeliveryOutcome, type PushClock, type PushLogger, type PushSenderOptions, type PushStats,
+} from './options.js';
+
+interface Item {
+  id: string;
+  config: TaskPushNotificationConfig;
+  event: StreamResponse;
+  taskId: string;
+}
+
+interface Lane {
+  key: string;
+  items: (Item | undefined)[];
+  head: number;
+  running: boolean;
+}
+
+type Attempt =
+  | { ok: true; status: number }
+  | { ok: false; retryable: boolean; status?: number; error: string; retryAfterMs?: number };
+
+const noop = (): void => undefined;
+const SILENT: PushLogger = { debug: noop, info: noop, warn: noop, error: noop };
+// Header values must be visible ASCII (plus space/tab): anything else is a bad config, not a transient fault.
+const SAFE_HEADER = /^[\t\x20-\x7e]*$/;
+
+/** Delivers push notifications for a whole server. Create one, call `enqueue` per event and webhook. */
+export class PushSender {
+  readonly #log: PushLogger;
+  readonly #retry: RetryOptions;
+  readonly #maxQueue: number;
+  readonly #timeoutMs: number;
+  readonly #maxResponseBytes: number;
+  readonly #policy: WebhookPolicy;
+  readonly #signer: PushSigner | undefined;
+  readonly #send: DeliveryTransport;
+  readonly #closeTransport: () => void;
+  readonly #clock: PushClock;
+  readonly #random: () => number;
+  readonly #userAgent: string;
+  readonly #onOutcome: ((o: DeliveryOutcome) => void) | undefined;
+  readonly #lanes = new Map<string, Lane>();
+  readonly #abort = new AbortController();
+  readonly #idleWaiters = new Set<() => void>();
+  readonly #stats: PushStats = { delivered: 0, retried: 0, failed: 0, dropped: 0, queued: 0, inFlight: 0 };
+  #running = 0;
+  #closed = false;
+
+  constructor(opts: PushSenderOptions = {}) {
+    this.#log = opts.logger ?? SILENT;
+    this.#retry = {
+      maxAttempts: Math.max(1, opts.maxAttempts ?? DEFAULT_RETRY.maxAttempts),
+      baseDelayMs: opts.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
+      maxDelayMs: opts.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
+      maxRetryAfterMs: opts.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs,
+    };
+    this.#maxQueue = Math.max(1, opts.maxQueuePerDestination ?? 1000);
+    this.#timeoutMs = opts.timeoutMs ?? 10_000;
+    this.#maxResponseBytes = opts.maxResponseBytes ?? 4096;
+    this.#policy = opts.policy ?? {};
+    this.#signer = opts.signer;
+    if (opts.fetch) {
+      this.#send = fetchTransport(opts.fetch);
+      this.#closeTransport = () => undefined;
+    } else {
+      const pinned = createPinnedTransport();
+      this.#send = pinned.send;
+      this.#closeTransport = pinned.close;
+    }
+    this.#clock = opts.clock ?? realClock;
+    this.#random = opts.random ?? Math.random;
+    this.#userAgent = opts.userAgent ?? 'a2a-kit-push/1.0';
+    this.#onOutcome = opts.onOutcome;
+  }
+
+  /** Current counters (a copy). */
+  get stats(): PushStats {
+    return { ...this.#stats };
+  }
+
+  /**
+   * Queues `event` for the webhook of `config` and returns at once. Never throws for delivery problems:
+   * they are retried, logged and counted. After {@link close} the event is dropped.
+   */
+  enqueue(config: TaskPushNotificationConfig, event: StreamResponse): void {
+    const item: Item = { id: randomUUID(), config, event, taskId: config.taskId ?? taskIdOf(event) ?? '' };
+    if (this.#closed) return this.#finish(item, { result: 'dropped', attempts: 0, error: 'sender is closed' });
+    const key = `${item.taskId}\u0000${config.id ?? ''}\u0000${config.url}`;
+    let lane = this.#lanes.get(key);
+    if (!lane) {
+      lane = { key, items: [], head: 0, running: false };
+      this.#lanes.set(key, lane);
+    }
+    if (lane.items.length - lane.head >= this.#maxQueue) {
+      const oldest = this.#shift(lane);
+      if (oldest) this.#finish(oldest, { result: 'dropped', attempts: 0, error: `queue full (${this.#maxQueue})` });
+    }
+    lane.items.push(item);
+    this.#stats.queued++;
+    if (!lane.running) void this.#run(lane);
+  }
+
+  /** Resolves true once nothing is queued or in flight, false if `timeoutMs` passes first. */
+  drain(timeoutMs = 10_000): Promise<boolean> {
+    if (this.#running === 0) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#idleWaiters.delete(done);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.#idleWaiters.delete(done);
+        resolve(false);
+      }, timeoutMs);
+      this.#idleWaiters.add(done);
+    });
+  }
+
+  /** Stops at once: pending events are dropped, requests and backoff waits aborted, sockets freed. */
+  async close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#abort.abort();
+      for (const lane of this.#lanes.values()) {
+        for (let item = this.#shift(lane); item; item = this.#shift(lane)) {
+          this.#finish(item, { result: 'dropped', attempts: 0, error: 'sender closed' });
+        }
+      }
+    }
+    await this.drain(this.#timeoutMs);
+    this.#closeTransport();
+  }
+
+  /** Graceful shutdown: give queued events up to `timeoutMs` to go out, then {@link close}. */
+  async shutdown(timeoutMs = 10_000): Promise<void> {
+    await this.drain(timeoutMs);
+    await this.close();
+  }
+
+  #shift(lane: Lane): Item | undefined {
+    if (lane.head >= lane.items.length) return undefined;
+    const item = lane.items[lane.head];
+    lane.items[lane.head++] = undefined;
+    // Compact now and then so a long-lived lane does not keep a growing array of holes.
+    if (lane.head >= 1024 && lane.head * 2 >= lane.items.length) {
+      lane.items = lane.items.slice(lane.head);
+      lane.head = 0;
+    }
+    if (item) this.#stats.queued--;
+    return item;
+  }
+
+  async #run(lane: Lane): Promise<void> {
+    lane.running = true;
+    this.#running++;
+    try {
+      for (let item = this.#shift(lane); item; item = this.#shift(lane)) {
+        this.#stats.inFlight++;
+        try {
+          await this.#deliver(item);
+        } catch (e) {
+          this.#finish(item, { result: 'failed', attempts: 0, error: `internal: ${(e as Error).message}` });
+        } finally {
+          this.#stats.inFlight--;
+        }
+      }
+    } finally {
+      lane.running = false;
+      this.#lanes.delete(lane.key);
+      this.#running--;
+      if (this.#running === 0) for (const wake of [...this.#idleWaiters]) wake();
+    }
+  }
+
+  async #deliver(item: Item): Promise<void> {
+    const body = Buffer.from(JSON.stringify(item.event), 'utf8');
+    for (let attempt = 1; ; attempt++) {
+      const r = await this.#attempt(item, body);
+      if (r.ok) return this.#finish(item, { result: 'delivered', attempts: attempt, status: r.status });
+      const base = { attempts: attempt, error: r.error, ...(r.status !== undefined ? { status: r.status } : {}) };
+      if (this.#abort.signal.aborted) return this.#finish(item, { result: 'dropped', ...base });
+      if (!r.retryable || attempt >= this.#retry.maxAttempts) return this.#finish(item, { result: 'failed', ...base });
+      const delay = retryDelay(attempt, this.#retry, this.#random, r.retryAfterMs);
+      this.#stats.retried++;
+      this.#log.debug({ ...this.#where(item), ...base, delayMs: delay }, 'push delivery failed, will retry');
+      await this.#clock.sleep(delay, this.#abort.signal);
+      if (this.#abort.signal.aborted) return this.#finish(item, { result: 'dropped', ...base });
+    }
+  }
+
+  async #attempt(item: Item, body: Buffer): Promise<Attempt> {
+    const { config } = item;
+    const check = await checkWebhookUrl(config.url, this.#policy);
+    if (!check.ok) return { ok: false, retryable: check.reason === 'resolution-failed', error: check.message };
+    const headers: Record<string, string> = {
+      'Content-Type': PUSH_CONTENT_TYPE,
+      'User-Agent': this.#userAgent,
+      [PUSH_ID_HEADER]: item.id,
+    };
+    if (config.authentication) {
+      const { scheme, credentials } = config.authentication;
+      headers['Authorization'] = credentials ? `${scheme} ${credentials}` : scheme;
+    }
+    if (config.token !== undefined && config.token !== '') headers[PUSH_TOKEN_HEADER] = config.token;
+    if (!Object.values(headers).every((v) => SAFE_HEADER.test(v))) {
+      return { ok: false, retryable: false, error: 'token or authentication contains characters not allowed in a header' };
+    }
+    if (this.#signer) headers[PUSH_SIGNATURE_HEADER] = await this.#signer.sign(body, item.id);
+    let status: number;
+    let retryAfter: string | null | undefined;
+    try {
+      ({ status, retryAfter } = await this.#send({
+        url: check.url,
+        headers,
+        body,
+        addresses: check.addresses,
+        timeoutMs: this.#timeoutMs,
+        signal: this.#abort.signal,
+        maxResponseBytes: this.#maxResponseBytes,
+      }));
+    } catch (e) {
+      const err = e as { code?: string; message?: string; name?: string };
+      const code = err.code ?? err.name ?? 'Error';
+      return { ok: false, retryable: !code.startsWith('ERR_INVALID'), error: `${code}: ${err.message ?? ''}`.trim() };
+    }
+    if (status >= 200 && status <= 299) return { ok: true, status };
+    if (status >= 300 && status <= 399) {
+      return { ok: false, retryable: false, status, error: `HTTP ${status}: redirects are not followed` };
+    }
+    if (!isRetryableStatus(status)) return { ok: false, retryable: false, status, error: `HTTP ${status}` };
+    const retryAfterMs = parseRetryAfter(retryAfter, this.#clock.now());
+    return { ok: false, retryable: true, status, error: `HTTP ${status}`, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  }
+
+  #where(item: Item): { taskId: string; configId?: string; url: string; notificationId: string } {
+    return {
+      taskId: item.taskId,
+      ...(item.config.id !== undefined ? { configId: item.config.id } : {}),
+      url: redactUrl(item.config.url),
+      notificationId: item.id,
+    };
+  }
+
+  #finish(item: Item, o: Omit<DeliveryOutcome, 'notificationId' | 'taskId' | 'configId' | 'url'>): void {
+    const outcome: DeliveryOutcome = { ...this.#where(item), ...o };
+    if (o.result === 'delivered') {
+      this.#stats.delivered++;
+      this.#log.debug(outcome, 'push notification delivered');
+    } else if (o.result === 'failed') {
+      this.#stats.failed++;
+      this.#log.warn(outcome, 'push notification given up');
+    } else {
+      this.#stats.dropped++;
+      this.#log.warn(outcome, 'push notification dropped');
+    }
+    try {
+      this.#onOutcome?.(outcome);
+    } catch (e) {
+      this.#log.error({ err: e }, 'push onOutcome callback threw');
+    }
+  }
+}
