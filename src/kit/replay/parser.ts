@@ -95,7 +95,10 @@ function parseBlock(lines: readonly Line[], title: string, index: number, sink: 
 
   for (const { text, no } of lines) {
     if (state === 'body') {
-      body.push({ text, no });
+      // REST Client drops comment lines everywhere in a request, the body included; so do we.
+      if (COMMENT.test(text)) checkBodyComment(text, no, sink);
+      else if (RESPONSE_LINE.test(text.trim())) sink.diag(no, RESPONSE_IN_BODY);
+      else body.push({ text, no });
       continue;
     }
     if (text.trim() === '') {
@@ -114,6 +117,8 @@ function parseBlock(lines: readonly Line[], title: string, index: number, sink: 
         sink.variable(v[1] ?? '', v[2] ?? '', no);
         continue;
       }
+      // A block that starts with a status line is a saved response; editors skip it too.
+      if (RESPONSE_LINE.test(text.trim())) return undefined;
       request = parseRequestLine(text.trim(), no, sink);
       state = 'headers';
       continue;
@@ -128,7 +133,6 @@ function parseBlock(lines: readonly Line[], title: string, index: number, sink: 
     else sink.diag(no, `expected "Name: value" header or a blank line before the body: ${text.trim()}`);
   }
 
-  checkBody(body, sink);
   if (!request) {
     for (const m of meta) if (OURS.has(m.key)) sink.diag(m.line, `@${m.key} outside any request`);
     return undefined;
@@ -156,15 +160,13 @@ function parseRequestLine(text: string, no: number, sink: Sink): { method: strin
   return { method: 'GET', target: '', line: no };
 }
 
-/** Editors send everything after the blank line as the body, so directives there would be sent, not read. */
-function checkBody(body: readonly Line[], sink: Sink): void {
-  for (const { text, no } of body) {
-    const m = METADATA.exec(text);
-    if (m && OURS.has(m[1] ?? '')) {
-      sink.diag(no, `@${m[1]} inside the request body (editors would send it); move it above the request line`);
-    } else if (RESPONSE_LINE.test(text.trim())) {
-      sink.diag(no, 'a response status line inside a request block; editors would send it as body — remove the response text');
-    }
+const RESPONSE_IN_BODY = 'a response status line inside a request block; editors would send it as body — remove the response text';
+
+/** Our directives after the blank line would be ignored by REST Client but sent as body by other clients. */
+function checkBodyComment(text: string, no: number, sink: Sink): void {
+  const m = METADATA.exec(text);
+  if (m && OURS.has(m[1] ?? '')) {
+    sink.diag(no, `@${m[1]} after the blank line that starts the body; move it above the request line`);
   }
 }
 
@@ -192,8 +194,9 @@ function readMeta(meta: readonly Meta[], sink: Sink): MetaFields {
   for (const m of meta) {
     switch (m.key) {
       case 'name':
-        if (/^[\w-]+$/.test(m.value)) out.name = m.value;
-        else sink.diag(m.line, `@name needs a single word (letters, digits, _ or -), got "${m.value}"`);
+        // REST Client only recognises \w+ names.
+        if (/^\w+$/.test(m.value)) out.name = m.value;
+        else sink.diag(m.line, `@name needs a single word of letters, digits or _, got "${m.value}"`);
         break;
       case 'expect': {
         const e = expectation(m);
