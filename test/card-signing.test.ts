@@ -54,8 +54,8 @@ test('§8.4.1 a signature survives adding or dropping members that hold defaults
   padded.supportedInterfaces[0].tenant = '';
   padded.securitySchemes.key.apiKeySecurityScheme.description = '';
   padded.skills[0].securityRequirements[0].schemes.bearer = {};
-  padded.capabilities.extensions.push({ uri: '', required: false });
-  padded.capabilities.extensions.pop();
+  padded.capabilities.extensions[0].required = false;
+  padded.defaultInputModes = [...padded.defaultInputModes];
   padded.signatures[0].header = undefined;
   padded.securityRequirements[1].schemes.key = {};
   const r = await verifyAgentCard(padded, { keys: [{ kid: 'es-1', key: es.publicKey }] });

@@ -40,7 +40,7 @@ export const AgentInterfaceSchema = obj({
   tenant: str().optional(),
   protocolVersion: str().regex(/^\d+\.\d+(\.\d+)?$/, 'must be a version such as "1.0"'),
 }).superRefine((i, ctx) => {
-  if (HTTP_BINDINGS.has(i.protocolBinding) && !/^https?:\/\//i.test(i.url)) {
+  if (HTTP_BINDINGS.has(i.protocolBinding) && isAbsoluteUrl(i.url) && !/^https?:\/\//i.test(i.url)) {
     ctx.addIssue({ code: 'custom', path: ['url'], message: `must be an http or https URL for ${i.protocolBinding}` });
   }
 });
