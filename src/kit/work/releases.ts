@@ -105,14 +105,14 @@ export class ReleaseManager {
   }
 
   /** Copies `source` into a new release and makes it current. Nothing is visible until it is complete. */
-  publish(opts: PublishOptions): Promise<PublishResult> {
+  async publish(opts: PublishOptions): Promise<PublishResult> {
     const target = checkTarget(opts.target);
     if (opts.version !== undefined) checkVersion(opts.version);
     return this.serialize(target, () => this.doPublish(target, opts));
   }
 
   /** Makes the release that was current before the present one current again. */
-  rollback(target: ReleaseTarget): Promise<{ from: string | null; to: string }> {
+  async rollback(target: ReleaseTarget): Promise<{ from: string | null; to: string }> {
     const t = checkTarget(target);
     return this.serialize(t, async () => {
       const history = await this.readHistory(t);
@@ -130,7 +130,7 @@ export class ReleaseManager {
   }
 
   /** Makes an existing release current (a roll-forward, or a jump to any kept version). */
-  activate(target: ReleaseTarget, version: string): Promise<{ from: string | null; to: string }> {
+  async activate(target: ReleaseTarget, version: string): Promise<{ from: string | null; to: string }> {
     const t = checkTarget(target);
     checkVersion(version);
     return this.serialize(t, async () => {
