@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HttpFileParseError, parseExpectation, parseHttpFile, parseJsonPath } from '../src/kit/replay/index.js';
+import { bindExpectation, HttpFileParseError, parseExpectation, parseHttpFile, parseJsonPath } from '../src/kit/replay/index.js';
 
 const FILE = `# Scenario header comment
 @port = 41242
@@ -123,6 +123,10 @@ test('expectations parse into typed predicates', () => {
   assert.deepEqual(parseExpectation('body $.x absent', 1).check, { op: 'absent' });
   assert.deepEqual(parseExpectation('body $.n>=2', 1).check, { op: '>=', value: 2 });
   assert.deepEqual(parseExpectation('events count >= 2', 1), { source: 'events count >= 2', line: 1, subject: { kind: 'eventsCount' }, check: { op: '>=', value: 2 } });
+  const dyn = parseExpectation('body $.result.id == "{{send.response.body.$.id}}"', 1);
+  assert.equal(dyn.dynamic, true);
+  assert.deepEqual(bindExpectation(dyn, (t) => t.replace(/\{\{.*\}\}/, 'abc')).check, { op: '==', value: 'abc' });
+  assert.equal(parseExpectation('status 200', 1).dynamic, undefined);
   assert.equal(parseExpectation('body $.id matches "^[0-9a-f-]{36}$"', 1).check.op, 'matches');
   for (const bad of ['status', 'status exists', 'body $.x', 'body $.x < "a"', 'body $.x in 3', 'events 2', 'cookie x == 1', 'status == "200"']) {
     assert.throws(() => parseExpectation(bad, 1), Error, bad);

@@ -44,6 +44,7 @@ Authorization: Bearer {{token}}
 # @retry-until body $.result.status.state == "TASK_STATE_COMPLETED"
 # @retry-max 10
 # @wait 5
+# @expect body $.result.id == "{{send.response.body.$.result.task.id}}"
 POST {{rpc}}
 Content-Type: application/json
 
@@ -121,6 +122,8 @@ const FAILING = `@base = http://127.0.0.1:{{port}}
 # @expect body $.capabilities exists
 # @expect body $.missing exists
 # @expect events count >= 1
+# @expect body $.name == "{{expectedName}}"
+# @expect body $.name == "{{nope}}"
 GET {{base}}/.well-known/agent-card.json
 
 ### f2 · refused absolute URL
@@ -155,7 +158,7 @@ POST {{base}}/a2a/jsonrpc
 
 test('failures name the expectation with expected and actual; non-local targets are refused', async () => {
   const report = await replayHttpFile(parseHttpFile(FAILING), {
-    variables: { port: String(fx.port) }, maxBodyBytes: 1000, retryDelayMs: 1,
+    variables: { port: String(fx.port), expectedName: 'test-runner' }, maxBodyBytes: 1000, retryDelayMs: 1,
   });
   assert.equal(report.passed, false);
   const [f1, f2, f3, f4, f5, f6, f7, f8] = report.exchanges;
@@ -166,7 +169,10 @@ test('failures name the expectation with expected and actual; non-local targets 
     ['body $.name == "deployer"', '== "deployer"', '"code-reviewer"'],
     ['body $.missing exists', 'present', '(absent)'],
     ['events count >= 1', '>= 1', '(absent)'],
+    ['body $.name == "test-runner"', '== "test-runner"', '"code-reviewer"'],
+    ['body $.name == "{{nope}}"', undefined, undefined],
   ]);
+  assert.equal(f1.failures[6]?.message, 'body $.name == "{{nope}}": undefined variable {{nope}}');
   assert.equal(f1.failures[0]?.line, 4);
   assert.equal(f1.status, 200);
   assert.equal(f2.status, undefined);

@@ -12,7 +12,10 @@ type Op = (typeof OPS)[number];
  */
 export function parseExpectation(source: string, line: number): Expectation {
   const text = source.trim();
-  const m = /^(\S+)\s*(.*)$/.exec(text);
+  // A value may reference variables (`== "{{taskId}}"`); it is checked here with a stand-in
+  // and bound for real, via bindExpectation, just before evaluation.
+  const dynamic = text.includes('{{');
+  const m = /^(\S+)\s*(.*)$/.exec(dynamic ? text.replace(/\{\{.*?\}\}/g, '0') : text);
   if (!m) throw new Error('empty expectation');
   const keyword = m[1] ?? '';
   let rest = m[2] ?? '';
@@ -45,7 +48,14 @@ export function parseExpectation(source: string, line: number): Expectation {
     default:
       throw new Error(`unknown expectation subject "${keyword}" (use status, header, body or events)`);
   }
-  return { source: text, line, subject, check: parseCheck(subject, rest.trim(), text) };
+  return { source: text, line, subject, check: parseCheck(subject, rest.trim(), text), ...(dynamic && { dynamic: true }) };
+}
+
+/** Resolves the `{{…}}` references of a dynamic expectation; a static one is returned as is. */
+export function bindExpectation(exp: Expectation, substitute: (template: string) => string): Expectation {
+  if (!exp.dynamic) return exp;
+  const bound = parseExpectation(substitute(exp.source), exp.line);
+  return bound.dynamic ? { ...bound, dynamic: false } : bound;
 }
 
 function parseCheck(subject: Subject, text: string, whole: string): Check {

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { evaluate } from './expect.js';
+import { bindExpectation, evaluate } from './expect.js';
 import { resolveTarget, send } from './http.js';
 import type { PreparedRequest } from './http.js';
 import { parseHttpFile } from './parser.js';
 import { substitute } from './variables.js';
 import type { VariableScope } from './variables.js';
-import type { ExchangeResult, Failure, HttpFile, RecordedResponse, ReplayReport, RequestSpec } from './types.js';
+import type { ExchangeResult, Expectation, Failure, HttpFile, RecordedResponse, ReplayReport, RequestSpec } from './types.js';
 
 /** Options of {@link replayHttpFile}. */
 export interface ReplayOptions {
@@ -101,28 +101,32 @@ async function runExchange(
         ...(spec.maxEvents !== undefined && { maxEvents: spec.maxEvents }),
         ...(options.signal !== undefined && { signal: options.signal }),
       });
-      if (!spec.retry || evaluate(spec.retry.until, response).ok) break;
+      if (!spec.retry || evaluate(bind(spec.retry.until, scope), response).ok) break;
     }
   } catch (err) {
     failures.push({ kind: 'error', message: (err as Error).message, line: spec.line });
     return result();
   }
   if (!response) return result();
+  // Recorded before the checks so `{{thisRequest.response…}}` works in its own expectations.
   if (spec.name) responses.set(spec.name, response);
   if (spec.retry) {
-    const verdict = evaluate(spec.retry.until, response);
-    if (!verdict.ok) {
+    const until = bindOrFail(spec.retry.until, scope, failures);
+    const verdict = until && evaluate(until, response);
+    if (until && verdict && !verdict.ok) {
       failures.push({
         kind: 'expectation',
-        message: `retry-until ${spec.retry.until.source}: still not true after ${attempts} tries: expected ${verdict.expected}, actual ${verdict.actual}`,
-        expectation: spec.retry.until.source,
+        message: `retry-until ${until.source}: still not true after ${attempts} tries: expected ${verdict.expected}, actual ${verdict.actual}`,
+        expectation: until.source,
         expected: verdict.expected,
         actual: verdict.actual,
-        line: spec.retry.until.line,
+        line: until.line,
       });
     }
   }
-  for (const exp of spec.expectations) {
+  for (const written of spec.expectations) {
+    const exp = bindOrFail(written, scope, failures);
+    if (!exp) continue;
     const verdict = evaluate(exp, response);
     if (verdict.ok) continue;
     failures.push({
@@ -135,6 +139,19 @@ async function runExchange(
     });
   }
   return result();
+}
+
+function bind(exp: Expectation, scope: VariableScope): Expectation {
+  return bindExpectation(exp, (template) => substitute(template, scope));
+}
+
+function bindOrFail(exp: Expectation, scope: VariableScope, failures: Failure[]): Expectation | undefined {
+  try {
+    return bind(exp, scope);
+  } catch (err) {
+    failures.push({ kind: 'error', message: `${exp.source}: ${(err as Error).message}`, expectation: exp.source, line: exp.line });
+    return undefined;
+  }
 }
 
 /** Substitutes every template of the request; fresh per try so `{{$guid}}` differs between tries. */

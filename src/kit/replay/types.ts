@@ -30,7 +30,10 @@ export interface Expectation {
   /** 1-based line in the file. */
   readonly line: number;
   readonly subject: Subject;
+  /** For a dynamic expectation, a stand-in until the runner binds it. */
   readonly check: Check;
+  /** True when the text holds `{{…}}` references, bound just before each evaluation. */
+  readonly dynamic?: boolean;
 }
 
 /** A header line of a request; name and value may hold `{{…}}` templates. */
