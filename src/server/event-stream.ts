@@ -39,7 +39,8 @@ class BufferedStream implements EventStream {
   push(event: StreamResponse, id: string): void {
     if (this.#ended) return;
     if (!this.#sink) {
-      this.#buffer.push([event, id]);
+      // The live task keeps changing while buffered: keep the state it had at this event.
+      this.#buffer.push(['task' in event ? { task: snapshotOf(event.task) } : event, id]);
       if (stops(event)) this.#finishing = true;
       return;
     }
@@ -87,6 +88,14 @@ class BufferedStream implements EventStream {
     this.onClose = undefined;
     c?.();
   }
+}
+
+/** A copy that later updates do not change (statuses and artifacts are replaced, never mutated). */
+function snapshotOf(task: Task): Task {
+  const t: Task = { ...task };
+  if (task.history) t.history = task.history.slice();
+  if (task.artifacts) t.artifacts = task.artifacts.slice();
+  return t;
 }
 
 async function forMessage(tasks: TaskManager, req: SendMessageRequest, scope: Scope, cc: CallContext): Promise<EventStream> {

@@ -64,12 +64,12 @@ const SCHEMAS: Record<OperationName, z.ZodType> = {
 };
 
 export class A2AService {
-  readonly card: AgentCard;
+  #card!: AgentCard;
   readonly store: TaskStore;
   readonly tasks: TaskManager;
   readonly logger: Logger;
   readonly #extendedCard: ExtendedCardSource | undefined;
-  readonly #requiredExtensions: string[];
+  #requiredExtensions: string[] = [];
 
   constructor(options: A2AServiceOptions) {
     this.card = options.card;
@@ -77,9 +77,16 @@ export class A2AService {
     this.logger = options.logger ?? silentLogger;
     this.#extendedCard = options.extendedCard;
     this.tasks = new TaskManager({ store: this.store, executor: options.executor, logger: this.logger });
-    this.#requiredExtensions = (options.card.capabilities.extensions ?? [])
-      .filter((e) => e.required && e.uri)
-      .map((e) => e.uri!);
+  }
+
+  /** The public card: capability flags and required extensions are read from it on every call. */
+  get card(): AgentCard {
+    return this.#card;
+  }
+
+  set card(card: AgentCard) {
+    this.#card = card;
+    this.#requiredExtensions = (card.capabilities.extensions ?? []).filter((e) => e.required && e.uri).map((e) => e.uri!);
   }
 
   /** Checks common to every operation; returns the validated request. */

@@ -1,0 +1,21 @@
+/** The smallest useful agent: echoes the text it receives as an artifact. Run: npx tsx examples/echo-agent.ts */
+import { createAgentServer, type AgentExecutor } from '../src/server/index.js';
+
+export const echo: AgentExecutor = async (ctx, task) => {
+  task.working('echoing');
+  task.addArtifact({ name: 'echo', parts: [{ text: ctx.text }] });
+  task.complete();
+};
+
+export const echoAgent = (port = 0) =>
+  createAgentServer({
+    executor: echo,
+    card: (origin) => ({
+      name: 'echo', description: 'Echoes what you send', version: '1.0.0',
+      supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      capabilities: { streaming: true }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+      skills: [{ id: 'echo', name: 'Echo', description: 'Repeats the text', tags: ['demo'] }],
+    }),
+  }).listen(port);
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(`echo agent at ${await echoAgent(Number(process.env.PORT ?? 41240))}`);

@@ -1,0 +1,145 @@
+/**
+ * Mounts an agent over HTTP: the well-known card, and one binding per `supportedInterfaces` entry
+ * of the card, at that entry's URL path. A card may list only interfaces this server serves; that is
+ * checked at start. Usable as a plain node:http listener (Express, Fastify, Connect) or standalone.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { PROTOCOL_VERSION, WELL_KNOWN_CARD_PATH, requestedVersion, type AgentCard } from '../protocol/index.js';
+import { A2AService, type A2AServiceOptions } from './service.js';
+import type { BindingOptions } from './bindings/common.js';
+import { SERVED_BINDINGS, type MountedBinding } from './bindings/registry.js';
+import { CardResponder } from './card-http.js';
+import { signAgentCard, type CardSigningKey } from './card-signing.js';
+
+export interface AgentServerOptions extends Omit<A2AServiceOptions, 'card'>, BindingOptions {
+  /** The public card, or a function of the server origin (`http://127.0.0.1:PORT`) for servers on port 0. */
+  card: AgentCard | ((origin: string) => AgentCard);
+  /** Sign the public (and extended) card with these keys at start (§8.4). */
+  signingKeys?: CardSigningKey[];
+  /** `Cache-Control: max-age` of the card. Default 300 s. */
+  cardMaxAgeSeconds?: number;
+}
+
+interface Mount {
+  path: string;
+  prefix: boolean;
+  handle: MountedBinding;
+}
+
+export class AgentServer {
+  readonly service: A2AService;
+  #mounts: Mount[] = [];
+  #card: CardResponder | undefined;
+  #server: Server | undefined;
+  readonly #open = new Set<ServerResponse>();
+
+  constructor(private readonly options: AgentServerOptions) {
+    const placeholder = typeof options.card === 'function' ? undefined : options.card;
+    this.service = new A2AService({ ...options, card: placeholder ?? ({ capabilities: {} } as AgentCard) });
+  }
+
+  /** Build (and sign) the card for `origin` and mount its interfaces. `listen` calls it for you. */
+  async prepare(origin?: string): Promise<AgentCard> {
+    const o = this.options;
+    let card = typeof o.card === 'function' ? o.card(origin ?? 'http://localhost') : o.card;
+    if (o.signingKeys?.length) card = await signAgentCard(card, o.signingKeys);
+    this.#mounts = mountsFor(card).map(({ path, prefix, binding }) => ({
+      path,
+      prefix,
+      handle: SERVED_BINDINGS[binding]!(this.service, o),
+    }));
+    this.service.card = card;
+    this.#card = new CardResponder(card, o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {});
+    return card;
+  }
+
+  /** The node:http request listener. */
+  readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q >= 0 ? url.slice(0, q) : url;
+    if (path === WELL_KNOWN_CARD_PATH && this.#card) return this.#serveCard(req, res);
+    for (const m of this.#mounts) {
+      if (path === m.path || (m.prefix && path.startsWith(m.path + '/'))) {
+        this.#open.add(res);
+        res.once('close', () => this.#open.delete(res));
+        void m.handle(req, res, path.slice(m.path.length));
+        return;
+      }
+    }
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', message: `Nothing is served at ${path}` } }));
+  };
+
+  #serveCard(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    const r = this.#card!.respond(req.headers, req.method);
+    res.writeHead(r.status, r.headers as unknown as Record<string, string>);
+    res.end(r.body);
+  }
+
+  /** Listen on `port` (0 picks a free one); resolves with the origin, e.g. `http://127.0.0.1:41241`. */
+  async listen(port = 0, host = '127.0.0.1'): Promise<string> {
+    const server = createServer({ keepAliveTimeout: 5000 }, this.listener);
+    this.#server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    const addr = server.address();
+    const actual = typeof addr === 'object' && addr ? addr.port : port;
+    const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
+    try {
+      await this.prepare(origin);
+    } catch (err) {
+      server.close();
+      throw err;
+    }
+    return origin;
+  }
+
+  /** Stop accepting, let in-flight requests finish (up to `graceMs`), end open streams cleanly. */
+  async close(graceMs = 5000): Promise<void> {
+    const server = this.#server;
+    this.service.tasks.abortAll('server shutting down');
+    if (!server) return;
+    const closed = new Promise<void>((r) => server.close(() => r()));
+    for (const res of this.#open) if (res.getHeader('content-type') === 'text/event-stream') res.end();
+    server.closeIdleConnections();
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    timer.unref();
+    await closed;
+    clearTimeout(timer);
+    await this.service.store.close?.();
+  }
+}
+
+/** The routes a card asks for; throws when it lists an interface this server cannot serve. */
+function mountsFor(card: AgentCard): Array<{ path: string; prefix: boolean; binding: string }> {
+  const out: Array<{ path: string; prefix: boolean; binding: string }> = [];
+  card.supportedInterfaces.forEach((i, n) => {
+    let url: URL;
+    try {
+      url = new URL(i.url);
+    } catch {
+      throw new Error(`supportedInterfaces[${n}].url must be an absolute URL, got "${i.url}"`);
+    }
+    if (!SERVED_BINDINGS[i.protocolBinding] || requestedVersion(i.protocolVersion) !== PROTOCOL_VERSION) {
+      throw new Error(
+        `supportedInterfaces[${n}] lists ${i.protocolBinding} ${i.protocolVersion}, which this server does not serve ` +
+          `(it serves ${Object.keys(SERVED_BINDINGS).join(', ')} at ${PROTOCOL_VERSION}); a card lists only interfaces that work`,
+      );
+    }
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    out.push({ path, prefix: i.protocolBinding !== 'JSONRPC', binding: i.protocolBinding });
+  });
+  return out;
+}
+
+/** Create an agent server; call `listen()` to start it or mount `listener` in your own HTTP server. */
+export function createAgentServer(options: AgentServerOptions): AgentServer {
+  return new AgentServer(options);
+}

@@ -1,0 +1,12 @@
+/** The bindings this server can mount, by `protocolBinding` name. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { A2AService } from '../service.js';
+import type { BindingOptions } from './common.js';
+import { jsonRpcListener } from './jsonrpc.js';
+
+/** A mounted binding: `subpath` is the request path below the interface URL's path. */
+export type MountedBinding = (req: IncomingMessage, res: ServerResponse, subpath: string) => Promise<void> | void;
+
+export const SERVED_BINDINGS: Record<string, (service: A2AService, opts: BindingOptions) => MountedBinding> = {
+  JSONRPC: (service, opts) => jsonRpcListener(service, opts),
+};

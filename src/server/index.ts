@@ -1,0 +1,22 @@
+/** Server side of a2a-kit: write an executor, describe a card, serve it. */
+export { createAgentServer, AgentServer, type AgentServerOptions } from './agent-server.js';
+export { A2AService, type A2AServiceOptions, type ExtendedCardSource } from './service.js';
+export {
+  agentMessage,
+  textOf,
+  type AgentExecutor,
+  type AgentMessageInit,
+  type ArtifactInit,
+  type RequestContext,
+  type TaskUpdater,
+} from './executor.js';
+export { callContext, type Caller, type CallContext } from './caller.js';
+export { silentLogger, type Logger } from './logger.js';
+export { canTransition, IllegalTransitionError } from './task-state.js';
+export type { TaskStore, Scope, TaskQuery, TaskPage } from './store/task-store.js';
+export { InMemoryTaskStore, type MemoryTaskStoreOptions } from './store/memory.js';
+export type { Authenticator, BindingOptions } from './bindings/common.js';
+export { jsonRpcListener } from './bindings/jsonrpc.js';
+export type { EventStream, StreamSink } from './event-stream.js';
+export { CardResponder, type CardResponderOptions } from './card-http.js';
+export { signAgentCard, type CardSigningKey } from './card-signing.js';
