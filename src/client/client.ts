@@ -1,0 +1,221 @@
+/**
+ * The A2A client: one method per operation (spec §3.1). Before any request it checks the card's
+ * capabilities (§3.3.4) and throws the error the agent would have sent, without a round trip;
+ * it copies the chosen interface's tenant into every request (§8.3.2), applies credentials,
+ * retries only what is safe to repeat, and resumes dropped streams.
+ */
+import {
+  A2AError,
+  CAPABILITY_ERROR,
+  OPERATIONS_BY_NAME,
+  type AgentCapabilities,
+  type AgentCard,
+  type CancelTaskRequest,
+  type DeleteTaskPushNotificationConfigRequest,
+  type GetTaskPushNotificationConfigRequest,
+  type GetTaskRequest,
+  type ListTaskPushNotificationConfigsRequest,
+  type ListTaskPushNotificationConfigsResponse,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type OperationName,
+  type SendMessageRequest,
+  type SendMessageResponse,
+  type StreamResponse,
+  type SubscribeToTaskRequest,
+  type Task,
+  type TaskPushNotificationConfig,
+} from '../protocol/index.js';
+import { discoverAgentCard, type CardSource } from './discovery.js';
+import { A2AClientError } from './errors.js';
+import { DEFAULT_RETRY_POLICY, SAFE_OPERATIONS, withRetry, type RetryPolicy } from './retry.js';
+import { DEFAULT_RESUME_POLICY, resumableStream, type ResumePolicy } from './resume.js';
+import { DEFAULT_BINDINGS, selectInterface, type SelectedInterface } from './select-interface.js';
+import { Caller } from './caller.js';
+import type { A2AClientOptions, CallOptions, ConnectOptions, StreamOptions } from './options.js';
+
+/** A client for one agent, bound to the interface chosen from its card. */
+export class A2AClient {
+  /** The interface in use, with the reason it was chosen. */
+  readonly interface: SelectedInterface;
+  private currentCard: AgentCard;
+  private readonly caller: Caller;
+  private readonly retry: RetryPolicy | undefined;
+  private readonly retrySend: boolean;
+  private readonly resume: ResumePolicy | undefined;
+
+  /**
+   * Builds a client from a card already in hand. Selects the interface (throws
+   * `NO_COMPATIBLE_INTERFACE` when none fits) and creates its transport; sends nothing.
+   */
+  constructor(card: AgentCard, options: A2AClientOptions = {}) {
+    this.currentCard = card;
+    const custom = Object.keys(options.transports ?? {});
+    this.interface = selectInterface(card, { bindings: options.bindings ?? [...DEFAULT_BINDINGS, ...custom] });
+    this.caller = new Caller(this.interface, options, () => this.currentCard);
+    this.retry = options.retry === false ? undefined : { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.retrySend = options.retrySend === true;
+    this.resume = options.resume === false ? undefined : { ...DEFAULT_RESUME_POLICY, ...options.resume };
+    options.logger?.debug?.({ agent: card.name, interface: this.interface.url }, this.interface.reason);
+  }
+
+  /** Same as the constructor. */
+  static fromCard(card: AgentCard, options: A2AClientOptions = {}): A2AClient {
+    return new A2AClient(card, options);
+  }
+
+  /**
+   * Fetches the agent's card (base URL → `/.well-known/agent-card.json`, or `{ cardUrl }`, or
+   * `{ card }`), validates it, and builds a client for it.
+   */
+  static async connect(source: CardSource, options: ConnectOptions = {}): Promise<A2AClient> {
+    const { card } = await discoverAgentCard(source, {
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.cache !== undefined ? { cache: options.cache } : {}),
+      ...(options.verifyCard ? { verify: options.verifyCard } : {}),
+      ...(options.trust ? { trust: options.trust } : {}),
+      ...(options.cardTimeoutMs !== undefined ? { timeoutMs: options.cardTimeoutMs } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.retry ? { retry: options.retry } : options.retry === false ? { retry: { retries: 0 } } : {}),
+    });
+    return new A2AClient(card, options);
+  }
+
+  /** The agent card in use (replaced by the extended card once fetched). */
+  get card(): AgentCard {
+    return this.currentCard;
+  }
+
+  /** The card's capabilities; an absent flag means "not supported". */
+  get capabilities(): AgentCapabilities {
+    return this.currentCard.capabilities ?? {};
+  }
+
+  /** Sends a message; by default waits until the task is terminal or interrupted (§3.2.2). */
+  sendMessage(request: SendMessageRequest, options: CallOptions = {}): Promise<SendMessageResponse> {
+    return this.unary('SendMessage', request, options) as Promise<SendMessageResponse>;
+  }
+
+  /**
+   * Sends a message and streams the task's events. Throws `UnsupportedOperation` at once when the
+   * card does not declare streaming. A dropped connection is resumed through SubscribeToTask.
+   */
+  sendStreamingMessage(request: SendMessageRequest, options: StreamOptions = {}): AsyncGenerator<StreamResponse> {
+    return this.streaming('SendStreamingMessage', request, undefined, options);
+  }
+
+  /** Gets a task (`historyLength` limits the history returned). */
+  getTask(request: GetTaskRequest | string, options: CallOptions = {}): Promise<Task> {
+    return this.unary('GetTask', typeof request === 'string' ? { id: request } : request, options) as Promise<Task>;
+  }
+
+  /** Lists the caller's tasks, newest first, one page at a time. */
+  listTasks(request: ListTasksRequest = {}, options: CallOptions = {}): Promise<ListTasksResponse> {
+    return this.unary('ListTasks', request, options) as Promise<ListTasksResponse>;
+  }
+
+  /** Asks the agent to cancel a task; resolves with the task's new state. */
+  cancelTask(request: CancelTaskRequest | string, options: CallOptions = {}): Promise<Task> {
+    return this.unary('CancelTask', typeof request === 'string' ? { id: request } : request, options) as Promise<Task>;
+  }
+
+  /**
+   * Streams a task's events, starting with its current state. Throws `UnsupportedOperation` at once
+   * when the card does not declare streaming. Pass `lastEventId` to resume an earlier stream.
+   */
+  subscribeToTask(request: SubscribeToTaskRequest | string, options: StreamOptions = {}): AsyncGenerator<StreamResponse> {
+    const params = typeof request === 'string' ? { id: request } : request;
+    return this.streaming('SubscribeToTask', params, params.id, options);
+  }
+
+  /** Registers a webhook for a task. Throws `PushNotificationNotSupported` at once without the capability. */
+  createPushNotificationConfig(config: TaskPushNotificationConfig, options: CallOptions = {}): Promise<TaskPushNotificationConfig> {
+    return this.unary('CreateTaskPushNotificationConfig', config, options) as Promise<TaskPushNotificationConfig>;
+  }
+
+  /** Reads one webhook registration of a task. */
+  getPushNotificationConfig(
+    request: GetTaskPushNotificationConfigRequest,
+    options: CallOptions = {},
+  ): Promise<TaskPushNotificationConfig> {
+    return this.unary('GetTaskPushNotificationConfig', request, options) as Promise<TaskPushNotificationConfig>;
+  }
+
+  /** Lists a task's webhook registrations. */
+  listPushNotificationConfigs(
+    request: ListTaskPushNotificationConfigsRequest,
+    options: CallOptions = {},
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    return this.unary('ListTaskPushNotificationConfigs', request, options) as Promise<ListTaskPushNotificationConfigsResponse>;
+  }
+
+  /** Removes a webhook registration (idempotent on the agent's side). */
+  async deletePushNotificationConfig(request: DeleteTaskPushNotificationConfigRequest, options: CallOptions = {}): Promise<void> {
+    await this.unary('DeleteTaskPushNotificationConfig', request, options);
+  }
+
+  /**
+   * Fetches the extended card for authenticated callers (§3.1.11) and, as the spec advises, uses
+   * it in place of the public card from then on. Throws `UnsupportedOperation` at once when the
+   * public card does not declare `extendedAgentCard`.
+   */
+  async getExtendedAgentCard(options: CallOptions = {}): Promise<AgentCard> {
+    const card = (await this.unary('GetExtendedAgentCard', {}, options)) as AgentCard;
+    if (typeof card !== 'object' || card === null || typeof card.name !== 'string') {
+      throw new A2AClientError('BAD_RESPONSE', `GetExtendedAgentCard: ${this.interface.url} did not return an agent card`);
+    }
+    this.currentCard = card;
+    return card;
+  }
+
+  /** Throws the capability error the agent would answer with (§3.3.4), before anything is sent. */
+  private assertCapable(operation: OperationName): void {
+    const capability = OPERATIONS_BY_NAME[operation].capability;
+    if (!capability || this.capabilities[capability] === true) return;
+    throw new A2AError(
+      CAPABILITY_ERROR[capability],
+      `${operation} not sent: the card of "${this.currentCard.name}" does not declare capabilities.${capability}`,
+    );
+  }
+
+  /** §8.3.2: the tenant is exactly the chosen interface's, or absent. */
+  private scoped(params: object): Record<string, unknown> {
+    const { tenant: _ignored, ...rest } = params as Record<string, unknown>;
+    return this.interface.tenant !== undefined ? { ...rest, tenant: this.interface.tenant } : rest;
+  }
+
+  private async unary(operation: OperationName, params: object, options: CallOptions): Promise<unknown> {
+    this.assertCapable(operation);
+    const repeatable = SAFE_OPERATIONS.has(operation) || (operation === 'SendMessage' && this.retrySend);
+    const policy = repeatable && this.retry ? this.retry : { ...DEFAULT_RETRY_POLICY, retries: 0 };
+    const body = this.scoped(params);
+    return this.caller.withDeadline(operation, options, (signal) =>
+      withRetry(() => this.caller.call(operation, body, options, signal), policy, {
+        signal,
+        onRetry: (info) => this.caller.log('debug', { operation, ...info }, `retrying ${operation}`),
+      }),
+    );
+  }
+
+  private streaming(
+    operation: OperationName,
+    params: object,
+    taskId: string | undefined,
+    options: StreamOptions,
+  ): AsyncGenerator<StreamResponse> {
+    this.assertCapable(operation);
+    const body = this.scoped(params);
+    return resumableStream({
+      open: (lastEventId, resumeTaskId) =>
+        resumeTaskId === undefined
+          ? this.caller.stream(operation, body, options, lastEventId)
+          : this.caller.stream('SubscribeToTask', this.scoped({ id: resumeTaskId }), options, lastEventId),
+      lastEventId: options.lastEventId,
+      taskId,
+      policy: this.resume,
+      signal: options.signal,
+      onEventId: options.onEventId,
+      onResume: (info) => this.caller.log('info', { operation, ...info }, `stream dropped; resuming task ${info.taskId}`),
+    });
+  }
+}

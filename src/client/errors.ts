@@ -1,0 +1,61 @@
+/**
+ * Failures that happen on the client's side of the wire: the agent could not be reached, its card
+ * or response was unusable, no interface fits, a limit was hit. Errors the agent itself reports
+ * arrive as {@link A2AError} instead, with the same kind the server sent.
+ */
+
+/** What went wrong, as a stable code a program can branch on. */
+export type ClientErrorCode =
+  /** The card could not be fetched (network failure, non-2xx status). */
+  | 'CARD_FETCH_FAILED'
+  /** The card was fetched but is not a usable A2A 1.0 agent card. */
+  | 'CARD_INVALID'
+  /** The card's signature did not verify. */
+  | 'CARD_SIGNATURE_INVALID'
+  /** No `supportedInterfaces` entry matches a binding and version this client speaks. */
+  | 'NO_COMPATIBLE_INTERFACE'
+  /** The agent could not be reached or the connection broke. */
+  | 'NETWORK'
+  /** The agent answered with a gateway/availability status (429, 502, 503, 504). */
+  | 'UNAVAILABLE'
+  /** The call did not finish within its timeout. */
+  | 'TIMEOUT'
+  /** A response body or a single stream event exceeded the configured size limit. */
+  | 'RESPONSE_TOO_LARGE'
+  /** The agent answered with something that is not a valid response for the binding. */
+  | 'BAD_RESPONSE'
+  /** An argument given to the client is unusable (e.g. a base URL that does not parse). */
+  | 'INVALID_ARGUMENT';
+
+/** A client-side failure. `message` says what happened and, where possible, what to do about it. */
+export class A2AClientError extends Error {
+  override readonly name = 'A2AClientError';
+  readonly code: ClientErrorCode;
+  /** HTTP status of the response that caused the failure, when there was one. */
+  readonly status: number | undefined;
+  /** Delay the server asked for through `Retry-After`, in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(
+    code: ClientErrorCode,
+    message: string,
+    options: { cause?: unknown; status?: number; retryAfterMs?: number } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** True when `e` is an {@link A2AClientError} (also across module copies). */
+export function isA2AClientError(e: unknown): e is A2AClientError {
+  return (
+    e instanceof A2AClientError || (typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'A2AClientError')
+  );
+}
+
+/** True when the caller's own signal aborted (as opposed to our timeout). */
+export function isAbortError(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError';
+}

@@ -1,0 +1,111 @@
+/**
+ * Small HTTP helpers shared by discovery and the transports: one place that turns fetch's many
+ * failure shapes into {@link A2AClientError}s, and that reads bodies without trusting their size.
+ */
+import { A2AClientError, isA2AClientError, isAbortError } from './errors.js';
+
+/** The fetch signature the client uses; inject your own (proxy, mTLS dispatcher, tests). */
+export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** Default cap on a whole response body. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+/** Default cap on one SSE event. */
+export const DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A signal that fires when the caller aborts or the timeout elapses. Timeouts surface as a
+ * `TimeoutError` reason, which {@link toClientError} turns into a `TIMEOUT` error.
+ */
+export function callSignal(caller: AbortSignal | undefined, timeoutMs: number | undefined): AbortSignal | undefined {
+  const signals: AbortSignal[] = [];
+  if (caller) signals.push(caller);
+  if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) signals.push(AbortSignal.timeout(timeoutMs));
+  if (signals.length <= 1) return signals[0];
+  return AbortSignal.any(signals);
+}
+
+/** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const s = value.trim();
+  if (/^\d+$/.test(s)) return Number(s) * 1000;
+  const at = Date.parse(s);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/**
+ * Translate whatever fetch or a body read threw into something a person can act on. Caller aborts
+ * pass through untouched (that is the caller's own decision); A2A errors pass through as well.
+ */
+export function toClientError(err: unknown, what: string, url: string, timeoutMs?: number): unknown {
+  if (isA2AClientError(err) || isAbortError(err)) return err;
+  if (typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'TimeoutError') {
+    return new A2AClientError('TIMEOUT', `${what} to ${url} timed out${timeoutMs ? ` after ${timeoutMs} ms` : ''}`, {
+      cause: err,
+    });
+  }
+  if (err instanceof TypeError) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    const detail = cause?.code ?? cause?.message ?? err.message;
+    const hint = cause?.code === 'ECONNREFUSED' ? ' — is the agent running and is the URL right?' : '';
+    return new A2AClientError('NETWORK', `${what}: could not reach ${url} (${detail})${hint}`, { cause: err });
+  }
+  return err;
+}
+
+/** Reads a response body as text, failing early (and cancelling the download) past `maxBytes`. */
+export async function readText(res: Response, maxBytes: number, what: string): Promise<string> {
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLarge(what, maxBytes);
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(what, maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tooLarge(what: string, maxBytes: number): A2AClientError {
+  return new A2AClientError(
+    'RESPONSE_TOO_LARGE',
+    `${what}: response body exceeds the limit of ${maxBytes} bytes (raise maxResponseBytes if this is expected)`,
+  );
+}
+
+/** Parses JSON, or says clearly that the body was not JSON and what it looked like. */
+export function parseJson(text: string, what: string, status?: number): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    const preview = text.length > 120 ? `${text.slice(0, 120)}…` : text;
+    throw new A2AClientError(
+      'BAD_RESPONSE',
+      `${what}: response is not JSON${preview ? `: ${JSON.stringify(preview)}` : ' (empty body)'}`,
+      status !== undefined ? { status } : {},
+    );
+  }
+}
+
+/** Builds the error for an availability status (429/502/503/504), keeping Retry-After. */
+export function unavailable(res: Response, what: string, url: string): A2AClientError {
+  const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+  return new A2AClientError('UNAVAILABLE', `${what}: ${url} answered HTTP ${res.status} ${res.statusText}`.trim(), {
+    status: res.status,
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  });
+}
+
+/** Statuses that mean "the agent (or a gateway before it) is momentarily unable to answer". */
+export const UNAVAILABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);

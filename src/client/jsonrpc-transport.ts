@@ -1,0 +1,141 @@
+/**
+ * JSON-RPC 2.0 binding (spec §9): every operation is a POST of a request envelope to the interface
+ * URL; streams come back as SSE whose `data:` lines are JSON-RPC responses wrapping a StreamResponse.
+ */
+import { A2AError, OPERATIONS_BY_NAME, type OperationName } from '../protocol/index.js';
+import { A2AClientError } from './errors.js';
+import {
+  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  UNAVAILABLE_STATUSES,
+  parseJson,
+  readText,
+  toClientError,
+  unavailable,
+  type FetchLike,
+} from './http.js';
+import { isEventStream, readSse } from './sse.js';
+import type { HttpTransportOptions, StreamEvent, Transport, TransportRequest } from './transport.js';
+import { a2aHeaders, asStreamResponse, authFailure, tagHttpFailure, withQuery } from './wire.js';
+
+const JSON_TYPE = 'application/json';
+
+interface JsonRpcEnvelope {
+  jsonrpc?: unknown;
+  id?: unknown;
+  result?: unknown;
+  error?: { code?: unknown; message?: unknown; data?: unknown };
+}
+
+/** Talks JSON-RPC 2.0 over HTTP to one interface URL. */
+export class JsonRpcTransport implements Transport {
+  readonly binding = 'JSONRPC';
+  readonly url: string;
+  private readonly fetch: FetchLike;
+  private readonly maxResponseBytes: number;
+  private readonly maxEventBytes: number;
+  private nextId = 1;
+
+  constructor(url: string, options: HttpTransportOptions = {}) {
+    this.url = url;
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  }
+
+  async call(operation: OperationName, params: object, req: TransportRequest): Promise<unknown> {
+    const id = this.nextId++;
+    const res = await this.post(operation, id, params, req, `${JSON_TYPE}, application/a2a+json`);
+    const envelope = await this.readEnvelope(res, operation);
+    return this.unwrap(envelope, id, operation, res);
+  }
+
+  async *stream(operation: OperationName, params: object, req: TransportRequest): AsyncGenerator<StreamEvent> {
+    const id = this.nextId++;
+    const res = await this.post(operation, id, params, req, 'text/event-stream');
+    if (!isEventStream(res)) {
+      // Errors found before the stream starts come back as one plain JSON-RPC response.
+      const envelope = await this.readEnvelope(res, operation);
+      this.unwrap(envelope, id, operation, res);
+      throw new A2AClientError(
+        'BAD_RESPONSE',
+        `${operation}: expected an event stream from ${this.url}, got ${res.headers.get('content-type') ?? 'no content type'}`,
+      );
+    }
+    for await (const ev of readSse(res, { maxEventBytes: this.maxEventBytes, what: operation, url: this.url })) {
+      if (ev.data.trim() === '') continue;
+      const envelope = parseJson(ev.data, `${operation} stream event`) as JsonRpcEnvelope;
+      const result = this.unwrap(envelope, id, operation, res);
+      yield { id: ev.id, data: asStreamResponse(result, operation) };
+    }
+  }
+
+  private async post(
+    operation: OperationName,
+    id: number,
+    params: object,
+    req: TransportRequest,
+    accept: string,
+  ): Promise<Response> {
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: OPERATIONS_BY_NAME[operation].method, params });
+    let res: Response;
+    try {
+      res = await this.fetch(withQuery(this.url, req.query), {
+        method: 'POST',
+        headers: a2aHeaders(req, JSON_TYPE, accept),
+        body,
+        ...(req.signal ? { signal: req.signal } : {}),
+      });
+    } catch (err) {
+      throw toClientError(err, operation, this.url, req.timeoutMs);
+    }
+    if (UNAVAILABLE_STATUSES.has(res.status)) {
+      await res.body?.cancel().catch(() => undefined);
+      throw unavailable(res, operation, this.url);
+    }
+    return res;
+  }
+
+  private async readEnvelope(res: Response, operation: OperationName): Promise<JsonRpcEnvelope> {
+    let text: string;
+    try {
+      text = await readText(res, this.maxResponseBytes, operation);
+    } catch (err) {
+      throw toClientError(err, operation, this.url);
+    }
+    let parsed: unknown;
+    try {
+      parsed = parseJson(text, operation, res.status);
+    } catch (err) {
+      // A gateway or auth layer in front of the agent answers in its own format.
+      if (res.status === 401 || res.status === 403) throw authFailure(res, operation, this.url);
+      if (!res.ok) throw tagHttpFailure(A2AError.fromHttp(res.status, undefined), res);
+      throw err;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new A2AClientError('BAD_RESPONSE', `${operation}: response from ${this.url} is not a JSON-RPC object`);
+    }
+    const env = parsed as JsonRpcEnvelope;
+    if (!res.ok && env.error === undefined) {
+      if (res.status === 401 || res.status === 403) throw authFailure(res, operation, this.url);
+      throw tagHttpFailure(A2AError.fromHttp(res.status, parsed), res);
+    }
+    return env;
+  }
+
+  private unwrap(env: JsonRpcEnvelope, id: number, operation: OperationName, res: Response): unknown {
+    if (env.error !== undefined && env.error !== null) {
+      const e = env.error;
+      const code = typeof e.code === 'number' ? e.code : -32603;
+      const message = typeof e.message === 'string' ? e.message : undefined;
+      throw tagHttpFailure(A2AError.fromJsonRpc({ code, ...(message ? { message } : {}), data: e.data }), res);
+    }
+    if (env.jsonrpc !== '2.0' || !('result' in env)) {
+      throw new A2AClientError('BAD_RESPONSE', `${operation}: response from ${this.url} is neither a JSON-RPC result nor an error`);
+    }
+    if (env.id !== id && env.id !== String(id)) {
+      throw new A2AClientError('BAD_RESPONSE', `${operation}: response id ${JSON.stringify(env.id)} does not match request id ${id}`);
+    }
+    return env.result;
+  }
+}

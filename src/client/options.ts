@@ -1,0 +1,106 @@
+/** Options of {@link A2AClient} and of its calls. */
+import type { AgentCard } from '../protocol/index.js';
+import type { Credentials } from './auth.js';
+import type { CardCache } from './card-cache.js';
+import type { CardTrust } from './card-verify.js';
+import type { FetchLike } from './http.js';
+import type { RetryPolicy } from './retry.js';
+import type { TransportFactory } from './transport.js';
+
+/** A logger shaped like pino's: an object first, then a message. Every method is optional. */
+export interface ClientLogger {
+  debug?(obj: object, msg: string): void;
+  info?(obj: object, msg: string): void;
+  warn?(obj: object, msg: string): void;
+}
+
+/** What the `onUnauthorized` hook learns about a rejected call. */
+export interface UnauthorizedInfo {
+  operation: string;
+  /** HTTP status (401) when the rejection came as one. */
+  status: number | undefined;
+  /** The `WWW-Authenticate` challenge, when the server sent one. */
+  challenge: string | null;
+  /** Names of the schemes whose credentials were sent. */
+  schemes: string[];
+  card: AgentCard;
+}
+
+/**
+ * Called once when a call is rejected as unauthenticated. Return new credentials (they replace the
+ * old ones), `true` or nothing to retry with the current ones (a credentials function will be asked
+ * again), or `false` to give up. The call is retried at most once.
+ */
+export type UnauthorizedHook = (info: UnauthorizedInfo) => Credentials | boolean | void | Promise<Credentials | boolean | void>;
+
+/** Stream resumption after a dropped connection. */
+export interface ResumeOptions {
+  /** Reconnections allowed over the life of one stream. Default 5. */
+  maxRetries?: number;
+  /** First delay before reconnecting; doubles each time (with jitter). Default 250 ms. */
+  baseDelayMs?: number;
+  /** Largest delay between reconnections. Default 5000 ms. */
+  maxDelayMs?: number;
+}
+
+export interface A2AClientOptions {
+  /** fetch to use; default the global one. */
+  fetch?: FetchLike;
+  /** Bindings this client may use, in no particular order (the card's order decides). */
+  bindings?: readonly string[];
+  /** Extra bindings (e.g. gRPC) by `protocolBinding` name; they become acceptable automatically. */
+  transports?: Readonly<Record<string, TransportFactory>>;
+  /** Credentials for this agent, applied per the card's security schemes and requirements. */
+  credentials?: Credentials;
+  /** Refresh credentials after a 401 and retry once. */
+  onUnauthorized?: UnauthorizedHook;
+  /** Headers added to every request (after A2A's own, before credentials). */
+  headers?: Readonly<Record<string, string>>;
+  /** Extensions to activate on every request (`A2A-Extensions`). */
+  extensions?: readonly string[];
+  /** Per-call timeout in ms (unary calls: the whole call with retries; streams: until the first event). Default 60 s. */
+  timeoutMs?: number;
+  /** Retries for read-only operations; `false` disables them. */
+  retry?: Partial<RetryPolicy> | false;
+  /** Also retry SendMessage on network errors / 502-504. Off by default: the agent might do the work twice. */
+  retrySend?: boolean;
+  /** Stream resumption after a dropped connection; `false` disables it. */
+  resume?: ResumeOptions | false;
+  /** Cap on a response body. Default 10 MiB. */
+  maxResponseBytes?: number;
+  /** Cap on one stream event. Default 4 MiB. */
+  maxEventBytes?: number;
+  logger?: ClientLogger;
+}
+
+/** Extra options for {@link A2AClient.connect}: how to fetch the card. */
+export interface ConnectOptions extends A2AClientOptions {
+  /** Card cache; `false` disables caching. Default: the process-wide cache. */
+  cache?: CardCache | false;
+  /** Keys trusted to sign agent cards; a card failing its signature check is rejected. */
+  trust?: CardTrust;
+  /** A further check of the card before it is used. Throw to reject. */
+  verifyCard?: (card: AgentCard) => void | Promise<void>;
+  /** Timeout for the card fetch. Default 10 s. */
+  cardTimeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Options of a single call. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the client's timeout for this call. */
+  timeoutMs?: number;
+  /** Extensions to activate for this call, in addition to the client's. */
+  extensions?: readonly string[];
+  /** Headers for this call only. */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** Options of a streaming call. */
+export interface StreamOptions extends CallOptions {
+  /** Resume from this event id (`Last-Event-ID`), e.g. one remembered from an earlier stream. */
+  lastEventId?: string;
+  /** Told the id of every event received, e.g. to persist it for a later resume. */
+  onEventId?: (id: string) => void;
+}

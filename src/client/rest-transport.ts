@@ -1,0 +1,153 @@
+/**
+ * HTTP+JSON binding (spec §11): routes come from the operation table, path fields fill the route,
+ * the rest of a GET/DELETE request travels as camelCase query parameters (§11.5), errors are
+ * google.rpc.Status bodies (§11.6) and stream events are bare StreamResponse objects (§11.7).
+ */
+import { A2A_MEDIA_TYPE, A2AError, OPERATIONS_BY_NAME, type HttpVerb, type OperationName } from '../protocol/index.js';
+import { A2AClientError } from './errors.js';
+import {
+  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  UNAVAILABLE_STATUSES,
+  parseJson,
+  readText,
+  toClientError,
+  unavailable,
+  type FetchLike,
+} from './http.js';
+import { isEventStream, readSse } from './sse.js';
+import type { HttpTransportOptions, StreamEvent, Transport, TransportRequest } from './transport.js';
+import { a2aHeaders, asStreamResponse, authFailure, tagHttpFailure, withQuery } from './wire.js';
+
+interface RouteCall {
+  verb: HttpVerb;
+  url: string;
+  body: string | undefined;
+}
+
+/** Talks HTTP+JSON to one interface URL (the route paths are appended to it). */
+export class RestTransport implements Transport {
+  readonly binding = 'HTTP+JSON';
+  readonly url: string;
+  private readonly fetch: FetchLike;
+  private readonly maxResponseBytes: number;
+  private readonly maxEventBytes: number;
+
+  constructor(url: string, options: HttpTransportOptions = {}) {
+    this.url = url.replace(/\/+$/, '');
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  }
+
+  async call(operation: OperationName, params: object, req: TransportRequest): Promise<unknown> {
+    const route = this.route(operation, params);
+    const res = await this.send(operation, route, req, `${A2A_MEDIA_TYPE}, application/json`);
+    const text = await this.read(res, operation);
+    if (!res.ok) throw this.failure(res, text, operation);
+    if (text.trim() === '') return undefined;
+    return parseJson(text, operation, res.status);
+  }
+
+  async *stream(operation: OperationName, params: object, req: TransportRequest): AsyncGenerator<StreamEvent> {
+    let route = this.route(operation, params);
+    let res = await this.send(operation, route, req, 'text/event-stream');
+    // §11.3.2 says POST for subscribe, the proto's HTTP rule says GET: try the other on 405.
+    if (res.status === 405 && operation === 'SubscribeToTask') {
+      await res.body?.cancel().catch(() => undefined);
+      route = { ...route, verb: route.verb === 'POST' ? 'GET' : 'POST' };
+      res = await this.send(operation, route, req, 'text/event-stream');
+    }
+    if (!res.ok || !isEventStream(res)) {
+      const text = await this.read(res, operation);
+      if (!res.ok) throw this.failure(res, text, operation);
+      throw new A2AClientError(
+        'BAD_RESPONSE',
+        `${operation}: expected an event stream from ${route.url}, got ${res.headers.get('content-type') ?? 'no content type'}`,
+      );
+    }
+    for await (const ev of readSse(res, { maxEventBytes: this.maxEventBytes, what: operation, url: route.url })) {
+      if (ev.data.trim() === '') continue;
+      const value = parseJson(ev.data, `${operation} stream event`);
+      const status = (value as { error?: { code?: unknown } } | null)?.error;
+      if (status && typeof status === 'object') {
+        const code = typeof status.code === 'number' ? status.code : 500;
+        throw tagHttpFailure(A2AError.fromHttp(code, value), res);
+      }
+      yield { id: ev.id, data: asStreamResponse(value, operation) };
+    }
+  }
+
+  /** Fills the operation's route from the request; fields not in the path go to the body or query. */
+  private route(operation: OperationName, params: object): RouteCall {
+    const op = OPERATIONS_BY_NAME[operation];
+    const rest: Record<string, unknown> = { ...(params as Record<string, unknown>) };
+    const tenant = rest['tenant'];
+    delete rest['tenant'];
+    const path = op.rest.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+      const v = rest[name];
+      if (typeof v !== 'string' || v === '') {
+        throw A2AError.invalidParams([{ field: name, description: 'is required and must be a non-empty string' }]);
+      }
+      delete rest[name];
+      return encodeURIComponent(v);
+    });
+    const prefix = typeof tenant === 'string' && tenant !== '' ? `/${encodeURIComponent(tenant)}` : '';
+    const verb: HttpVerb = operation === 'SubscribeToTask' ? 'POST' : (op.rest.verbs[0] as HttpVerb);
+    const base = `${this.url}${prefix}${path}`;
+    if (op.rest.body) return { verb, url: base, body: JSON.stringify(rest) };
+    return { verb, url: withQuery(base, toQuery(rest)), body: undefined };
+  }
+
+  private async send(operation: OperationName, route: RouteCall, req: TransportRequest, accept: string): Promise<Response> {
+    let res: Response;
+    try {
+      res = await this.fetch(withQuery(route.url, req.query), {
+        method: route.verb,
+        headers: a2aHeaders(req, route.body !== undefined ? A2A_MEDIA_TYPE : undefined, accept),
+        ...(route.body !== undefined ? { body: route.body } : {}),
+        ...(req.signal ? { signal: req.signal } : {}),
+      });
+    } catch (err) {
+      throw toClientError(err, operation, route.url, req.timeoutMs);
+    }
+    if (UNAVAILABLE_STATUSES.has(res.status)) {
+      await res.body?.cancel().catch(() => undefined);
+      throw unavailable(res, operation, route.url);
+    }
+    return res;
+  }
+
+  private async read(res: Response, operation: OperationName): Promise<string> {
+    try {
+      return await readText(res, this.maxResponseBytes, operation);
+    } catch (err) {
+      throw toClientError(err, operation, this.url);
+    }
+  }
+
+  private failure(res: Response, text: string, operation: OperationName): Error {
+    let body: unknown;
+    try {
+      body = text.trim() === '' ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const hasStatus = typeof (body as { error?: unknown } | undefined)?.error === 'object';
+    if (!hasStatus && (res.status === 401 || res.status === 403)) return authFailure(res, operation, this.url);
+    return tagHttpFailure(A2AError.fromHttp(res.status, body), res);
+  }
+}
+
+/** §11.5: scalars as strings, booleans lowercase, repeated fields repeated; nested objects cannot travel. */
+function toQuery(fields: Record<string, unknown>): Record<string, string | string[]> {
+  const q: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) q[k] = v.map(String);
+    else if (typeof v === 'object') {
+      throw A2AError.invalidParams([{ field: k, description: 'an object cannot be sent as a query parameter' }]);
+    } else q[k] = String(v);
+  }
+  return q;
+}

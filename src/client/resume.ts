@@ -1,0 +1,80 @@
+/**
+ * Keeping a stream alive across dropped connections: when the connection breaks before the task
+ * reached a final state, reconnect with SubscribeToTask and `Last-Event-ID` set to the last event
+ * id seen, so the agent can replay what was missed (spec §3.5.2 allows a new stream per reconnect).
+ */
+import { TERMINAL_STATES, INTERRUPTED_STATES, type StreamResponse, type TaskState } from '../protocol/index.js';
+import { isA2AClientError } from './errors.js';
+import { backoffDelay, sleep } from './retry.js';
+import type { StreamEvent } from './transport.js';
+
+export interface ResumePolicy {
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RESUME_POLICY: Readonly<ResumePolicy> = { maxRetries: 5, baseDelayMs: 250, maxDelayMs: 5000 };
+
+export interface ResumableStream {
+  /**
+   * Opens one connection. The first call gets `taskId` undefined (the original operation);
+   * reconnections get the task's id and must subscribe to it.
+   */
+  open(lastEventId: string | undefined, taskId: string | undefined): AsyncIterable<StreamEvent>;
+  lastEventId?: string | undefined;
+  taskId?: string | undefined;
+  /** Undefined: never reconnect. */
+  policy: ResumePolicy | undefined;
+  signal?: AbortSignal | undefined;
+  onEventId?: ((id: string) => void) | undefined;
+  onResume?: (info: { attempt: number; lastEventId: string | undefined; taskId: string; error: unknown }) => void;
+}
+
+/** Ids remembered to drop events replayed twice; old ones age out so memory stays bounded. */
+const SEEN_LIMIT = 1024;
+
+/** Yields the stream's events, reconnecting after drops as the policy allows. */
+export async function* resumableStream(s: ResumableStream): AsyncGenerator<StreamResponse> {
+  let lastEventId = s.lastEventId;
+  let taskId = s.taskId;
+  let final = false;
+  const seen = new Set<string>();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      for await (const ev of s.open(lastEventId, attempt === 0 ? undefined : taskId)) {
+        if (ev.id !== undefined && ev.id !== '') {
+          if (seen.has(ev.id)) continue;
+          seen.add(ev.id);
+          if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value as string);
+          lastEventId = ev.id;
+          s.onEventId?.(ev.id);
+        }
+        taskId ??= taskIdOf(ev.data);
+        final = isFinal(ev.data);
+        yield ev.data;
+      }
+      return;
+    } catch (err) {
+      const dropped = isA2AClientError(err) && (err.code === 'NETWORK' || err.code === 'UNAVAILABLE');
+      if (!dropped || final || !s.policy || taskId === undefined || attempt >= s.policy.maxRetries) throw err;
+      s.onResume?.({ attempt: attempt + 1, lastEventId, taskId, error: err });
+      await sleep(backoffDelay(attempt, { retries: s.policy.maxRetries, ...s.policy }), s.signal);
+    }
+  }
+}
+
+/** The task an event belongs to (a Message-only stream has none worth resuming). */
+export function taskIdOf(ev: StreamResponse): string | undefined {
+  if ('task' in ev) return ev.task.id;
+  if ('statusUpdate' in ev) return ev.statusUpdate.taskId;
+  if ('artifactUpdate' in ev) return ev.artifactUpdate.taskId;
+  return undefined;
+}
+
+/** After this event the agent closes the stream: a message, or a terminal or interrupted state. */
+export function isFinal(ev: StreamResponse): boolean {
+  if ('message' in ev) return true;
+  const state: TaskState | undefined = 'task' in ev ? ev.task.status?.state : 'statusUpdate' in ev ? ev.statusUpdate.status?.state : undefined;
+  return state !== undefined && (TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state));
+}

@@ -1,0 +1,107 @@
+/**
+ * Client protocol selection (spec §8.3.2): walk `supportedInterfaces` in the card's order and take
+ * the first entry whose binding AND protocol version this client speaks. The agent's order is its
+ * preference, so the caller's binding list only says what is acceptable, never what comes first.
+ */
+import { BINDINGS, PROTOCOL_VERSION, type AgentCard, type AgentInterface } from '../protocol/index.js';
+import { A2AClientError } from './errors.js';
+
+/** Bindings this package ships a transport for. */
+export const DEFAULT_BINDINGS: readonly string[] = [BINDINGS.JSONRPC, BINDINGS.HTTP_JSON];
+
+export interface SelectInterfaceOptions {
+  /** Bindings the caller accepts (`JSONRPC`, `HTTP+JSON`, …). Default: both bindings we ship. */
+  bindings?: readonly string[];
+  /** Protocol versions (Major.Minor) the caller speaks. Default `['1.0']`. */
+  versions?: readonly string[];
+}
+
+/** The interface chosen for talking to an agent, and why. */
+export interface SelectedInterface {
+  /** Position of the entry in `supportedInterfaces`. */
+  index: number;
+  /** The binding name as the card spells it. */
+  binding: string;
+  url: string;
+  /** Copied into every request when set (§8.3.2 rule 4). */
+  tenant: string | undefined;
+  /** Major.Minor of the entry. */
+  protocolVersion: string;
+  /** The entry itself. */
+  entry: AgentInterface;
+  /** What was skipped and what was chosen, for logs and transcripts. */
+  reason: string;
+}
+
+/** `1.0.1` → `1.0`; `1` → `1.0`; anything else → undefined. Patch numbers never matter (§3.6). */
+export function majorMinor(version: unknown): string | undefined {
+  if (typeof version !== 'string') return undefined;
+  const m = /^\s*v?(\d+)(?:\.(\d+))?(?:\.\d+)?\s*$/.exec(version);
+  return m ? `${Number(m[1])}.${Number(m[2] ?? 0)}` : undefined;
+}
+
+const norm = (binding: string): string => binding.trim().toUpperCase();
+
+/**
+ * Picks the first `supportedInterfaces` entry with a binding and version the client speaks.
+ * Throws `NO_COMPATIBLE_INTERFACE` listing what the card offers and what the client speaks.
+ */
+export function selectInterface(card: AgentCard, options: SelectInterfaceOptions = {}): SelectedInterface {
+  const bindings = options.bindings ?? DEFAULT_BINDINGS;
+  const accepted = new Set(bindings.map(norm));
+  const versions = new Set((options.versions ?? [PROTOCOL_VERSION]).map((v) => majorMinor(v) ?? v));
+  const entries: unknown[] = Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : [];
+  const notes: string[] = [];
+  for (const [index, raw] of entries.entries()) {
+    const entry = raw as Partial<AgentInterface> | null;
+    const label = `[${index}] ${entry?.protocolBinding ?? '?'} ${entry?.protocolVersion ?? '?'}`;
+    if (typeof entry?.protocolBinding !== 'string' || !accepted.has(norm(entry.protocolBinding))) {
+      notes.push(`skipped ${label}: binding not spoken`);
+      continue;
+    }
+    const version = majorMinor(entry.protocolVersion);
+    if (version === undefined || !versions.has(version)) {
+      notes.push(`skipped ${label}: version not spoken`);
+      continue;
+    }
+    const httpBinding = DEFAULT_BINDINGS.includes(norm(entry.protocolBinding));
+    if (typeof entry.url !== 'string' || entry.url === '' || (httpBinding && !isHttpUrl(entry.url))) {
+      notes.push(`skipped ${label}: url ${JSON.stringify(entry.url)} is not an http(s) URL`);
+      continue;
+    }
+    notes.push(`chose ${label} at ${entry.url}${entry.tenant ? ` (tenant ${entry.tenant})` : ''}`);
+    return {
+      index,
+      binding: entry.protocolBinding,
+      url: entry.url,
+      tenant: typeof entry.tenant === 'string' && entry.tenant !== '' ? entry.tenant : undefined,
+      protocolVersion: version,
+      entry: entry as AgentInterface,
+      reason: notes.join('; '),
+    };
+  }
+  const offered =
+    entries.length === 0
+      ? 'no supportedInterfaces at all'
+      : entries
+          .map((raw, i) => {
+            const e = raw as Partial<AgentInterface> | null;
+            return `[${i}] ${e?.protocolBinding ?? '?'} ${e?.protocolVersion ?? '?'} ${e?.url ?? '?'}`;
+          })
+          .join(', ');
+  throw new A2AClientError(
+    'NO_COMPATIBLE_INTERFACE',
+    `Agent "${card.name ?? '?'}" offers ${offered}; this client speaks ${[...bindings].join(' or ')} at version ${[
+      ...versions,
+    ].join(' or ')}. ${notes.join('; ')}`.trim(),
+  );
+}
+
+function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

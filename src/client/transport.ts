@@ -1,0 +1,52 @@
+/**
+ * The one interface every binding implements. The client decides what to call and with which
+ * credentials; a transport only knows how its binding puts an operation on the wire.
+ */
+import type { OperationName, StreamResponse } from '../protocol/index.js';
+import type { FetchLike } from './http.js';
+
+/** One event of a stream, with the SSE `id` the server gave it (used to resume). */
+export interface StreamEvent {
+  id?: string | undefined;
+  data: StreamResponse;
+}
+
+/** Per-request inputs the client hands a transport. */
+export interface TransportRequest {
+  /** Fires on caller abort or timeout. */
+  signal?: AbortSignal | undefined;
+  /** Extra headers (credentials, custom headers). */
+  headers?: Record<string, string>;
+  /** Extra query parameters (API keys that live in the query). */
+  query?: Record<string, string>;
+  /** Extension URIs for `A2A-Extensions`. */
+  extensions?: readonly string[] | undefined;
+  /** For stream resumption: sent as `Last-Event-ID`. */
+  lastEventId?: string | undefined;
+  /** Timeout in ms, only used to word the TIMEOUT error. */
+  timeoutMs?: number | undefined;
+}
+
+/** A binding (JSON-RPC, HTTP+JSON, …) of the A2A operations to one interface URL. */
+export interface Transport {
+  /** The `protocolBinding` this transport speaks, e.g. `JSONRPC`. */
+  readonly binding: string;
+  /** The interface URL it talks to. */
+  readonly url: string;
+  /** A unary operation: resolves with the operation's response object. */
+  call(operation: OperationName, params: object, req: TransportRequest): Promise<unknown>;
+  /** A streaming operation: yields events in order; throws A2AError for errors the agent reports. */
+  stream(operation: OperationName, params: object, req: TransportRequest): AsyncIterable<StreamEvent>;
+}
+
+/** Settings shared by the HTTP transports. */
+export interface HttpTransportOptions {
+  fetch?: FetchLike;
+  /** Cap on a whole response body. Default 10 MiB. */
+  maxResponseBytes?: number;
+  /** Cap on one SSE event. Default 4 MiB. */
+  maxEventBytes?: number;
+}
+
+/** Builds a transport for one interface; lets callers plug in bindings we do not ship (e.g. gRPC). */
+export type TransportFactory = (url: string, options: HttpTransportOptions) => Transport;
