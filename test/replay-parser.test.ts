@@ -111,6 +111,7 @@ test('every problem is reported with its line, and editor-only directives are to
 
   const ok = parseHttpFile('# @no-redirect\n# @frobnicate\nGET http://localhost/\n', { path: 'w.http' });
   assert.deepEqual(ok.warnings, ['w.http:2: unknown directive @frobnicate (ignored)']);
+  assert.deepEqual(parseHttpFile('@a = 1\n### only comments\n# nothing\n', { path: 'e.http' }).warnings, ['e.http: no requests in this file']);
 });
 
 test('expectations parse into typed predicates', () => {

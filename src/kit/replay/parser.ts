@@ -76,6 +76,7 @@ export function parseHttpFile(text: string, options: { path?: string } = {}): Ht
     }
   });
   flush();
+  if (requests.length === 0) warnings.push(`${where}: no requests in this file`);
   if (diagnostics.length > 0) throw new HttpFileParseError(diagnostics, options.path);
   return { ...(options.path !== undefined && { path: options.path }), variables, requests, warnings };
 }
