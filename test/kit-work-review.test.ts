@@ -112,3 +112,12 @@ test('review: directory confinement and input validation', async (t) => {
   );
   await assert.rejects(reviewSnippet('export {};', 'a.ts', { signal: AbortSignal.abort() }), { name: 'AbortError' });
 });
+
+test('review: top-level names in separate scripts do not clash, and empty input is refused', async () => {
+  const r = await reviewFiles([
+    { path: 'a.js', content: 'const shared = 1;\nshared.toFixed();\n' },
+    { path: 'b.js', content: "const shared = 'x';\nshared.trim();\n" },
+  ]);
+  assert.deepEqual(r.findings, []);
+  await assert.rejects(reviewFiles([{ path: 'package.json', content: '{}' }]), /nothing to review/);
+});

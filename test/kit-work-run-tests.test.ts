@@ -193,3 +193,19 @@ test('run-tests: abort signal cancels the run and kills the process group', asyn
   assert.equal(pre.canceled, true);
   assert.equal(pre.passed + pre.failed, 0);
 });
+
+test('run-tests: the env option replaces the environment the tests see', async (t) => {
+  const ws = await mkdtemp(path.join(os.tmpdir(), 'kit-env-'));
+  t.after(() => rm(ws, { recursive: true, force: true }));
+  await writeFile(
+    path.join(ws, 'env.test.mjs'),
+    "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\n" +
+      "test('sees only the given env', () => {\n  assert.equal(process.env.KIT_MARK, 'given');\n  assert.equal(process.env.KIT_SECRET, undefined);\n});\n",
+  );
+  process.env.KIT_SECRET = 'do-not-leak';
+  t.after(() => {
+    delete process.env.KIT_SECRET;
+  });
+  const r = await runTests({ workspaceRoot: ws, target: 'env.test.mjs', timeoutMs: 60_000, env: { PATH: process.env.PATH, KIT_MARK: 'given' } });
+  assert.deepEqual([r.passed, r.failed], [1, 0]);
+});

@@ -96,6 +96,8 @@ function compilerOptions(ts: typeof TS, typeRoot: string | undefined): TS.Compil
     resolveJsonModule: true,
     esModuleInterop: true,
     maxNodeModuleJsDepth: 0,
+    // Each reviewed file is its own module, so two scripts declaring the same top-level name do not clash.
+    moduleDetection: ts.ModuleDetectionKind.Force,
   };
 }
 
@@ -153,6 +155,7 @@ export async function reviewFiles(files: SourceInput[], opts: ReviewOptions = {}
     contents.set(`${VIRTUAL_ROOT}/${rel}`, f.content);
   }
   const roots = [...contents.keys()].filter((p) => SOURCE_EXT.test(p));
+  if (roots.length === 0) throw new WorkspaceError('INVALID_INPUT', 'nothing to review: no .js/.ts (or .mjs, .cjs, .jsx, .tsx, …) files given');
   const ts = await loadTypeScript();
   opts.signal?.throwIfAborted();
   const options = compilerOptions(ts, nodeTypesRoot());

@@ -24,6 +24,11 @@ export interface RunTestsOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   onProgress?: (ev: RunTestsProgress) => void;
+  /**
+   * Environment for the test processes (default: this process's). Tests run arbitrary workspace code,
+   * so an agent holding secrets in its environment should pass a trimmed one.
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Outcome of a run. Test failures are data here, never exceptions. */
@@ -114,7 +119,7 @@ interface RunnerSetup {
 
 function spawnRunner(setup: RunnerSetup, opts: RunTestsOptions): Promise<SpawnOutcome> {
   const { cwd, root, reporter, files, relFiles } = setup;
-  const env = { ...process.env };
+  const env = { ...(opts.env ?? process.env) };
   // Inside a `node --test` parent this variable makes the child speak the parent's internal protocol
   // and ignore our reporter.
   delete env.NODE_TEST_CONTEXT;
