@@ -142,7 +142,7 @@ GET {{base}}/tasks/{{gone.response.body.$.id}}
 GET {{base}}/{{nobody.response.headers.ETag}}/{{nope}}
 
 ### f6 · open stream times out
-# @timeout 200 ms
+# @timeout 1 s
 GET {{base}}/open-stream
 
 ### f7 · too big
@@ -180,7 +180,7 @@ test('failures name the expectation with expected and actual; non-local targets 
   assert.match(f3.failures[0]?.message ?? '', /^refused: example\.org is not localhost/);
   assert.match(f4.failures[0]?.message ?? '', /request "gone" has no response yet/);
   assert.match(f5.failures[0]?.message ?? '', /no request named "nobody"/);
-  assert.match(f6.failures[0]?.message ?? '', /^timed out after 200 ms \(2 events so far/);
+  assert.match(f6.failures[0]?.message ?? '', /^timed out after 1000 ms \(2 events so far/);
   assert.match(f7.failures[0]?.message ?? '', /larger than 1000 bytes/);
   assert.equal(f8.attempts, 2);
   assert.match(f8.failures[0]?.message ?? '', /still not true after 2 tries: expected == "TASK_STATE_FAILED", actual "TASK_STATE_/);
