@@ -209,3 +209,11 @@ test('run-tests: the env option replaces the environment the tests see', async (
   const r = await runTests({ workspaceRoot: ws, target: 'env.test.mjs', timeoutMs: 60_000, env: { PATH: process.env.PATH, KIT_MARK: 'given' } });
   assert.deepEqual([r.passed, r.failed], [1, 0]);
 });
+
+test('run-tests: a test file named like a node flag is run as a file, not parsed as an option', async (t) => {
+  const ws = await mkdtemp(path.join(os.tmpdir(), 'kit-flag-'));
+  t.after(() => rm(ws, { recursive: true, force: true }));
+  await writeFile(path.join(ws, '--test-name-pattern=zzz.test.mjs'), "import { test } from 'node:test';\ntest('ran as a file', () => {});\n");
+  const r = await runTests({ workspaceRoot: ws, target: '.', timeoutMs: 60_000 });
+  assert.deepEqual([r.passed, r.failed, r.files], [1, 0, ['--test-name-pattern=zzz.test.mjs']]);
+});

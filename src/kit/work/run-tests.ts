@@ -124,7 +124,8 @@ function spawnRunner(setup: RunnerSetup, opts: RunTestsOptions): Promise<SpawnOu
   // and ignore our reporter.
   delete env.NODE_TEST_CONTEXT;
   delete env.NODE_OPTIONS;
-  const args = ['--test', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', ...files];
+  // './' keeps a file named like a flag (`--inspect=….test.js`) from being read as one.
+  const args = ['--test', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', ...files.map((f) => `./${f}`)];
   const child = spawn(process.execPath, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const tally = new TestEventTally();
   let stderr = '';
