@@ -1,0 +1,121 @@
+/**
+ * Follow one task's lifecycle by whatever the agent's card allows: a stream when it streams,
+ * otherwise push notifications to the planner's webhook with GetTask polling (with backoff)
+ * as the fallback. Returns the task once it is terminal or waiting for input.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  isInterrupted,
+  isTerminal,
+  type Message,
+  type Part,
+  type StreamResponse,
+  type Task,
+} from '../../protocol/index.js';
+import type { AgentFacts } from './discovery.js';
+import type { Transcript } from './transcript.js';
+import type { PlannerWebhook } from './webhook.js';
+
+export interface FollowOptions {
+  webhook: PlannerWebhook | undefined;
+  timeoutMs: number;
+  /** Continue this task (a follow-up message). */
+  taskId?: string;
+  contextId?: string;
+}
+
+export function userMessage(parts: Part[], opts: { taskId?: string; contextId?: string } = {}): Message {
+  return { messageId: randomUUID(), role: 'ROLE_USER', parts, ...opts };
+}
+
+const stopped = (t: Task): boolean => isTerminal(t.status.state) || isInterrupted(t.status.state);
+
+/** Send `parts` to the agent and follow the task until it stops; prints every event. */
+export async function sendAndFollow(agent: AgentFacts, parts: Part[], t: Transcript, opts: FollowOptions): Promise<Task> {
+  const message = userMessage(parts, {
+    ...(opts.taskId ? { taskId: opts.taskId } : {}),
+    ...(opts.contextId ? { contextId: opts.contextId } : {}),
+  });
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  if (agent.streams) {
+    t.note(`${agent.card.name} streams → SendStreamingMessage`);
+    let taskId = opts.taskId;
+    for await (const ev of agent.client.sendStreamingMessage({ message }, { signal })) {
+      print(ev, t);
+      if ('task' in ev) taskId = ev.task.id;
+      if ('message' in ev) throw new Error(`${agent.card.name} answered: ${textOf(ev.message)}`);
+    }
+    if (!taskId) throw new Error(`${agent.card.name} closed the stream without a task`);
+    return agent.client.getTask(taskId);
+  }
+  const webhook = agent.push ? opts.webhook : undefined;
+  t.note(
+    webhook
+      ? `${agent.card.name} does not stream → SendMessage (returnImmediately) + push notifications to ${webhook.url}; polling as fallback`
+      : `${agent.card.name} does not stream and takes no push → SendMessage (returnImmediately) + polling GetTask`,
+  );
+  const res = await agent.client.sendMessage(
+    {
+      message,
+      configuration: {
+        returnImmediately: true,
+        ...(webhook && !opts.taskId ? { taskPushNotificationConfig: { url: webhook.url, token: webhook.token } } : {}),
+      },
+    },
+    { signal },
+  );
+  if ('message' in res) throw new Error(`${agent.card.name} answered: ${textOf(res.message)}`);
+  print({ task: res.task }, t);
+  if (stopped(res.task)) return res.task;
+  return waitForStop(agent, res.task.id, webhook, t, signal);
+}
+
+async function waitForStop(agent: AgentFacts, taskId: string, webhook: PlannerWebhook | undefined, t: Transcript, signal: AbortSignal): Promise<Task> {
+  let resolveStop!: () => void;
+  const stop = new Promise<void>((r) => (resolveStop = r));
+  let pushed = 0;
+  const off = webhook?.on(taskId, (ev) => {
+    pushed++;
+    print(ev, t, 'push');
+    if ('statusUpdate' in ev && (isTerminal(ev.statusUpdate.status.state) || isInterrupted(ev.statusUpdate.status.state))) resolveStop();
+  });
+  try {
+    // Push first; poll with backoff too, so a lost notification never hangs the pipeline.
+    let delay = webhook ? 2000 : 250;
+    for (let i = 0; i < 10_000; i++) {
+      const tick = await Promise.race([stop.then(() => 'push' as const), sleep(delay, signal).then(() => 'poll' as const)]);
+      const task = await agent.client.getTask(taskId, { signal });
+      if (tick === 'poll' && stopped(task) && pushed === 0) t.note(`(polled) ${t.state(task.status.state)}`);
+      if (stopped(task)) return task;
+      delay = Math.min(delay * 2, 2000);
+    }
+    throw new Error(`gave up waiting for task ${taskId}`);
+  } finally {
+    off?.();
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}
+
+export function textOf(m: Message | undefined): string {
+  return (m?.parts ?? []).map((p) => ('text' in p && typeof p.text === 'string' ? p.text : '')).filter(Boolean).join(' ');
+}
+
+function print(ev: StreamResponse, t: Transcript, via?: string): void {
+  const tag = via ? t.style(`[${via}] `, 'dim') : '';
+  if ('task' in ev) t.item(`${tag}task ${ev.task.id.slice(0, 8)} ${t.state(ev.task.status.state)}`);
+  else if ('statusUpdate' in ev) {
+    const s = ev.statusUpdate.status;
+    const text = textOf(s.message);
+    t.item(`${tag}${t.state(s.state)}${text ? `  ${text}` : ''}`);
+  } else if ('artifactUpdate' in ev) {
+    const a = ev.artifactUpdate.artifact;
+    t.item(`${tag}artifact ${a.name ?? a.artifactId}${ev.artifactUpdate.append ? ' (+chunk)' : ''}`);
+  } else t.item(`${tag}message: ${textOf(ev.message)}`);
+}
