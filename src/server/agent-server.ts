@@ -10,6 +10,7 @@ import type { BindingOptions } from './bindings/common.js';
 import { SERVED_BINDINGS, type MountedBinding } from './bindings/registry.js';
 import { CardResponder } from './card-http.js';
 import { signAgentCard, type CardSigningKey } from './card-signing.js';
+import { serverAuthOptions, type ServerAuthOptions } from './auth/authenticator.js';
 
 export interface AgentServerOptions extends Omit<A2AServiceOptions, 'card'>, BindingOptions {
   /** The public card, or a function of the server origin (`http://127.0.0.1:PORT`) for servers on port 0. */
@@ -18,6 +19,8 @@ export interface AgentServerOptions extends Omit<A2AServiceOptions, 'card'>, Bin
   signingKeys?: CardSigningKey[];
   /** `Cache-Control: max-age` of the card. Default 300 s. */
   cardMaxAgeSeconds?: number;
+  /** Enforce the card's security requirements with these per-scheme verifiers (instead of `authenticate`). */
+  auth?: ServerAuthOptions;
 }
 
 interface Mount {
@@ -43,10 +46,11 @@ export class AgentServer {
     const o = this.options;
     let card = typeof o.card === 'function' ? o.card(origin ?? 'http://localhost') : o.card;
     if (o.signingKeys?.length) card = await signAgentCard(card, o.signingKeys);
+    const bindingOptions = { ...o, ...serverAuthOptions(card, o) };
     this.#mounts = mountsFor(card).map(({ path, prefix, binding }) => ({
       path,
       prefix,
-      handle: SERVED_BINDINGS[binding]!(this.service, o),
+      handle: SERVED_BINDINGS[binding]!(this.service, bindingOptions),
     }));
     this.service.card = card;
     this.#card = new CardResponder(card, o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {});

@@ -20,3 +20,21 @@ export { jsonRpcListener } from './bindings/jsonrpc.js';
 export type { EventStream, StreamSink } from './event-stream.js';
 export { CardResponder, type CardResponderOptions } from './card-http.js';
 export { signAgentCard, type CardSigningKey } from './card-signing.js';
+export {
+  authenticatorFromCard,
+  challengeFromCard,
+  bearer,
+  basic,
+  apiKey,
+  mutualTls,
+  jwtBearer,
+  staticBearerTokens,
+  staticApiKeys,
+  safeEqual,
+  type SchemeVerifier,
+  type SchemeOutcome,
+  type Verifiers,
+  type CardAuthOptions,
+  type ServerAuthOptions,
+  type JwtBearerOptions,
+} from './auth/index.js';
