@@ -57,7 +57,9 @@ export async function* resumableStream(s: ResumableStream): AsyncGenerator<Strea
       return;
     } catch (err) {
       const dropped = isA2AClientError(err) && (err.code === 'NETWORK' || err.code === 'UNAVAILABLE');
-      if (!dropped || final || !s.policy || taskId === undefined || attempt >= s.policy.maxRetries) throw err;
+      // The agent had already said its last word; a connection lost afterwards loses nothing.
+      if (dropped && final) return;
+      if (!dropped || !s.policy || taskId === undefined || attempt >= s.policy.maxRetries) throw err;
       s.onResume?.({ attempt: attempt + 1, lastEventId, taskId, error: err });
       await sleep(backoffDelay(attempt, { retries: s.policy.maxRetries, ...s.policy }), s.signal);
     }

@@ -6,6 +6,18 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { A2AClientError } from './errors.js';
 import { toClientError } from './http.js';
 
+/** A read that failed mid-body is a broken connection, not an unreachable agent. */
+function lostConnection(err: unknown, opts: SseReadOptions): unknown {
+  const mapped = toClientError(err, opts.what, opts.url);
+  if (!(err instanceof TypeError)) return mapped;
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return new A2AClientError(
+    'NETWORK',
+    `${opts.what}: the connection to ${opts.url} broke mid-stream (${cause?.code ?? cause?.message ?? err.message})`,
+    { cause: err },
+  );
+}
+
 export type SseEvent = EventSourceMessage;
 
 export interface SseReadOptions {
@@ -29,16 +41,21 @@ export async function* readSse(res: Response, opts: SseReadOptions): AsyncGenera
   if (!res.body) return;
   const queue: SseEvent[] = [];
   let failure: Error | undefined;
+  const tooLarge = () =>
+    new A2AClientError(
+      'RESPONSE_TOO_LARGE',
+      `${opts.what}: a stream event from ${opts.url} exceeds the limit of ${opts.maxEventBytes} characters (raise maxEventBytes if this is expected)`,
+    );
+  // The parser's buffer cap bounds memory while an event is incomplete; an event that arrives
+  // whole inside one chunk never fills that buffer, so its size is checked again here.
   const parser = createParser({
     maxBufferSize: opts.maxEventBytes,
-    onEvent: (e) => queue.push(e),
+    onEvent: (e) => {
+      if (e.data.length > opts.maxEventBytes) failure ??= tooLarge();
+      else if (!failure) queue.push(e);
+    },
     onError: (e) => {
-      if (e.type === 'max-buffer-size-exceeded') {
-        failure = new A2AClientError(
-          'RESPONSE_TOO_LARGE',
-          `${opts.what}: a stream event from ${opts.url} exceeds the limit of ${opts.maxEventBytes} characters (raise maxEventBytes if this is expected)`,
-        );
-      }
+      if (e.type === 'max-buffer-size-exceeded') failure ??= tooLarge();
       // Unknown fields and bad `retry:` values are ignorable by the SSE rules.
     },
   });
@@ -51,7 +68,7 @@ export async function* readSse(res: Response, opts: SseReadOptions): AsyncGenera
       try {
         chunk = await reader.read();
       } catch (err) {
-        throw toClientError(err, `${opts.what} stream`, opts.url);
+        throw lostConnection(err, opts);
       }
       // An event cut off by the end of the body is dropped, as the SSE rules say.
       if (chunk.done) {
@@ -59,8 +76,8 @@ export async function* readSse(res: Response, opts: SseReadOptions): AsyncGenera
       } else {
         parser.feed(decoder.decode(chunk.value, { stream: true }));
       }
-      if (failure) throw failure;
       while (queue.length > 0) yield queue.shift() as SseEvent;
+      if (failure) throw failure;
       if (chunk.done) {
         finished = true;
         return;
