@@ -1,0 +1,135 @@
+/**
+ * SQLite TaskStore (better-sqlite3): the embedded store that survives restarts. One file, WAL
+ * mode, tasks as ProtoJSON text beside the columns that listing filters and sorts on.
+ */
+import { createRequire } from 'node:module';
+import { A2AError, type Task, type TaskPushNotificationConfig } from '../../protocol/index.js';
+import { decodeCursor, encodeCursor, statusTime, type Scope, type TaskPage, type TaskQuery, type TaskStore } from './task-store.js';
+
+type Db = import('better-sqlite3').Database;
+type Stmt = import('better-sqlite3').Statement;
+
+export interface SqliteTaskStoreOptions {
+  /** File path, or `:memory:`. */
+  path: string;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS a2a_tasks (
+  tenant TEXT NOT NULL, id TEXT NOT NULL, owner TEXT NOT NULL, context_id TEXT NOT NULL,
+  state TEXT NOT NULL, status_ts INTEGER NOT NULL, body TEXT NOT NULL,
+  PRIMARY KEY (tenant, id)
+);
+CREATE INDEX IF NOT EXISTS a2a_tasks_list ON a2a_tasks (tenant, owner, status_ts DESC, id);
+CREATE TABLE IF NOT EXISTS a2a_push_configs (
+  tenant TEXT NOT NULL, task_id TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL,
+  PRIMARY KEY (tenant, task_id, id)
+);`;
+
+export class SqliteTaskStore implements TaskStore {
+  readonly #db: Db;
+  readonly #get: Stmt;
+  readonly #upsert: Stmt;
+  readonly #owner: Stmt;
+  readonly #putConfig: Stmt;
+  readonly #getConfig: Stmt;
+  readonly #listConfigs: Stmt;
+  readonly #deleteConfig: Stmt;
+
+  constructor(options: SqliteTaskStoreOptions) {
+    // better-sqlite3 is CommonJS; load it lazily so apps that never use SQLite never load it.
+    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3');
+    this.#db = new Database(options.path);
+    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma('synchronous = NORMAL');
+    this.#db.exec(SCHEMA);
+    this.#get = this.#db.prepare('SELECT body FROM a2a_tasks WHERE tenant = ? AND id = ? AND owner = ?');
+    this.#owner = this.#db.prepare('SELECT owner FROM a2a_tasks WHERE tenant = ? AND id = ?');
+    this.#upsert = this.#db.prepare(
+      `INSERT INTO a2a_tasks (tenant, id, owner, context_id, state, status_ts, body) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (tenant, id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
+         status_ts = excluded.status_ts, body = excluded.body WHERE a2a_tasks.owner = excluded.owner`,
+    );
+    this.#putConfig = this.#db.prepare(
+      'INSERT INTO a2a_push_configs (tenant, task_id, id, body) VALUES (?, ?, ?, ?) ON CONFLICT (tenant, task_id, id) DO UPDATE SET body = excluded.body',
+    );
+    this.#getConfig = this.#db.prepare('SELECT body FROM a2a_push_configs WHERE tenant = ? AND task_id = ? AND id = ?');
+    this.#listConfigs = this.#db.prepare('SELECT body FROM a2a_push_configs WHERE tenant = ? AND task_id = ? ORDER BY id');
+    this.#deleteConfig = this.#db.prepare('DELETE FROM a2a_push_configs WHERE tenant = ? AND task_id = ? AND id = ?');
+  }
+
+  async getTask(scope: Scope, id: string): Promise<Task | undefined> {
+    const row = this.#get.get(scope.tenant, id, scope.owner) as { body: string } | undefined;
+    return row ? parse<Task>(row.body, id) : undefined;
+  }
+
+  async saveTask(scope: Scope, task: Task): Promise<void> {
+    const r = this.#upsert.run(scope.tenant, task.id, scope.owner, task.contextId, task.status.state, statusTime(task), JSON.stringify(task));
+    if (r.changes === 0) throw A2AError.taskNotFound(task.id);
+  }
+
+  async listTasks(scope: Scope, q: TaskQuery): Promise<TaskPage> {
+    const where = ['tenant = ?', 'owner = ?'];
+    const args: unknown[] = [scope.tenant, scope.owner];
+    const add = (clause: string, value: unknown): void => {
+      where.push(clause);
+      args.push(value);
+    };
+    if (q.contextId !== undefined) add('context_id = ?', q.contextId);
+    if (q.status !== undefined) add('state = ?', q.status);
+    if (q.statusTimestampAfter !== undefined) add('status_ts >= ?', q.statusTimestampAfter);
+    const filter = where.join(' AND ');
+    const total = (this.#db.prepare(`SELECT COUNT(*) AS n FROM a2a_tasks WHERE ${filter}`).get(...args) as { n: number }).n;
+    const pageArgs = [...args];
+    let page = filter;
+    if (q.pageToken) {
+      const c = decodeCursor(q.pageToken);
+      if (!c) throw A2AError.invalidParams([{ field: 'pageToken', description: 'is not a token this server issued' }]);
+      page += ' AND (status_ts < ? OR (status_ts = ? AND id > ?))';
+      pageArgs.push(c.time, c.time, c.id);
+    }
+    const rows = this.#db
+      .prepare(`SELECT id, body FROM a2a_tasks WHERE ${page} ORDER BY status_ts DESC, id ASC LIMIT ?`)
+      .all(...pageArgs, q.pageSize + 1) as Array<{ id: string; body: string }>;
+    const tasks = rows.slice(0, q.pageSize).map((r) => parse<Task>(r.body, r.id));
+    const more = rows.length > q.pageSize;
+    return { tasks, nextPageToken: more ? encodeCursor(tasks[tasks.length - 1]!) : '', totalSize: total };
+  }
+
+  #visible(scope: Scope, taskId: string): boolean {
+    const row = this.#owner.get(scope.tenant, taskId) as { owner: string } | undefined;
+    return row !== undefined && row.owner === scope.owner;
+  }
+
+  async savePushConfig(scope: Scope, config: TaskPushNotificationConfig & { id: string; taskId: string }): Promise<void> {
+    if (!this.#visible(scope, config.taskId)) throw A2AError.taskNotFound(config.taskId);
+    this.#putConfig.run(scope.tenant, config.taskId, config.id, JSON.stringify(config));
+  }
+
+  async getPushConfig(scope: Scope, taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
+    if (!this.#visible(scope, taskId)) return undefined;
+    const row = this.#getConfig.get(scope.tenant, taskId, id) as { body: string } | undefined;
+    return row ? parse<TaskPushNotificationConfig>(row.body, id) : undefined;
+  }
+
+  async listPushConfigs(scope: Scope, taskId: string): Promise<TaskPushNotificationConfig[]> {
+    if (!this.#visible(scope, taskId)) throw A2AError.taskNotFound(taskId);
+    return (this.#listConfigs.all(scope.tenant, taskId) as Array<{ body: string }>).map((r) => parse(r.body, taskId));
+  }
+
+  async deletePushConfig(scope: Scope, taskId: string, id: string): Promise<void> {
+    if (this.#visible(scope, taskId)) this.#deleteConfig.run(scope.tenant, taskId, id);
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+}
+
+function parse<T>(text: string, id: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch (cause) {
+    throw new A2AError('Internal', `Stored record ${id} is unreadable`, [], { cause });
+  }
+}
