@@ -14,7 +14,7 @@ export function schemesInPlay(card: AgentCard): string[] {
   return [...new Set(names)];
 }
 
-/** One challenge for one scheme; undefined for schemes that have none at the HTTP layer. */
+/** One challenge for one scheme. */
 function challengeFor(scheme: SecurityScheme, realm: string): string | undefined {
   if ('httpAuthSecurityScheme' in scheme) {
     const s = scheme.httpAuthSecurityScheme.scheme;
@@ -27,6 +27,8 @@ function challengeFor(scheme: SecurityScheme, realm: string): string | undefined
     const { location, name } = scheme.apiKeySecurityScheme;
     return `ApiKey realm=${realm}, in=${quoted(location.toLowerCase())}, name=${quoted(name)}`;
   }
+  // mTLS happens below HTTP; a 401 still has to carry some challenge (RFC 9110 §11.6.1), so say what is missing.
+  if ('mtlsSecurityScheme' in scheme) return `MutualTLS realm=${realm}`;
   return undefined;
 }
 
@@ -34,7 +36,8 @@ function challengeFor(scheme: SecurityScheme, realm: string): string | undefined
  * The `WWW-Authenticate` value for 401 answers of an agent with this card: one challenge per
  * scheme a client could use (duplicates merged), joined with ", " as RFC 9110 §11.6.1 allows,
  * e.g. `Bearer realm="Travel agent", ApiKey realm="Travel agent", in="header", name="X-API-Key"`.
- * The realm is the agent's name. Falls back to `Bearer realm="…"` when no scheme has a challenge.
+ * The realm is the agent's name. API keys and mTLS, which HTTP has no auth scheme for, get the
+ * hints `ApiKey` and `MutualTLS`. Falls back to `Bearer realm="…"` for a card without schemes.
  */
 export function challengeFromCard(card: AgentCard): string {
   const realm = quoted(card.name);
