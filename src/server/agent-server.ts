@@ -57,20 +57,30 @@ export class AgentServer {
     return card;
   }
 
-  /** The node:http request listener. */
-  readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
+  /** Whether `prepare` (or `listen`) has built the card and mounted its interfaces. */
+  get prepared(): boolean {
+    return this.#card !== undefined;
+  }
+
+  /**
+   * The node:http request listener. As Express middleware (`app.use(server.listener)`) it passes
+   * requests for paths it does not serve on to `next`; elsewhere it answers them with a 404.
+   */
+  readonly listener = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q >= 0 ? url.slice(0, q) : url;
     if (path === WELL_KNOWN_CARD_PATH && this.#card) return this.#serveCard(req, res);
     for (const m of this.#mounts) {
-      if (path === m.path || (m.prefix && path.startsWith(m.path + '/'))) {
+      const under = m.path === '/' ? path.startsWith('/') : path.startsWith(m.path + '/');
+      if (path === m.path || (m.prefix && under)) {
         this.#open.add(res);
         res.once('close', () => this.#open.delete(res));
-        void m.handle(req, res, path.slice(m.path.length));
+        void m.handle(req, res, m.path === '/' ? path : path.slice(m.path.length));
         return;
       }
     }
+    if (typeof next === 'function') return next();
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', message: `Nothing is served at ${path}` } }));
   };

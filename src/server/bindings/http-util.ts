@@ -13,8 +13,17 @@ export class BodyTooLargeError extends Error {
 /** Default request body limit: 4 MiB (messages may carry inline files). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** Read the whole body, refusing (without buffering) anything past `limit` bytes. */
+/**
+ * Read the whole body, refusing (without buffering) anything past `limit` bytes. When a framework
+ * already consumed the stream and left the result on `req.body` (Express with `express.json()`),
+ * that value is used instead, serialised back to JSON unless it is raw bytes or text.
+ */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const parsed = (req as IncomingMessage & { body?: unknown }).body;
+  if (parsed !== undefined && (req.readableEnded || (req.complete && !req.readable))) {
+    const buf = Buffer.isBuffer(parsed) ? parsed : Buffer.from(typeof parsed === 'string' ? parsed : JSON.stringify(parsed));
+    return buf.length > limit ? Promise.reject(new BodyTooLargeError(limit)) : Promise.resolve(buf);
+  }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
