@@ -66,7 +66,8 @@ export class TaskManager {
     let run: TaskRun;
     let existing: Task | undefined;
     if (incoming.taskId) {
-      existing = await this.options.store.getTask(scope, incoming.taskId);
+      // The live run is ahead of the store (saves are queued), e.g. right after a cancel.
+      existing = this.liveRun(scope, incoming.taskId)?.task ?? (await this.options.store.getTask(scope, incoming.taskId));
       if (!existing) throw A2AError.taskNotFound(incoming.taskId);
       if (isTerminal(existing.status.state)) {
         throw new A2AError(
@@ -90,7 +91,8 @@ export class TaskManager {
     }
     const message: Message = { ...incoming, taskId: run.taskId, contextId: run.contextId };
     if (existing) {
-      (existing.history ??= []).push(message);
+      const task = run.task ?? existing;
+      (task.history ??= []).push(message);
       this.#persist(run);
     }
     return this.#execute(run, message, req, cc, listener);
