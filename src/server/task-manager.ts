@@ -42,6 +42,11 @@ export class TaskManager {
   readonly #runs = new Map<string, TaskRun>();
   readonly #observers: TaskEventObserver[] = [];
   readonly #persisting = new Map<TaskRun, Promise<void>>();
+  /**
+   * Event numbers shared by every run, so a task's SSE ids keep growing across its runs. Starting from
+   * the clock (µs) keeps them growing across restarts too, unless a process sustained 1000 events per ms.
+   */
+  #seq = Date.now() * 1000;
 
   constructor(readonly options: TaskManagerOptions) {}
 
@@ -184,6 +189,10 @@ export class TaskManager {
   }
 
   // RunHooks
+  nextSeq(): number {
+    return ++this.#seq;
+  }
+
   onCreate(run: TaskRun): void {
     this.#persist(run);
   }

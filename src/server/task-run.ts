@@ -26,6 +26,12 @@ export interface RunHooks {
   onEvent(run: TaskRun, event: StreamResponse, seq: number): void;
   /** Called when the task object is first created. */
   onCreate(run: TaskRun): void;
+  /**
+   * The next event number. Numbers must never repeat for a task, also across runs of it (a follow-up
+   * after the run was released, a restart): clients resume with Last-Event-ID and drop ids they saw.
+   * Without it a run numbers its events 1, 2, 3…
+   */
+  nextSeq?(): number;
 }
 
 const REPLAY_CAPACITY = 256;
@@ -47,6 +53,8 @@ export class TaskRun {
   settled: Promise<void> = Promise.resolve();
   /** Once a stream has listened, events are kept for Last-Event-ID replay. */
   #replay: Array<{ seq: number; event: StreamResponse }> | undefined;
+  /** The event number just before the oldest buffered event (a client that saw it gets the whole buffer). */
+  #replayFrom = 0;
 
   constructor(
     readonly scope: Scope,
@@ -56,13 +64,18 @@ export class TaskRun {
     existing?: Task,
   ) {
     this.task = existing;
+    // The state the run starts from gets a number of its own: a Task snapshot sent before any event carries it.
+    this.seq = hooks.nextSeq?.() ?? 0;
   }
 
   /** Subscribe; returns the unsubscribe function. A stream asks for a replay buffer for resumes. */
   listen(listener: RunListener, stream = false): () => void {
     if (stream) {
       this.hadStreams = true;
-      this.#replay ??= [];
+      if (!this.#replay) {
+        this.#replay = [];
+        this.#replayFrom = this.seq;
+      }
     }
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -70,10 +83,13 @@ export class TaskRun {
 
   /** Events after `seq`, or undefined when the buffer no longer reaches back that far. */
   eventsAfter(seq: number): Array<{ seq: number; event: StreamResponse }> | undefined {
-    if (seq >= this.seq) return [];
+    if (seq === this.seq) return [];
     const buf = this.#replay;
-    if (!buf || buf.length === 0 || buf[0]!.seq > seq + 1) return undefined;
-    return buf.filter((e) => e.seq > seq);
+    if (!buf) return undefined;
+    if (seq === this.#replayFrom) return buf.slice();
+    // Numbers are not consecutive (they are shared by all runs), so only an id we sent can be resumed from.
+    const i = buf.findIndex((e) => e.seq === seq);
+    return i < 0 ? undefined : buf.slice(i + 1);
   }
 
   get state(): TaskState | undefined {
@@ -88,10 +104,10 @@ export class TaskRun {
   }
 
   emit(event: StreamResponse): void {
-    const seq = ++this.seq;
+    const seq = (this.seq = this.hooks.nextSeq?.() ?? this.seq + 1);
     if (this.#replay) {
       this.#replay.push({ seq, event });
-      if (this.#replay.length > REPLAY_CAPACITY) this.#replay.shift();
+      if (this.#replay.length > REPLAY_CAPACITY) this.#replayFrom = this.#replay.shift()!.seq;
     }
     this.hooks.onEvent(this, event, seq);
     for (const l of this.listeners) l(event, seq);
