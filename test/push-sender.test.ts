@@ -224,7 +224,7 @@ test('close(): pending and in-flight events are dropped, later enqueues too', T,
   await hook.close();
 });
 
-test('connection is pinned to the address the guard checked (name resolved by the injected resolver only)', T, async () => {
+test('connection is pinned to the address the guard checked; the name is resolved by the injected resolver only', T, async () => {
   const hook = await startWebhook();
   const resolved: string[] = [];
   const s = new PushSender({
@@ -236,12 +236,12 @@ test('connection is pinned to the address the guard checked (name resolved by th
       },
     },
   });
-  s.enqueue(cfg(`http://webhook.test:${hook.port}/pinned`), statusEvent('task-1', 0));
+  for (let i = 0; i < 3; i++) s.enqueue(cfg(`http://webhook.test:${hook.port}/pinned`), statusEvent('task-1', i));
   await s.drain(10_000);
-  assert.deepEqual(resolved, ['webhook.test']);
+  assert.deepEqual(resolved, ['webhook.test'], 'resolved once: the checked answer is cached and reused');
   assert.equal(hook.hits[0]!.headers.host, `webhook.test:${hook.port}`);
   assert.equal(hook.hits[0]!.path, '/pinned');
-  assert.equal(s.stats.delivered, 1);
+  assert.equal(s.stats.delivered, 3);
   await s.close();
   await hook.close();
 });

@@ -38,6 +38,8 @@ export interface PushSenderOptions extends Partial<RetryOptions> {
   maxResponseBytes?: number;
   /** SSRF policy re-checked before every attempt. Default: public destinations only. */
   policy?: WebhookPolicy;
+  /** How long a checked name resolution is reused (the connection still goes to the checked address). Default 10 000 ms; 0 disables. */
+  dnsCacheMs?: number;
   /** Adds the (non-standard) signature header. */
   signer?: PushSigner;
   /** Deliver through this fetch instead of the pinned node:http transport (tests, special runtimes). */

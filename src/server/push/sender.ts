@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { StreamResponse, TaskPushNotificationConfig } from '../../protocol/index.js';
-import { checkWebhookUrl, redactUrl, type WebhookPolicy } from './ssrf.js';
+import { cachingResolver, checkWebhookUrl, redactUrl, systemResolve, type WebhookPolicy } from './ssrf.js';
 import { createPinnedTransport, fetchTransport, type DeliveryTransport } from './transport.js';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, type RetryOptions } from './retry.js';
 import { PUSH_SIGNATURE_HEADER, type PushSigner } from './signing.js';
@@ -73,7 +73,10 @@ export class PushSender {
     this.#maxQueue = Math.max(1, opts.maxQueuePerDestination ?? 1000);
     this.#timeoutMs = opts.timeoutMs ?? 10_000;
     this.#maxResponseBytes = opts.maxResponseBytes ?? 4096;
-    this.#policy = opts.policy ?? {};
+    const policy = opts.policy ?? {};
+    const dnsCacheMs = opts.dnsCacheMs ?? 10_000;
+    const resolve = policy.resolve ?? systemResolve;
+    this.#policy = { ...policy, resolve: dnsCacheMs > 0 ? cachingResolver(resolve, dnsCacheMs) : resolve };
     this.#signer = opts.signer;
     if (opts.fetch) {
       this.#send = fetchTransport(opts.fetch);

@@ -140,8 +140,28 @@ function hostMatches(host: string, patterns: readonly string[]): boolean {
   });
 }
 
-const defaultResolve: HostResolver = async (hostname) =>
+/** `dns.lookup` with every address, in resolver order. */
+export const systemResolve: HostResolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+
+/**
+ * Remembers successful resolutions for `ttlMs`. Safe against DNS rebinding because the sender connects
+ * to the addresses that were checked, never to a fresh answer; it only spares the libuv thread pool a
+ * lookup per delivery. Failures are not cached.
+ */
+export function cachingResolver(inner: HostResolver, ttlMs: number, now: () => number = Date.now, maxEntries = 1000): HostResolver {
+  const cache = new Map<string, { at: number; addresses: ResolvedAddress[] }>();
+  return async (hostname) => {
+    const hit = cache.get(hostname);
+    if (hit && now() - hit.at < ttlMs) return hit.addresses;
+    const addresses = await inner(hostname);
+    cache.delete(hostname);
+    // Map iteration order is insertion order, so the first key is the oldest entry.
+    if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
+    cache.set(hostname, { at: now(), addresses });
+    return addresses;
+  };
+}
 
 const refuse = (reason: WebhookRefusal, message: string): WebhookCheck => ({ ok: false, reason, message });
 
@@ -178,7 +198,7 @@ export async function checkWebhookUrl(rawUrl: string, policy: WebhookPolicy = {}
     addresses = [{ address: hostname, family: literal === 6 ? 6 : 4 }];
   } else {
     try {
-      addresses = await (policy.resolve ?? defaultResolve)(hostname);
+      addresses = await (policy.resolve ?? systemResolve)(hostname);
     } catch (e) {
       const code = (e as { code?: string }).code ?? (e as Error).message;
       return refuse('resolution-failed', `webhook host ${hostname} could not be resolved (${code})`);
