@@ -199,6 +199,7 @@ export class SseReader {
   #ended = false;
   #error: unknown;
   #wake: (() => void) | undefined;
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   cleanEnd = false;
 
   constructor(readonly response: Response) {
@@ -210,7 +211,7 @@ export class SseReader {
     });
     void (async () => {
       try {
-        const reader = response.body!.getReader();
+        const reader = (this.#reader = response.body!.getReader());
         const dec = new TextDecoder();
         for (;;) {
           const { done, value } = await reader.read();
@@ -248,6 +249,11 @@ export class SseReader {
       out.push(e);
     }
     throw new Error('stream did not end after 1000 events');
+  }
+
+  /** The client goes away (closes its side of the connection). */
+  async cancel(): Promise<void> {
+    await this.#reader?.cancel();
   }
 
   get error(): unknown {

@@ -31,10 +31,7 @@ class BufferedStream implements EventStream {
   #buffer: Array<[StreamResponse, string]> = [];
   #ended = false;
   #finishing = false;
-  #firstWritten = false;
   onClose: (() => void) | undefined;
-
-  constructor(private readonly snapshot: () => Task | undefined) {}
 
   push(event: StreamResponse, id: string): void {
     if (this.#ended) return;
@@ -49,12 +46,6 @@ class BufferedStream implements EventStream {
 
   #write(event: StreamResponse, id: string): void {
     const sink = this.#sink!;
-    if (!this.#firstWritten && !('task' in event) && !('message' in event)) {
-      // A stream always starts with the Task (a follow-up message reuses an existing one).
-      const t = this.snapshot();
-      if (t) sink.event({ task: t }, String(Number(id) - 1));
-    }
-    this.#firstWritten = true;
     sink.event(event, id);
     if (stops(event)) this.finish();
   }
@@ -98,11 +89,10 @@ function snapshotOf(task: Task): Task {
   return t;
 }
 
+/** The task manager hands the first event (a new Task, the Message, or a follow-up's current Task). */
 async function forMessage(tasks: TaskManager, req: SendMessageRequest, scope: Scope, cc: CallContext): Promise<EventStream> {
-  let snapshot: () => Task | undefined = () => undefined;
-  const stream = new BufferedStream(() => snapshot());
+  const stream = new BufferedStream();
   const exec = await tasks.send(req, scope, cc, (event, seq) => stream.push(event, String(seq)));
-  snapshot = () => exec.run.task;
   await exec.first;
   if (!exec.run.task && !exec.run.reply) throw exec.run.error ?? new A2AError('Internal', 'The agent produced no answer');
   void exec.done.then(() => stream.finish());
@@ -120,7 +110,8 @@ function forSubscription(tasks: TaskManager, task: Task, scope: Scope, lastEvent
       `Task ${task.id} is ${current.status.state}; subscribing needs a task that is not in a terminal state`,
     );
   }
-  const stream = new BufferedStream(() => run.task);
+  const stream = new BufferedStream();
+  // A resume continues the earlier stream (which began with the Task); a new subscription starts with it.
   if (missed) {
     for (const { seq, event } of missed) stream.push(event, String(seq));
   } else {

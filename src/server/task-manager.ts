@@ -99,6 +99,8 @@ export class TaskManager {
       const task = run.task ?? existing;
       (task.history ??= []).push(message);
       this.#persist(run);
+      // A stream of a follow-up starts with the task as it is now, before the agent changes it (§3.1.2).
+      listener?.({ task }, run.seq);
     }
     return this.#execute(run, message, req, cc, listener);
   }
