@@ -56,3 +56,24 @@ test('§3.3.4 a capability set to false is treated like an absent one; operation
     await s.close();
   }
 });
+
+test('§3.3.4 an extension the card marks required must be activated, or the call is not sent (ExtensionSupportRequired)', async () => {
+  const s = await startServer((req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } }));
+  try {
+    const card = makeCard(s.url, {
+      capabilities: { extensions: [{ uri: 'https://ext.example/must', required: true }, { uri: 'https://ext.example/may' }] },
+    });
+    await assert.rejects(new A2AClient(card).getTask('t'), (e: unknown) => {
+      assert.ok(isA2AError(e) && e.kind === 'ExtensionSupportRequired');
+      assert.match(e.message, /requires extension https:\/\/ext\.example\/must;/);
+      return true;
+    });
+    assert.equal(s.requests.length, 0);
+    await new A2AClient(card).getTask('t', { extensions: ['https://ext.example/must'] });
+    await new A2AClient(card, { extensions: ['https://ext.example/must'] }).getTask('t');
+    assert.equal(s.requests.length, 2);
+    assert.equal(s.requests[0]?.headers['a2a-extensions'], 'https://ext.example/must');
+  } finally {
+    await s.close();
+  }
+});

@@ -196,3 +196,29 @@ test('a path field that is missing is rejected locally as invalid params', async
     },
   );
 });
+
+test('ProtoJSON may omit empty repeated fields: {} is an empty ListTasks / ListTaskPushNotificationConfigs answer', async () => {
+  await withAgent(
+    (_req, res) => sendJson(res, 200, {}),
+    async (_s, c) => {
+      assert.deepEqual(await c.listTasks(), { tasks: [], nextPageToken: '' });
+      assert.deepEqual(await c.listPushNotificationConfigs({ taskId: 't1' }), { configs: [] });
+    },
+  );
+});
+
+test('an answer of the wrong shape is a BAD_RESPONSE naming what is missing', async () => {
+  await withAgent(
+    (req, res) => {
+      if (req.path.endsWith('message:send')) return sendJson(res, 200, { task: task('t1'), message: { messageId: 'm', role: 'ROLE_AGENT', parts: [] } });
+      if (req.path.endsWith('extendedAgentCard')) return sendJson(res, 200, { name: 'half a card' });
+      return sendJson(res, 200, { id: 't1' });
+    },
+    async (_s, c) => {
+      await assert.rejects(c.getTask('t1'), (e: any) => e.code === 'BAD_RESPONSE' && /without status\.state/.test(e.message));
+      await assert.rejects(c.sendMessage(userMessage('x')), (e: any) => e.code === 'BAD_RESPONSE' && /exactly one of task or message/.test(e.message));
+      await assert.rejects(c.getExtendedAgentCard(), (e: any) => e.code === 'BAD_RESPONSE' && /not a valid agent card/.test(e.message));
+      assert.equal(c.card.name, 'test-agent');
+    },
+  );
+});

@@ -86,7 +86,7 @@ test('resumption is bounded: an agent that keeps dropping yields a NETWORK error
   }
 });
 
-test('no resumption after a final event, with resume: false, or on a clean close', async () => {
+test('no resumption after a final event, or with resume: false', async () => {
   let mode = 'final';
   const s = await startServer((req, res) => {
     startSse(res);
@@ -96,9 +96,6 @@ test('no resumption after a final event, with resume: false, or on a clean close
     } else if (mode === 'off') {
       sseEvent(res, rpcResult(req.json.id, { task: task('t1') }), '1');
       setTimeout(() => res.socket?.destroy(), 10);
-    } else {
-      sseEvent(res, rpcResult(req.json.id, { task: task('t1') }), '1');
-      res.end();
     }
   });
   try {
@@ -110,10 +107,6 @@ test('no resumption after a final event, with resume: false, or on a clean close
     const noResume = new A2AClient(makeCard(s.url), { resume: false });
     await assert.rejects(collect(noResume.subscribeToTask('t1')), (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK');
     assert.equal(s.requests.length, 2);
-
-    mode = 'clean';
-    assert.equal((await collect(client.subscribeToTask('t1'))).length, 1);
-    assert.equal(s.requests.length, 3);
   } finally {
     await s.close();
   }
@@ -146,6 +139,40 @@ test('breaking out of a stream closes the connection', async () => {
     for await (const _ of client.subscribeToTask('t1')) break;
     for (let i = 0; i < 100 && !closed; i++) await new Promise((r) => setTimeout(r, 10));
     assert.equal(closed, true);
+  } finally {
+    await s.close();
+  }
+});
+
+test('an agent that ends a stream before a final state (e.g. a slow reader) is resubscribed from the last id', async () => {
+  let connection = 0;
+  const s = await startServer((req, res) => {
+    startSse(res);
+    if (connection++ === 0) {
+      sseEvent(res, rpcResult(req.json.id, { task: task('t1') }), '4');
+      sseEvent(res, rpcResult(req.json.id, { artifactUpdate: { taskId: 't1', contextId: 'ctx-1', artifact: { artifactId: 'a', parts: [{ text: 'x' }] } } }), '5');
+      return res.end();
+    }
+    sseEvent(res, rpcResult(req.json.id, statusUpdate('t1', 'TASK_STATE_COMPLETED')), '6');
+    res.end();
+  });
+  try {
+    const client = new A2AClient(makeCard(s.url), fastResume);
+    assert.equal((await collect(client.subscribeToTask('t1'))).length, 3);
+    assert.equal(s.requests[1]?.headers['last-event-id'], '5');
+    // Bounded: an agent that always ends early is resubscribed maxRetries times, then the stream just ends.
+    const bounded = await startServer((req, res) => {
+      startSse(res);
+      sseEvent(res, rpcResult(req.json.id, { task: task('t2') }));
+      res.end();
+    });
+    try {
+      const c2 = new A2AClient(makeCard(bounded.url), { resume: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 } });
+      assert.equal((await collect(c2.subscribeToTask('t2'))).length, 3);
+      assert.equal(bounded.requests.length, 3);
+    } finally {
+      await bounded.close();
+    }
   } finally {
     await s.close();
   }

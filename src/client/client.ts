@@ -27,7 +27,7 @@ import {
   type TaskPushNotificationConfig,
 } from '../protocol/index.js';
 import { discoverAgentCard, type CardSource } from './discovery.js';
-import { A2AClientError } from './errors.js';
+import { checkResult } from './results.js';
 import { DEFAULT_RETRY_POLICY, SAFE_OPERATIONS, withRetry, type RetryPolicy } from './retry.js';
 import { DEFAULT_RESUME_POLICY, resumableStream, type ResumePolicy } from './resume.js';
 import { DEFAULT_BINDINGS, selectInterface, type SelectedInterface } from './select-interface.js';
@@ -43,6 +43,7 @@ export class A2AClient {
   private readonly retry: RetryPolicy | undefined;
   private readonly retrySend: boolean;
   private readonly resume: ResumePolicy | undefined;
+  private readonly extensions: readonly string[];
 
   /**
    * Builds a client from a card already in hand. Selects the interface (throws
@@ -55,6 +56,7 @@ export class A2AClient {
     this.caller = new Caller(this.interface, options, () => this.currentCard);
     this.retry = options.retry === false ? undefined : { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.retrySend = options.retrySend === true;
+    this.extensions = options.extensions ?? [];
     this.resume = options.resume === false ? undefined : { ...DEFAULT_RESUME_POLICY, ...options.resume };
     options.logger?.debug?.({ agent: card.name, interface: this.interface.url }, this.interface.reason);
   }
@@ -161,21 +163,33 @@ export class A2AClient {
    */
   async getExtendedAgentCard(options: CallOptions = {}): Promise<AgentCard> {
     const card = (await this.unary('GetExtendedAgentCard', {}, options)) as AgentCard;
-    if (typeof card !== 'object' || card === null || typeof card.name !== 'string') {
-      throw new A2AClientError('BAD_RESPONSE', `GetExtendedAgentCard: ${this.interface.url} did not return an agent card`);
-    }
     this.currentCard = card;
     return card;
   }
 
-  /** Throws the capability error the agent would answer with (§3.3.4), before anything is sent. */
-  private assertCapable(operation: OperationName): void {
+  /**
+   * Throws the error the agent would answer with (§3.3.4), before anything is sent: a capability
+   * the card does not declare, or an extension the card marks required that this call does not activate.
+   */
+  private assertCapable(operation: OperationName, options: CallOptions): void {
     const capability = OPERATIONS_BY_NAME[operation].capability;
-    if (!capability || this.capabilities[capability] === true) return;
-    throw new A2AError(
-      CAPABILITY_ERROR[capability],
-      `${operation} not sent: the card of "${this.currentCard.name}" does not declare capabilities.${capability}`,
-    );
+    if (capability && this.capabilities[capability] !== true) {
+      throw new A2AError(
+        CAPABILITY_ERROR[capability],
+        `${operation} not sent: the card of "${this.currentCard.name}" does not declare capabilities.${capability}`,
+      );
+    }
+    const active = new Set([...this.extensions, ...(options.extensions ?? [])]);
+    const missing = (this.capabilities.extensions ?? [])
+      .filter((e) => e.required === true && typeof e.uri === 'string' && !active.has(e.uri))
+      .map((e) => e.uri as string);
+    if (missing.length > 0) {
+      throw new A2AError(
+        'ExtensionSupportRequired',
+        `${operation} not sent: the card of "${this.currentCard.name}" requires extension${missing.length > 1 ? 's' : ''} ${missing.join(', ')}; ` +
+          'activate them with the `extensions` option once your code supports them',
+      );
+    }
   }
 
   /** §8.3.2: the tenant is exactly the chosen interface's, or absent. */
@@ -185,16 +199,17 @@ export class A2AClient {
   }
 
   private async unary(operation: OperationName, params: object, options: CallOptions): Promise<unknown> {
-    this.assertCapable(operation);
+    this.assertCapable(operation, options);
     const repeatable = SAFE_OPERATIONS.has(operation) || (operation === 'SendMessage' && this.retrySend);
     const policy = repeatable && this.retry ? this.retry : { ...DEFAULT_RETRY_POLICY, retries: 0 };
     const body = this.scoped(params);
-    return this.caller.withDeadline(operation, options, (signal) =>
+    const result = await this.caller.withDeadline(operation, options, (signal) =>
       withRetry(() => this.caller.call(operation, body, options, signal), policy, {
         signal,
         onRetry: (info) => this.caller.log('debug', { operation, ...info }, `retrying ${operation}`),
       }),
     );
+    return checkResult(operation, result, this.interface.url);
   }
 
   private streaming(
@@ -203,7 +218,7 @@ export class A2AClient {
     taskId: string | undefined,
     options: StreamOptions,
   ): AsyncGenerator<StreamResponse> {
-    this.assertCapable(operation);
+    this.assertCapable(operation, options);
     const body = this.scoped(params);
     return resumableStream({
       open: (lastEventId, resumeTaskId) =>

@@ -1,7 +1,9 @@
 /**
- * Keeping a stream alive across dropped connections: when the connection breaks before the task
- * reached a final state, reconnect with SubscribeToTask and `Last-Event-ID` set to the last event
- * id seen, so the agent can replay what was missed (spec §3.5.2 allows a new stream per reconnect).
+ * Keeping a stream alive across dropped connections: when the connection breaks, or the agent
+ * ends the stream, before the task reached a final state, reconnect with SubscribeToTask and
+ * `Last-Event-ID` set to the last event id seen, so the agent can replay what was missed (spec
+ * §3.5.2 allows a new stream per reconnect). A clean end counts too because a server may close a
+ * stream whose client reads too slowly and expect exactly this resumption.
  */
 import { TERMINAL_STATES, INTERRUPTED_STATES, type StreamResponse, type TaskState } from '../protocol/index.js';
 import { isA2AClientError } from './errors.js';
@@ -28,6 +30,7 @@ export interface ResumableStream {
   policy: ResumePolicy | undefined;
   signal?: AbortSignal | undefined;
   onEventId?: ((id: string) => void) | undefined;
+  /** `error` is undefined when the agent ended the stream early rather than the connection breaking. */
   onResume?: (info: { attempt: number; lastEventId: string | undefined; taskId: string; error: unknown }) => void;
 }
 
@@ -51,18 +54,21 @@ export async function* resumableStream(s: ResumableStream): AsyncGenerator<Strea
           s.onEventId?.(ev.id);
         }
         taskId ??= taskIdOf(ev.data);
-        final = isFinal(ev.data);
+        final = finalAfter(ev.data, final);
         yield ev.data;
       }
-      return;
+      // The agent ended the stream. Before a final state that means "come back" (or a server
+      // that does not follow §3.1.2); either way a bounded resubscribe is the useful reaction.
+      if (final || !s.policy || taskId === undefined || attempt >= s.policy.maxRetries) return;
+      s.onResume?.({ attempt: attempt + 1, lastEventId, taskId, error: undefined });
     } catch (err) {
       const dropped = isA2AClientError(err) && (err.code === 'NETWORK' || err.code === 'UNAVAILABLE');
       // The agent had already said its last word; a connection lost afterwards loses nothing.
       if (dropped && final) return;
       if (!dropped || !s.policy || taskId === undefined || attempt >= s.policy.maxRetries) throw err;
       s.onResume?.({ attempt: attempt + 1, lastEventId, taskId, error: err });
-      await sleep(backoffDelay(attempt, { retries: s.policy.maxRetries, ...s.policy }), s.signal);
     }
+    await sleep(backoffDelay(attempt, { retries: s.policy.maxRetries, ...s.policy }), s.signal);
   }
 }
 
@@ -74,9 +80,13 @@ export function taskIdOf(ev: StreamResponse): string | undefined {
   return undefined;
 }
 
-/** After this event the agent closes the stream: a message, or a terminal or interrupted state. */
-export function isFinal(ev: StreamResponse): boolean {
+/**
+ * Whether the stream is complete after this event: a message, or a terminal or interrupted state.
+ * Artifact updates carry no state and leave the answer as it was.
+ */
+export function finalAfter(ev: StreamResponse, before: boolean): boolean {
   if ('message' in ev) return true;
   const state: TaskState | undefined = 'task' in ev ? ev.task.status?.state : 'statusUpdate' in ev ? ev.statusUpdate.status?.state : undefined;
-  return state !== undefined && (TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state));
+  if (state === undefined) return before;
+  return TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state);
 }
