@@ -38,3 +38,7 @@ export {
   type ServerAuthOptions,
   type JwtBearerOptions,
 } from './auth/index.js';
+export { restListener } from './bindings/rest.js';
+export { restRouteTable } from './bindings/rest-routes.js';
+export { toFetchHandler, type FetchHandlerOptions, type NodeListener } from './adapters/fetch.js';
+export { a2aExpress, a2aFastify, type FastifyLike, type FrameworkAdapterOptions } from './adapters/frameworks.js';
