@@ -1,0 +1,153 @@
+/**
+ * Starts the kit's three agents on their ports with their cards, the way any user of the library would:
+ * `createAgentServer` with a card function, an executor, and (for the deployer) bearer authentication.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { createAgentServer, silentLogger, type AgentServer, type Authenticator, type Caller, type Logger } from '../../server/index.js';
+import { warmUpReviewer } from '../work/index.js';
+import { A2AError, type AgentCard } from '../../protocol/index.js';
+import {
+  KIT_BINDINGS,
+  KIT_PORTS,
+  codeReviewerCard,
+  deployerCard,
+  deployerExtendedCard,
+  testRunnerCard,
+  type KitAgentName,
+  type KitBinding,
+  type KitCardOptions,
+} from './cards.js';
+import { testRunnerExecutor } from './test-runner.js';
+import { codeReviewerExecutor } from './code-reviewer.js';
+import { deployerExecutor } from './deployer.js';
+
+export interface KitAgentsOptions {
+  /** Directory the agents may read, test and deploy from. */
+  workspaceRoot: string;
+  /** Where the deployer keeps releases; must not be inside a deployed directory. */
+  releasesDir: string;
+  /** The bearer token every deployer call must carry. */
+  deployerToken: string;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** Host name the cards advertise. Default `localhost`, as in the manual. */
+  publicHost?: string;
+  /** Ports per agent; 0 picks a free one (the card then shows the real port). Default 41241–41243. */
+  ports?: Partial<Record<KitAgentName, number>>;
+  /** Bindings each card lists and serves. Default JSON-RPC and HTTP+JSON. */
+  bindings?: readonly KitBinding[];
+  /** Time limit of one test run. Default 60 s. */
+  testTimeoutMs?: number;
+  /**
+   * Load the TypeScript compiler before listening (default true). The first review parses the standard
+   * library declarations, which blocks the event loop for seconds; all three agents share this process,
+   * so that cost is paid at start rather than in the middle of someone's test run.
+   */
+  warmUp?: boolean;
+  logger?: Logger;
+}
+
+/** One running agent. */
+export interface RunningAgent {
+  name: KitAgentName;
+  server: AgentServer;
+  /** Where the server listens, e.g. `http://127.0.0.1:41241`. */
+  origin: string;
+  /** What the card advertises, e.g. `http://localhost:41241`. */
+  baseUrl: string;
+  cardUrl: string;
+  card: AgentCard;
+}
+
+export interface RunningKit {
+  agents: Record<KitAgentName, RunningAgent>;
+  /** Stop all three (in-flight tasks are aborted, open streams end). */
+  close(): Promise<void>;
+}
+
+/**
+ * A bearer-token {@link Authenticator}: compares digests in constant time and never echoes the token.
+ * Missing or wrong tokens are Unauthenticated, which the bindings answer with 401 + WWW-Authenticate.
+ */
+export function bearerTokenAuthenticator(token: string, callerId = 'deployer-operator'): Authenticator {
+  if (token.length < 16) throw new Error('the deployer token must be at least 16 characters');
+  const expected = createHash('sha256').update(token).digest();
+  return (req: IncomingMessage): Caller => {
+    const header = req.headers.authorization;
+    const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!m) throw new A2AError('Unauthenticated', 'This agent requires a bearer token: send Authorization: Bearer <token>');
+    const given = createHash('sha256').update(m[1]!).digest();
+    if (!timingSafeEqual(given, expected)) throw new A2AError('Unauthenticated', 'The bearer token was not accepted');
+    return { id: callerId, scheme: 'bearer' };
+  };
+}
+
+/** Start test-runner, code-reviewer and deployer. If one cannot start, the others are stopped again. */
+export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit> {
+  const logger = opts.logger ?? silentLogger;
+  const host = opts.host ?? '127.0.0.1';
+  const publicHost = opts.publicHost ?? 'localhost';
+  const bindings = opts.bindings ?? KIT_BINDINGS;
+  const cardOpts = (origin: string): KitCardOptions => ({ baseUrl: `http://${publicHost}:${new URL(origin).port}`, bindings });
+  const child = (name: KitAgentName): Logger => (typeof (logger as { child?: unknown }).child === 'function'
+    ? (logger as Logger & { child(b: object): Logger }).child({ agent: name })
+    : logger);
+
+  const authenticate = bearerTokenAuthenticator(opts.deployerToken);
+  let extended: AgentCard | undefined;
+  const servers: Record<KitAgentName, AgentServer> = {
+    'test-runner': createAgentServer({
+      card: (o) => testRunnerCard(cardOpts(o)),
+      executor: testRunnerExecutor({
+        workspaceRoot: opts.workspaceRoot,
+        logger: child('test-runner'),
+        ...(opts.testTimeoutMs !== undefined ? { timeoutMs: opts.testTimeoutMs } : {}),
+      }),
+      logger: child('test-runner'),
+    }),
+    'code-reviewer': createAgentServer({
+      card: (o) => codeReviewerCard(cardOpts(o)),
+      executor: codeReviewerExecutor({ workspaceRoot: opts.workspaceRoot, logger: child('code-reviewer') }),
+      logger: child('code-reviewer'),
+    }),
+    deployer: createAgentServer({
+      card: (o) => {
+        extended = deployerExtendedCard(cardOpts(o));
+        return deployerCard(cardOpts(o));
+      },
+      extendedCard: () => extended,
+      executor: deployerExecutor({ workspaceRoot: opts.workspaceRoot, releasesDir: opts.releasesDir, logger: child('deployer') }),
+      authenticate,
+      challenge: 'Bearer realm="deployer"',
+      logger: child('deployer'),
+    }),
+  };
+
+  if (opts.warmUp !== false) {
+    logger.info({}, 'loading the TypeScript compiler for the code reviewer');
+    await warmUpReviewer().catch((err: unknown) => logger.warn({ err }, 'could not warm up the code reviewer'));
+  }
+  const agents = {} as Record<KitAgentName, RunningAgent>;
+  const started: AgentServer[] = [];
+  try {
+    for (const name of Object.keys(servers) as KitAgentName[]) {
+      const server = servers[name];
+      const origin = await server.listen(opts.ports?.[name] ?? KIT_PORTS[name], host);
+      started.push(server);
+      const card = server.service.card;
+      const baseUrl = cardOpts(origin).baseUrl;
+      agents[name] = { name, server, origin, baseUrl, cardUrl: `${baseUrl}/.well-known/agent-card.json`, card };
+      logger.info({ agent: name, origin, card: agents[name].cardUrl }, 'agent listening');
+    }
+  } catch (err) {
+    await Promise.allSettled(started.map((s) => s.close(1000)));
+    throw err;
+  }
+  return {
+    agents,
+    close: async () => {
+      await Promise.allSettled(started.map((s) => s.close(2000)));
+    },
+  };
+}
