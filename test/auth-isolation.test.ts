@@ -55,6 +55,20 @@ for (const t of TRANSPORTS) {
     }
   });
 
+  test(`[${t}] §13.1 with optional auth, anonymous tasks and a named caller's tasks do not see each other`, async () => {
+    const s = await start({ securitySchemes: SECURED.securitySchemes! }, { auth: AUTH });
+    try {
+      const anonTask = ok(await call(s.origin, t, 'SendMessage', say('anon'))).task;
+      const aliceTask = ok(await call(s.origin, t, 'SendMessage', say('alice'), A)).task;
+      assert.deepEqual(ok(await call(s.origin, t, 'ListTasks', {})).tasks.map((x: any) => x.id), [anonTask.id]);
+      assert.deepEqual(ok(await call(s.origin, t, 'ListTasks', {}, A)).tasks.map((x: any) => x.id), [aliceTask.id]);
+      failed(await call(s.origin, t, 'GetTask', { id: anonTask.id }, A), 'TaskNotFound');
+      failed(await call(s.origin, t, 'GetTask', { id: aliceTask.id }), 'TaskNotFound');
+    } finally {
+      await s.close();
+    }
+  });
+
   test(`[${t}] §3.1.11 §13.3 extended card: per caller when authenticated, 401 for anonymous`, async () => {
     const s = await start(
       { ...SECURED, capabilities: { extendedAgentCard: true } },

@@ -246,3 +246,16 @@ test('challengeFromCard: one challenge per usable scheme, duplicates merged, OAu
     'MutualTLS realm="A", Bearer realm="A"',
   );
 });
+
+test('a verifier that returns a caller without an id is a server bug (Internal), never the anonymous owner', async () => {
+  const s = await start(
+    { securitySchemes: { bearer: BEARER }, securityRequirements: [need('bearer')] },
+    { auth: { verifiers: { bearer: bearer(() => ({ id: '' })) } } },
+  );
+  try {
+    const a = await call(s.origin, 'jsonrpc', 'SendMessage', say('x'), bearerHeader('anything'));
+    failed(a, 'Internal');
+  } finally {
+    await s.close();
+  }
+});

@@ -5,7 +5,7 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type KeyObject, type JWK, type CryptoKey } from 'jose';
 import type { IncomingMessage } from 'node:http';
 import type { Caller } from '../caller.js';
-import { authorizationOf, carriesBearer, type SchemeVerifier } from './verifiers.js';
+import { authorizationOf, carriesBearer, settle, type SchemeVerifier } from './verifiers.js';
 
 export interface JwtBearerOptions {
   /**
@@ -65,10 +65,7 @@ export function jwtBearer(options: JwtBearerOptions): SchemeVerifier {
         if (reason === undefined || err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid) throw err;
         return { status: 'rejected', reason };
       }
-      if (options.toCaller) {
-        const caller = await options.toCaller(payload, req);
-        return caller ? { status: 'ok', caller: caller.scheme ? caller : { ...caller, scheme: name } } : { status: 'rejected' };
-      }
+      if (options.toCaller) return settle(options.toCaller(payload, req), name);
       if (typeof payload.sub !== 'string' || payload.sub === '') return { status: 'rejected', reason: 'the token has no "sub" claim' };
       return { status: 'ok', caller: { id: payload.sub, scheme: name, claims: { ...payload } } };
     },

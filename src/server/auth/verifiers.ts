@@ -34,9 +34,11 @@ export interface SchemeVerifier {
  * Turns a verify function's answer into an outcome: a Caller is accepted (its `scheme` defaults to
  * the scheme's name), undefined is a rejection. A thrown A2AError propagates as is.
  */
-async function settle(result: Maybe<Caller>, name: string): Promise<SchemeOutcome> {
+export async function settle(result: Maybe<Caller>, name: string): Promise<SchemeOutcome> {
   const caller = await result;
   if (!caller) return { status: 'rejected' };
+  // An empty id is the anonymous owner: accepting it would share tasks with every anonymous caller.
+  if (typeof caller.id !== 'string' || caller.id === '') throw new Error(`the verifier for scheme "${name}" returned a caller without an id`);
   return { status: 'ok', caller: caller.scheme ? caller : { ...caller, scheme: name } };
 }
 
