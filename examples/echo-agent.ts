@@ -7,8 +7,9 @@ export const echo: AgentExecutor = async (ctx, task) => {
   task.complete();
 };
 
-export const echoAgent = (port = 0) =>
-  createAgentServer({
+/** Start the echo agent on `port` (0 picks a free one); resolves with its origin and a way to stop it. */
+export async function echoAgent(port = 0): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server = createAgentServer({
     executor: echo,
     card: (origin) => ({
       name: 'echo', description: 'Echoes what you send', version: '1.0.0',
@@ -16,6 +17,9 @@ export const echoAgent = (port = 0) =>
       capabilities: { streaming: true }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
       skills: [{ id: 'echo', name: 'Echo', description: 'Repeats the text', tags: ['demo'] }],
     }),
-  }).listen(port);
+  });
+  const origin = await server.listen(port);
+  return { origin, close: () => server.close() };
+}
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(`echo agent at ${await echoAgent(Number(process.env.PORT ?? 41240))}`);
+if (import.meta.url === `file://${process.argv[1]}`) console.log(`echo agent at ${(await echoAgent(Number(process.env.PORT ?? 41240))).origin}`);
