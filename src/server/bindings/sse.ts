@@ -25,13 +25,17 @@ export class SseWriter {
     opts: SseOptions = {},
   ) {
     this.#max = opts.maxBufferedBytes ?? 8 * 1024 * 1024;
-    res.writeHead(200, {
+    const headers: Record<string, string> = {
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
       ...opts.headers,
-    });
+    };
+    // Set one by one, not through writeHead: only headers set this way can be read back with getHeader,
+    // which is how a closing server finds the open streams it must end.
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    res.writeHead(200);
     res.flushHeaders();
     const every = opts.keepAliveMs ?? 15_000;
     if (every > 0) {
