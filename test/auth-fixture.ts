@@ -64,6 +64,8 @@ function restRequest(op: OperationName, params: Record<string, any>): { method: 
   switch (op) {
     case 'SendMessage':
       return { method: 'POST', path: '/message:send', body: params };
+    case 'SendStreamingMessage':
+      return { method: 'POST', path: '/message:stream', body: params };
     case 'GetTask':
       return { method: 'GET', path: `/tasks/${encodeURIComponent(params.id)}` };
     case 'ListTasks':
@@ -151,5 +153,5 @@ export const basicHeader = (user: string, pass: string) => ({
   authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`,
 });
 export const say = (text: string) => ({
-  message: { messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'ROLE_USER', parts: [{ text }] },
+  message: { messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'ROLE_USER' as const, parts: [{ text }] },
 });

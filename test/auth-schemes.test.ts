@@ -39,6 +39,13 @@ for (const t of TRANSPORTS) {
       } else {
         assert.equal(a.body.error.status, 'UNAUTHENTICATED');
       }
+      // Streams are refused before they open, with the same answer.
+      const stream = await call(s.origin, t, 'SendStreamingMessage', say('hi'));
+      assert.equal(stream.status, 401);
+      failed(stream, 'Unauthenticated');
+      const opened = await call(s.origin, t, 'SendStreamingMessage', say('hi'), bearerHeader('tok-alice'));
+      assert.equal(opened.status, 200);
+      assert.equal(opened.headers.get('content-type')?.split(';')[0], 'text/event-stream');
     } finally {
       await s.close();
     }
