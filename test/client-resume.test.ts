@@ -177,3 +177,23 @@ test('an agent that ends a stream before a final state (e.g. a slow reader) is r
     await s.close();
   }
 });
+
+test('a silent (half-open) stream is treated as dropped after streamIdleTimeoutMs and resumed', async () => {
+  let connection = 0;
+  const s = await startServer((req, res) => {
+    startSse(res);
+    if (connection++ === 0) {
+      sseEvent(res, rpcResult(req.json.id, { task: task('t1') }), '1');
+      return; // then silence, connection left open
+    }
+    sseEvent(res, rpcResult(req.json.id, statusUpdate('t1', 'TASK_STATE_COMPLETED')), '2');
+    res.end();
+  });
+  try {
+    const client = new A2AClient(makeCard(s.url), { ...fastResume, streamIdleTimeoutMs: 100 });
+    assert.equal((await collect(client.subscribeToTask('t1'))).length, 2);
+    assert.equal(s.requests[1]?.headers['last-event-id'], '1');
+  } finally {
+    await s.close();
+  }
+});

@@ -41,6 +41,7 @@ export class Caller {
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
       ...(options.maxEventBytes !== undefined ? { maxEventBytes: options.maxEventBytes } : {}),
+      ...(options.streamIdleTimeoutMs !== undefined ? { streamIdleTimeoutMs: options.streamIdleTimeoutMs } : {}),
     };
     this.transport = factory(iface.url, httpOptions);
   }

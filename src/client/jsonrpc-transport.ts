@@ -34,6 +34,7 @@ export class JsonRpcTransport implements Transport {
   private readonly fetch: FetchLike;
   private readonly maxResponseBytes: number;
   private readonly maxEventBytes: number;
+  private readonly idleTimeoutMs: number | undefined;
   private nextId = 1;
 
   constructor(url: string, options: HttpTransportOptions = {}) {
@@ -41,6 +42,7 @@ export class JsonRpcTransport implements Transport {
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+    this.idleTimeoutMs = options.streamIdleTimeoutMs;
   }
 
   async call(operation: OperationName, params: object, req: TransportRequest): Promise<unknown> {
@@ -62,7 +64,7 @@ export class JsonRpcTransport implements Transport {
         `${operation}: expected an event stream from ${this.url}, got ${res.headers.get('content-type') ?? 'no content type'}`,
       );
     }
-    for await (const ev of readSse(res, { maxEventBytes: this.maxEventBytes, what: operation, url: this.url })) {
+    for await (const ev of readSse(res, { maxEventBytes: this.maxEventBytes, what: operation, url: this.url, idleTimeoutMs: this.idleTimeoutMs })) {
       if (ev.data.trim() === '') continue;
       const envelope = parseJson(ev.data, `${operation} stream event`) as JsonRpcEnvelope;
       const result = this.unwrap(envelope, id, operation, res);

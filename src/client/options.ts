@@ -70,6 +70,11 @@ export interface A2AClientOptions {
   maxResponseBytes?: number;
   /** Cap on one stream event. Default 4 MiB. */
   maxEventBytes?: number;
+  /**
+   * Silence (no bytes, keep-alive comments included) after which an open stream counts as dropped
+   * and is resumed. Set it above the agent's keep-alive interval. Default: none.
+   */
+  streamIdleTimeoutMs?: number;
   logger?: ClientLogger;
 }
 

@@ -32,12 +32,14 @@ export class RestTransport implements Transport {
   private readonly fetch: FetchLike;
   private readonly maxResponseBytes: number;
   private readonly maxEventBytes: number;
+  private readonly idleTimeoutMs: number | undefined;
 
   constructor(url: string, options: HttpTransportOptions = {}) {
     this.url = url.replace(/\/+$/, '');
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+    this.idleTimeoutMs = options.streamIdleTimeoutMs;
   }
 
   async call(operation: OperationName, params: object, req: TransportRequest): Promise<unknown> {
@@ -66,7 +68,7 @@ export class RestTransport implements Transport {
         `${operation}: expected an event stream from ${route.url}, got ${res.headers.get('content-type') ?? 'no content type'}`,
       );
     }
-    for await (const ev of readSse(res, { maxEventBytes: this.maxEventBytes, what: operation, url: route.url })) {
+    for await (const ev of readSse(res, { maxEventBytes: this.maxEventBytes, what: operation, url: route.url, idleTimeoutMs: this.idleTimeoutMs })) {
       if (ev.data.trim() === '') continue;
       const value = parseJson(ev.data, `${operation} stream event`);
       const status = (value as { error?: { code?: unknown } } | null)?.error;

@@ -26,6 +26,11 @@ export interface SseReadOptions {
   /** Describes the call in error messages, e.g. "SubscribeToTask". */
   what: string;
   url: string;
+  /**
+   * Longest silence tolerated (no bytes at all, keep-alive comments included) before the
+   * connection is considered dead. A half-open TCP connection never errors by itself.
+   */
+  idleTimeoutMs?: number | undefined;
 }
 
 /** True when the response says it is an event stream. */
@@ -65,10 +70,26 @@ export async function* readSse(res: Response, opts: SseReadOptions): AsyncGenera
   try {
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
+      let idle = false;
+      const timer = opts.idleTimeoutMs
+        ? setTimeout(() => {
+            idle = true;
+            void reader.cancel().catch(() => undefined);
+          }, opts.idleTimeoutMs)
+        : undefined;
       try {
         chunk = await reader.read();
       } catch (err) {
         throw lostConnection(err, opts);
+      } finally {
+        clearTimeout(timer);
+      }
+      if (idle) {
+        finished = true;
+        throw new A2AClientError(
+          'NETWORK',
+          `${opts.what}: no data from ${opts.url} for ${opts.idleTimeoutMs} ms; the connection is presumed dead`,
+        );
       }
       // An event cut off by the end of the body is dropped, as the SSE rules say.
       if (chunk.done) {

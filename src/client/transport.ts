@@ -46,6 +46,8 @@ export interface HttpTransportOptions {
   maxResponseBytes?: number;
   /** Cap on one SSE event. Default 4 MiB. */
   maxEventBytes?: number;
+  /** Silence after which an open stream is treated as a dropped connection. Default: none. */
+  streamIdleTimeoutMs?: number;
 }
 
 /** Builds a transport for one interface; lets callers plug in bindings we do not ship (e.g. gRPC). */
