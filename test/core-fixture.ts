@@ -42,7 +42,7 @@ const until = (p: Promise<void>) => Promise.race([p, new Promise<void>((r) => se
 /**
  * The scripted agent. The first word of the message text picks the behaviour:
  * echo, reply, ask (input-required, then completes on the follow-up), chunks, throw, throw-early,
- * gate:<name> (working, waits for the test, then completes), hang (waits for cancel, then tries to update),
+ * gate <name> (working, waits for the test, then completes), polite <name> (the same, but stops when aborted), hang (waits for cancel, then tries to update),
  * two-step (working, artifact, complete, all synchronously).
  */
 export function scripted(p: Probe): AgentExecutor {
@@ -92,6 +92,15 @@ export function scripted(p: Probe): AgentExecutor {
           task.addArtifact({ name: 'late', parts: [{ text: arg }] });
           task.complete();
           return;
+        case 'polite': {
+          // An agent that stops as soon as it is told to (what every agent should do with its signal).
+          task.working('waiting politely');
+          const stop = new Promise<void>((r) => (task.signal.aborted ? r() : task.signal.addEventListener('abort', () => r())));
+          await until(Promise.race([p.gate(arg).opened, stop]));
+          if (task.signal.aborted) throw new Error('stopped');
+          task.complete();
+          return;
+        }
         case 'hang':
           task.working('hanging');
           await until(

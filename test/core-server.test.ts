@@ -81,6 +81,17 @@ test('graceful close: open streams end cleanly, an in-flight request still gets 
   }
 });
 
+test('graceful close lets an in-flight request finish before telling agents to stop', async () => {
+  const s = await start();
+  const inflight = rpc(s.url, 'SendMessage', { message: msg('polite pol') });
+  for (let i = 0; i < 250 && !s.probe.gates.has('pol'); i++) await new Promise((r) => setTimeout(r, 20));
+  const closing = s.server.close(3000);
+  s.probe.gate('pol').open();
+  const answer = await inflight;
+  await closing;
+  assert.equal(answer.body.result?.task?.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(answer.body));
+});
+
 test('examples/echo-agent.ts: echoAgent(0) answers one SendMessage with the echoed artifact', async () => {
   const { origin, close } = await echoAgent(0);
   try {

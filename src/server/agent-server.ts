@@ -115,18 +115,26 @@ export class AgentServer {
     return origin;
   }
 
-  /** Stop accepting, let in-flight requests finish (up to `graceMs`), end open streams cleanly. */
+  /**
+   * Stop accepting, end open streams cleanly, let in-flight requests finish (up to `graceMs`), then
+   * abort the agents still running. Aborting first would make a well-behaved agent (one that stops on
+   * its signal) fail the very requests the grace period is for.
+   */
   async close(graceMs = 5000): Promise<void> {
     const server = this.#server;
-    this.service.tasks.abortAll('server shutting down');
-    if (!server) return;
+    const stopAgents = () => this.service.tasks.abortAll('server shutting down');
+    if (!server) return stopAgents();
     const closed = new Promise<void>((r) => server.close(() => r()));
     for (const res of this.#open) if (res.getHeader('content-type') === 'text/event-stream') res.end();
     server.closeIdleConnections();
-    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    const timer = setTimeout(() => {
+      stopAgents();
+      server.closeAllConnections();
+    }, graceMs);
     timer.unref();
     await closed;
     clearTimeout(timer);
+    stopAgents(); // tasks that run on without a connection (returnImmediately, input from elsewhere)
     await this.service.store.close?.();
   }
 }
