@@ -1,12 +1,10 @@
 /**
  * Starts the kit's three agents on their ports with their cards, the way any user of the library would:
- * `createAgentServer` with a card function, an executor, and (for the deployer) bearer authentication.
+ * `createAgentServer` with a card function, an executor, and (for the deployer) the bearer verifier its card asks for.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import { createAgentServer, silentLogger, type AgentServer, type Authenticator, type Caller, type Logger } from '../../server/index.js';
+import { createAgentServer, silentLogger, staticBearerTokens, type AgentServer, type Logger } from '../../server/index.js';
 import { warmUpReviewer } from '../work/index.js';
-import { A2AError, type AgentCard } from '../../protocol/index.js';
+import type { AgentCard } from '../../protocol/index.js';
 import {
   KIT_BINDINGS,
   KIT_PORTS,
@@ -66,23 +64,6 @@ export interface RunningKit {
   close(): Promise<void>;
 }
 
-/**
- * A bearer-token {@link Authenticator}: compares digests in constant time and never echoes the token.
- * Missing or wrong tokens are Unauthenticated, which the bindings answer with 401 + WWW-Authenticate.
- */
-export function bearerTokenAuthenticator(token: string, callerId = 'deployer-operator'): Authenticator {
-  if (token.length < 16) throw new Error('the deployer token must be at least 16 characters');
-  const expected = createHash('sha256').update(token).digest();
-  return (req: IncomingMessage): Caller => {
-    const header = req.headers.authorization;
-    const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!m) throw new A2AError('Unauthenticated', 'This agent requires a bearer token: send Authorization: Bearer <token>');
-    const given = createHash('sha256').update(m[1]!).digest();
-    if (!timingSafeEqual(given, expected)) throw new A2AError('Unauthenticated', 'The bearer token was not accepted');
-    return { id: callerId, scheme: 'bearer' };
-  };
-}
-
 /** Start test-runner, code-reviewer and deployer. If one cannot start, the others are stopped again. */
 export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit> {
   const logger = opts.logger ?? silentLogger;
@@ -94,7 +75,8 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
     ? (logger as Logger & { child(b: object): Logger }).child({ agent: name })
     : logger);
 
-  const authenticate = bearerTokenAuthenticator(opts.deployerToken);
+  // Short tokens can be guessed; the CLI generates 256-bit ones.
+  if (opts.deployerToken.length < 16) throw new Error('the deployer token must be at least 16 characters');
   let extended: AgentCard | undefined;
   const servers: Record<KitAgentName, AgentServer> = {
     'test-runner': createAgentServer({
@@ -118,8 +100,8 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       },
       extendedCard: () => extended,
       executor: deployerExecutor({ workspaceRoot: opts.workspaceRoot, releasesDir: opts.releasesDir, logger: child('deployer') }),
-      authenticate,
-      challenge: 'Bearer realm="deployer"',
+      // The card's securityRequirements decide what is enforced; 401s carry `WWW-Authenticate: Bearer realm="deployer"`.
+      auth: { verifiers: { bearer: staticBearerTokens({ [opts.deployerToken]: 'deployer-operator' }) } },
       logger: child('deployer'),
     }),
   };
