@@ -90,3 +90,46 @@ test('jwtBearer: keys from a JWKS URL; an unreachable JWKS is an internal error,
     await down.close();
   }
 });
+
+test('jwtBearer without keys: keys and issuer discovered from the card\'s openIdConnectUrl; a down IdP is Internal, then retried', async () => {
+  const k = await keyPair('k1');
+  let up = false;
+  let discoveries = 0;
+  const idp = createServer((req, res) => {
+    const base = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+    if (!up) return void res.writeHead(503).end();
+    if (req.url === '/.well-known/openid-configuration') {
+      discoveries++;
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: base, jwks_uri: `${base}/jwks` }));
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [k.jwk] }));
+  });
+  await new Promise<void>((r) => idp.listen(0, '127.0.0.1', r));
+  const issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+  const card: Partial<AgentCard> = {
+    securitySchemes: { oidc: { openIdConnectSecurityScheme: { openIdConnectUrl: `${issuer}/.well-known/openid-configuration` } } },
+    securityRequirements: [{ schemes: { oidc: { list: [] } } }],
+  };
+  const s = await start(card, { ...echoCaller, auth: { verifiers: { oidc: jwtBearer({ audience: AUD }) } } });
+  const signed = (iss: string) =>
+    new SignJWT({ sub: 'dana' }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(iss).setAudience(AUD).setExpirationTime('5m').sign(k.privateKey);
+  try {
+    failed(await call(s.origin, 'jsonrpc', 'SendMessage', say('x'), bearerHeader(await signed(issuer))), 'Internal');
+    up = true;
+    const a = await call(s.origin, 'jsonrpc', 'SendMessage', say('x'), bearerHeader(await signed(issuer)));
+    assert.equal(JSON.parse(ok(a).message.parts[0].text).id, 'dana');
+    assert.match(failed(await call(s.origin, 'jsonrpc', 'SendMessage', say('x'), bearerHeader(await signed(ISS))), 'Unauthenticated'), /"iss" claim/);
+    assert.equal(discoveries, 1, 'the discovery document is read once, then cached');
+  } finally {
+    await s.close();
+    idp.closeAllConnections();
+    await new Promise<void>((r) => idp.close(() => r()));
+  }
+  // A scheme without a discovery URL cannot use key discovery: refused at start.
+  await assert.rejects(
+    start({ securitySchemes: { b: { httpAuthSecurityScheme: { scheme: 'Bearer' } } }, securityRequirements: [{ schemes: { b: { list: [] } } }] }, {
+      auth: { verifiers: { b: jwtBearer({ audience: AUD }) } },
+    }),
+    /cannot check a bearer token/,
+  );
+});

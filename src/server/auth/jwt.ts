@@ -4,16 +4,18 @@
  */
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type KeyObject, type JWK, type CryptoKey } from 'jose';
 import type { IncomingMessage } from 'node:http';
+import type { SecurityScheme } from '../../protocol/index.js';
 import type { Caller } from '../caller.js';
 import { authorizationOf, carriesBearer, settle, type SchemeVerifier } from './verifiers.js';
 
 export interface JwtBearerOptions {
   /**
    * Where the verification keys come from: a JWKS URL (fetched and cached, keys rotated by `kid`),
-   * a key resolver (e.g. jose's `createLocalJWKSet`), or one key / shared secret.
+   * a key resolver (e.g. jose's `createLocalJWKSet`), or one key / shared secret. Omit it to
+   * discover the keys from the scheme's `openIdConnectUrl` / `oauth2MetadataUrl`.
    */
-  keys: URL | JWTVerifyGetKey | CryptoKey | KeyObject | JWK | Uint8Array;
-  /** Expected `iss`. Strongly recommended. */
+  keys?: URL | JWTVerifyGetKey | CryptoKey | KeyObject | JWK | Uint8Array;
+  /** Expected `iss`. Strongly recommended; defaults to the discovered issuer when keys are discovered. */
   issuer?: string | string[];
   /** Expected `aud` (this agent). Strongly recommended. */
   audience?: string | string[];
@@ -38,28 +40,63 @@ function reasonOf(err: unknown): string | undefined {
   return undefined;
 }
 
+/** The discovery document a scheme points to: OIDC's `openIdConnectUrl`, OAuth 2's `oauth2MetadataUrl`. */
+function metadataUrl(s: SecurityScheme): string | undefined {
+  if ('openIdConnectSecurityScheme' in s) return s.openIdConnectSecurityScheme.openIdConnectUrl;
+  if ('oauth2SecurityScheme' in s) return s.oauth2SecurityScheme.oauth2MetadataUrl;
+  return undefined;
+}
+
+interface Discovered {
+  keys: JWTVerifyGetKey;
+  issuer?: string;
+}
+
+/** Read `jwks_uri` and `issuer` from an OpenID / RFC 8414 metadata document. */
+async function discover(url: string): Promise<Discovered> {
+  const res = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+  if (!res.ok) throw new Error(`the metadata document ${url} answered HTTP ${res.status}`);
+  const doc = (await res.json()) as { jwks_uri?: unknown; issuer?: unknown };
+  if (typeof doc.jwks_uri !== 'string') throw new Error(`the metadata document ${url} has no jwks_uri`);
+  return { keys: createRemoteJWKSet(new URL(doc.jwks_uri)), ...(typeof doc.issuer === 'string' ? { issuer: doc.issuer } : {}) };
+}
+
 /**
  * A verifier for JWT bearer tokens (RFC 9068 access tokens, OpenID Connect ID tokens, or any
- * signed JWT). Refused tokens are 401 with the reason (expired, wrong audience, bad signature…);
- * a JWKS endpoint that cannot be reached is an internal error, not the caller's fault.
+ * signed JWT). Without `keys`, the keys (and the expected issuer, unless `issuer` is given) come
+ * from the scheme's own discovery URL on the card — `openIdConnectUrl`, or `oauth2MetadataUrl` —
+ * read on first use. Refused tokens are 401 with the reason (expired, wrong audience, bad
+ * signature…); an identity provider that cannot be reached is an internal error, not the caller's.
  */
 export function jwtBearer(options: JwtBearerOptions): SchemeVerifier {
-  const keys = options.keys instanceof URL ? createRemoteJWKSet(options.keys) : options.keys;
-  const verifyOptions = {
-    ...(options.issuer !== undefined ? { issuer: options.issuer } : {}),
+  const fixed = options.keys === undefined ? undefined : options.keys instanceof URL ? createRemoteJWKSet(options.keys) : options.keys;
+  const discovered = new Map<string, Promise<Discovered>>();
+  const keysFor = (scheme: SecurityScheme): Promise<Discovered> | Discovered => {
+    if (fixed) return { keys: fixed as JWTVerifyGetKey };
+    const url = metadataUrl(scheme)!;
+    let p = discovered.get(url);
+    if (!p) {
+      discovered.set(url, (p = discover(url)));
+      p.catch(() => discovered.delete(url)); // try again on the next request
+    }
+    return p;
+  };
+  const base = {
     ...(options.audience !== undefined ? { audience: options.audience } : {}),
     ...(options.algorithms ? { algorithms: options.algorithms } : {}),
     clockTolerance: options.clockToleranceSeconds ?? 30,
   };
   return {
-    kind: 'jwt bearer',
-    accepts: carriesBearer,
-    async check(req, _scheme, name) {
+    kind: fixed ? 'jwt bearer' : 'jwt bearer (keys discovered from openIdConnectUrl / oauth2MetadataUrl)',
+    accepts: (s) => carriesBearer(s) && (fixed !== undefined || metadataUrl(s) !== undefined),
+    async check(req, scheme, name) {
       const token = authorizationOf(req, 'Bearer');
       if (token === undefined) return { status: 'absent' };
+      const { keys, issuer } = await keysFor(scheme);
+      const iss = options.issuer ?? issuer;
       let payload: JWTPayload;
       try {
-        ({ payload } = await jwtVerify(token, keys as JWTVerifyGetKey, verifyOptions));
+        ({ payload } = await jwtVerify(token, keys, { ...base, ...(iss !== undefined ? { issuer: iss } : {}) }));
       } catch (err) {
         const reason = reasonOf(err);
         if (reason === undefined || err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid) throw err;
