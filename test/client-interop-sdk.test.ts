@@ -85,6 +85,13 @@ for (const binding of ['JSONRPC', 'HTTP+JSON']) {
 
       await assert.rejects(client.getTask('00000000-0000-4000-8000-000000000000'), (e: unknown) => isA2AError(e) && e.kind === 'TaskNotFound');
       await assert.rejects(client.cancelTask(sent.task.id), (e: unknown) => isA2AError(e) && e.kind === 'TaskNotCancelable');
+      // The subscribe route is found (POST, or GET after a 405) and a terminal task is refused.
+      await assert.rejects(
+        (async () => {
+          for await (const _ of client.subscribeToTask(sent.task.id)) void _;
+        })(),
+        (e: unknown) => isA2AError(e) && e.kind === 'UnsupportedOperation',
+      );
       // Our local capability check and the SDK's server check agree.
       await assert.rejects(client.listPushNotificationConfigs({ taskId: sent.task.id }), (e: unknown) => isA2AError(e) && e.kind === 'PushNotificationNotSupported');
       const liar = new A2AClient({ ...client.card, capabilities: { streaming: true, pushNotifications: true } }, { bindings: [binding] });

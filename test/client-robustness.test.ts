@@ -128,3 +128,19 @@ test('a refused connection is a NETWORK error naming the URL', async () => {
   const client = new A2AClient(makeCard(url), { retry: false });
   await assert.rejects(client.getTask('t1'), (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK' && e.message.includes(url));
 });
+
+test('an interface URL where nothing answers A2A (bare 404) says to check the URL, on both bindings', async () => {
+  const s = await startServer((_req, res) => {
+    res.writeHead(404, { 'Content-Type': 'text/html' });
+    res.end('<h1>Not Found</h1>');
+  });
+  await using(s, async () => {
+    for (const card of [makeCard(s.url), restCard(s.url)]) {
+      await assert.rejects(new A2AClient(card).getTask('t1'), (e: unknown) => {
+        assert.ok(isA2AClientError(e) && e.code === 'BAD_RESPONSE' && e.status === 404);
+        assert.match(e.message, /interface URL\?/);
+        return true;
+      });
+    }
+  });
+});

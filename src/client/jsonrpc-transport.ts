@@ -109,20 +109,28 @@ export class JsonRpcTransport implements Transport {
     try {
       parsed = parseJson(text, operation, res.status);
     } catch (err) {
-      // A gateway or auth layer in front of the agent answers in its own format.
-      if (res.status === 401 || res.status === 403) throw authFailure(res, operation, this.url);
-      if (!res.ok) throw tagHttpFailure(A2AError.fromHttp(res.status, undefined), res);
+      if (!res.ok) throw this.httpFailure(res, operation, undefined);
       throw err;
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw new A2AClientError('BAD_RESPONSE', `${operation}: response from ${this.url} is not a JSON-RPC object`);
     }
     const env = parsed as JsonRpcEnvelope;
-    if (!res.ok && env.error === undefined) {
-      if (res.status === 401 || res.status === 403) throw authFailure(res, operation, this.url);
-      throw tagHttpFailure(A2AError.fromHttp(res.status, parsed), res);
-    }
+    if (!res.ok && (env.jsonrpc !== '2.0' || env.error === undefined)) throw this.httpFailure(res, operation, parsed);
     return env;
+  }
+
+  /** A non-2xx answer without a JSON-RPC envelope: something in front of (or instead of) the agent spoke. */
+  private httpFailure(res: Response, operation: OperationName, body: unknown): Error {
+    if (res.status === 401 || res.status === 403) return authFailure(res, operation, this.url);
+    if (res.status === 404 || res.status === 405) {
+      return new A2AClientError(
+        'BAD_RESPONSE',
+        `${operation}: ${this.url} answered HTTP ${res.status} without a JSON-RPC response; is this the agent's JSON-RPC interface URL?`,
+        { status: res.status },
+      );
+    }
+    return tagHttpFailure(A2AError.fromHttp(res.status, body), res);
   }
 
   private unwrap(env: JsonRpcEnvelope, id: number, operation: OperationName, res: Response): unknown {

@@ -137,6 +137,14 @@ export class RestTransport implements Transport {
     }
     const hasStatus = typeof (body as { error?: unknown } | undefined)?.error === 'object';
     if (!hasStatus && (res.status === 401 || res.status === 403)) return authFailure(res, operation, this.url);
+    if (!hasStatus && (res.status === 404 || res.status === 405)) {
+      // No google.rpc.Status: the route itself is unknown there, not the task.
+      return new A2AClientError(
+        'BAD_RESPONSE',
+        `${operation}: ${res.url || this.url} answered HTTP ${res.status} without an A2A error; is ${this.url} the agent's HTTP+JSON interface URL?`,
+        { status: res.status },
+      );
+    }
     return tagHttpFailure(A2AError.fromHttp(res.status, body), res);
   }
 }
