@@ -114,7 +114,7 @@ export function artifactData(task: any, name: string): any {
 }
 
 export function statusText(task: any): string {
-  return (task.status.message?.parts ?? []).map((p: any) => p.text ?? '').join('\n');
+  return (task.status.message?.parts ?? []).filter((p: any) => typeof p.text === 'string').map((p: any) => p.text).join('\n');
 }
 
 /** SendStreamingMessage over JSON-RPC; returns every `result` until the stream ends (bounded). */

@@ -41,8 +41,8 @@ interface Pending {
 
 type Request = { kind: 'deploy'; source: string; target: ReleaseTarget; version?: string } | { kind: 'rollback'; target: ReleaseTarget } | { kind: 'bad'; why: string };
 
-const DEPLOY_TEXT = /^(?:please\s+)?(?:deploy|publish|release)\s+(.+?)\s+to\s+(\w+)(?:\s+(?:as\s+)?(?:version\s+)?v?(\S+?))?\s*\.?$/i;
-const ROLLBACK_TEXT = /^(?:please\s+)?roll\s*-?\s*back\s+(?:the\s+)?(\w+)(?:\s+release)?\s*\.?$/i;
+const DEPLOY_TEXT = /^(?:please\s+)?(?:deploy|publish|release)\s+(.+?)\s+to\s+([\w-]+)(?:\s+(?:as\s+)?(?:version\s+)?v?(\S+?))?\s*\.?$/i;
+const ROLLBACK_TEXT = /^(?:please\s+)?roll\s*-?\s*back\s+(?:the\s+)?([\w-]+)(?:\s+release)?\s*\.?$/i;
 const VERSION = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
 const CONFIRM = /^\s*(?:confirm(?:ed)?|yes|y|ok(?:ay)?|go(?: ahead)?|proceed|approve[d]?)\b/i;
 const DECLINE = /^\s*(?:no|n|cancel|abort|stop|don'?t)\b/i;

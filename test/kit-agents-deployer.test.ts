@@ -1,0 +1,127 @@
+/**
+ * The deployer agent over real HTTP (KIT.md): a bearer token on every call, staging at once, production
+ * only after confirmation through TASK_STATE_INPUT_REQUIRED, cancel, rollback, and clear refusals.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+import { AUTH, artifactData, rest, rpc, send, startKit, statusText, type KitFixture } from './kit-agents-fixture.js';
+
+let f: KitFixture;
+before(async () => {
+  f = await startKit();
+});
+after(async () => {
+  await f?.close();
+});
+
+const deploy = (params: unknown) => rpc(f, 'deployer', 'SendMessage', params, AUTH);
+const releasesOf = (target: string): string[] => {
+  const dir = path.join(f.releases, target, 'releases');
+  return existsSync(dir) ? readdirSync(dir).filter((n) => !n.startsWith('.')) : [];
+};
+
+describe('deployer security (§7.4: the card requires a bearer token on every call)', () => {
+  test('no token → 401 with WWW-Authenticate, over both bindings; nothing is published', async () => {
+    const r = await rpc(f, 'deployer', 'SendMessage', send([{ text: 'deploy change-ok to staging' }]));
+    assert.equal(r.status, 401);
+    assert.match(r.headers.get('www-authenticate') ?? '', /^Bearer realm="deployer"/);
+    assert.equal(r.body.error.code, -32010);
+    const viaRest = await rest(f, 'deployer', 'POST', '/message:send', send([{ text: 'deploy change-ok to staging' }]));
+    assert.equal(viaRest.status, 401);
+    assert.ok(viaRest.headers.get('www-authenticate'));
+    assert.deepEqual(releasesOf('staging'), []);
+  });
+
+  test('a wrong token → 401 too, and the answer never echoes a token', async () => {
+    const r = await rpc(f, 'deployer', 'GetTask', { id: '00000000-0000-4000-8000-000000000000' }, { authorization: 'Bearer wrong-token-xxxxxxxx' });
+    assert.equal(r.status, 401);
+    assert.doesNotMatch(JSON.stringify(r.body), /wrong-token|test-token/);
+  });
+
+  test('streaming is ruled out by the card → -32004 even with a token', async () => {
+    const r = await rpc(f, 'deployer', 'SendStreamingMessage', send([{ text: 'deploy change-ok to staging' }]), AUTH);
+    assert.equal(r.body.error.code, -32004);
+  });
+});
+
+describe('deployer work', () => {
+  let first = '';
+
+  test('staging deploy → COMPLETED at once with a release artifact; current points at it', async () => {
+    const r = await deploy(send([{ data: { release: 'change-ok', target: 'staging' } }]));
+    const task = r.body.result.task;
+    assert.equal(task.status.state, 'TASK_STATE_COMPLETED', statusText(task));
+    const rel = artifactData(task, 'release');
+    assert.equal(rel.target, 'staging');
+    assert.equal(rel.previous, null);
+    assert.match(rel.version, /^1\.0\.0\+/);
+    assert.ok(existsSync(path.join(rel.path, 'package.json')));
+    assert.equal(readlinkSync(path.join(f.releases, 'staging', 'current')), `releases/${rel.version}`);
+    first = rel.version;
+  });
+
+  test('a second staging deploy names the previous release; rollback (extended skill) returns to it', async () => {
+    const r = await deploy(send([{ text: 'deploy change-ok to staging as 9.9.9' }]));
+    const rel = artifactData(r.body.result.task, 'release');
+    assert.equal(rel.version, '9.9.9');
+    assert.equal(rel.previous, first);
+    const rb = await deploy(send([{ text: 'rollback staging' }]));
+    assert.equal(rb.body.result.task.status.state, 'TASK_STATE_COMPLETED');
+    assert.deepEqual(artifactData(rb.body.result.task, 'rollback'), { action: 'rollback', target: 'staging', version: first, previous: '9.9.9' });
+    assert.equal(readlinkSync(path.join(f.releases, 'staging', 'current')), `releases/${first}`);
+  });
+
+  test('production → INPUT_REQUIRED asking to confirm; other replies re-ask; confirm → COMPLETED', async () => {
+    const r = await deploy(send([{ text: 'deploy change-ok to production' }]));
+    const task = r.body.result.task;
+    assert.equal(task.status.state, 'TASK_STATE_INPUT_REQUIRED');
+    assert.match(statusText(task), /^Reply 'confirm' to deploy v1\.0\.0\+\S+ to production, or cancel the task\.$/);
+    assert.deepEqual(releasesOf('production'), [], 'nothing is published before confirmation');
+    const follow = (parts: unknown[]) => deploy(send(parts, { taskId: task.id, contextId: task.contextId }));
+    const again = await follow([{ text: 'hmm, maybe later?' }]);
+    assert.equal(again.body.result.task.status.state, 'TASK_STATE_INPUT_REQUIRED');
+    assert.match(statusText(again.body.result.task), /Not confirmed/);
+    const done = await follow([{ text: 'confirm' }]);
+    assert.equal(done.body.result.task.status.state, 'TASK_STATE_COMPLETED');
+    const rel = artifactData(done.body.result.task, 'release');
+    assert.equal(rel.target, 'production');
+    assert.deepEqual(releasesOf('production'), [rel.version]);
+  });
+
+  test('data {confirm: true} confirms too', async () => {
+    const r = await deploy(send([{ data: { source: 'change-ok', target: 'production', version: '2.0.0' } }]));
+    assert.equal(r.body.result.task.status.state, 'TASK_STATE_INPUT_REQUIRED');
+    const t = r.body.result.task;
+    const done = await deploy(send([{ data: { confirm: true } }], { taskId: t.id }));
+    assert.equal(artifactData(done.body.result.task, 'release').version, '2.0.0');
+  });
+
+  test('CancelTask on a waiting production deploy → CANCELED, nothing published', async () => {
+    const before = releasesOf('production');
+    const r = await deploy(send([{ text: 'deploy change-ok to production as 3.0.0' }]));
+    const id = r.body.result.task.id;
+    assert.equal(r.body.result.task.status.state, 'TASK_STATE_INPUT_REQUIRED');
+    const c = await rpc(f, 'deployer', 'CancelTask', { id }, AUTH);
+    assert.equal(c.body.result.status.state, 'TASK_STATE_CANCELED');
+    const late = await deploy(send([{ text: 'confirm' }], { taskId: id }));
+    assert.ok(late.body.error, 'a canceled task takes no confirmation');
+    assert.deepEqual(releasesOf('production'), before);
+  });
+
+  test('refusals: outside the workspace, unknown target, existing version → clear answers, no crash', async () => {
+    const out = await deploy(send([{ data: { release: '..', target: 'staging' } }]));
+    assert.equal(out.body.result.task.status.state, 'TASK_STATE_REJECTED');
+    assert.match(statusText(out.body.result.task), /outside the workspace/);
+    const bad = await deploy(send([{ text: 'deploy change-ok to the-moon' }]));
+    assert.match(bad.body.result.message.parts[0].text, /not a target/);
+    const dup = await deploy(send([{ text: 'deploy change-ok to staging as 9.9.9' }]));
+    assert.equal(dup.body.result.task.status.state, 'TASK_STATE_REJECTED');
+  });
+
+  test('gibberish gets a message saying what the deployer accepts', async () => {
+    const r = await deploy(send([{ text: 'xyzzy' }]));
+    assert.match(r.body.result.message.parts[0].text, /deploy <directory> to staging\|production/);
+  });
+});
