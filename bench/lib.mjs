@@ -1,0 +1,113 @@
+/** Process plumbing for the bench: pinned child processes, IPC round trips, statistics. */
+import { spawn, spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+export const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+
+/** `taskset -c N` when it exists and there are at least two cores; otherwise no pinning. */
+export const canPin = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+
+function launch(core, args, env) {
+  const cmd = canPin ? 'taskset' : process.execPath;
+  const argv = canPin ? ['-c', String(core), process.execPath, ...args] : args;
+  return spawn(cmd, argv, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
+}
+
+/** Wait for the next IPC message matching `pred`, up to `ms`. */
+function nextMessage(child, pred, ms, what) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`${what}: no answer within ${ms} ms`)), ms);
+    const onMsg = (m) => pred(m) && done(null, m);
+    // IPC messages can trail the 'exit' event; give them a moment before calling it a failure.
+    const onExit = (code) => setTimeout(() => done(new Error(`${what}: exited with ${code}`)), 200);
+    let settled = false;
+    function done(err, m) {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.off('message', onMsg);
+      child.off('exit', onExit);
+      if (err) reject(err);
+      else resolve(m);
+    }
+    child.on('message', onMsg);
+    child.once('exit', onExit);
+  });
+}
+
+/** A fresh server on core 0; resolves { origin, rest, mem(), stop() }. */
+export async function startServer(name, nodeFlags = []) {
+  const child = launch(0, ['--expose-gc', ...nodeFlags, here(`./servers/${name}.mjs`)], { NODE_ENV: 'production' });
+  const ready = await nextMessage(child, (m) => m?.cmd === 'ready', 15_000, `${name} server start`).catch((e) => {
+    child.kill('SIGKILL');
+    throw e;
+  });
+  return {
+    name,
+    origin: ready.origin,
+    rest: ready.rest !== false,
+    async mem() {
+      child.send({ cmd: 'mem' });
+      return (await nextMessage(child, (m) => m?.cmd === 'mem', 30_000, `${name} memory probe`)).mem;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.send({ cmd: 'exit' });
+      const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
+
+/** Run a load script on core 1 with `cfg`; resolves its IPC summary. `limitS` bounds it in time. */
+export async function runLoad(script, cfg, limitS) {
+  const child = launch(1, [here(`./${script}`), JSON.stringify(cfg)]);
+  try {
+    return await nextMessage(child, () => true, limitS * 1000, script);
+  } finally {
+    if (child.exitCode === null) {
+      const t = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await new Promise((r) => child.once('exit', r));
+      clearTimeout(t);
+    }
+  }
+}
+
+export function stats(values) {
+  const v = values.filter((x) => typeof x === 'number' && Number.isFinite(x)).sort((a, b) => a - b);
+  if (!v.length) return null;
+  const mid = v.length >> 1;
+  return { median: v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2, min: v[0], max: v.at(-1), n: v.length };
+}
+
+/** Busy fraction of all CPUs over `ms`, from /proc/stat (null where that file does not exist). */
+async function cpuBusy(ms) {
+  const { readFile } = await import('node:fs/promises');
+  const read = async () => {
+    const f = (await readFile('/proc/stat', 'utf8')).split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = f[3] + (f[4] ?? 0);
+    return { idle, total: f.reduce((a, b) => a + b, 0) };
+  };
+  try {
+    const a = await read();
+    await new Promise((r) => setTimeout(r, ms));
+    const b = await read();
+    return 1 - (b.idle - a.idle) / Math.max(1, b.total - a.total);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Shared machines: wait (at most `maxMs`) until other processes leave the CPUs mostly idle, so a
+ * measurement is not taken in the middle of someone else's burst. Resolves the busy fraction seen.
+ */
+export async function waitQuiet(maxMs = 8000, threshold = 0.25) {
+  const deadline = Date.now() + maxMs;
+  let busy = await cpuBusy(250);
+  while (busy !== null && busy > threshold && Date.now() < deadline) busy = await cpuBusy(500);
+  return busy;
+}

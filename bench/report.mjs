@@ -1,0 +1,120 @@
+/** Markdown for one bench run: the comparison table, memory, and the target checks. */
+
+function num(x) {
+  if (x === null || x === undefined || !Number.isFinite(x)) return 'n/a';
+  const a = Math.abs(x);
+  const d = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+  return x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: 0 });
+}
+
+function cell(s, entry) {
+  if (!entry || entry.na) return 'n/a';
+  if (!s) return entry.invalid ? `invalid (${entry.invalid}/${entry.total} runs had errors)` : 'n/a';
+  const range = s.n > 1 ? ` (${num(s.min)}–${num(s.max)})` : '';
+  const bad = entry.invalid ? ` ⚠ ${entry.invalid}/${entry.total} runs invalid` : '';
+  return `${num(s.median)}${range}${bad}`;
+}
+
+const rfmt = (r) => (r === null ? 'n/a' : `${r.toFixed(2)}×`);
+
+/** Ratio column: median of per-round paired ratios (with range when there are several rounds). */
+function pr(summary, other, key) {
+  const p = summary.paired?.[other]?.[key];
+  if (!p) return 'n/a';
+  return p.n > 1 ? `${p.median.toFixed(2)}× (${p.min.toFixed(2)}–${p.max.toFixed(2)})` : `${p.median.toFixed(2)}×`;
+}
+const pmed = (summary, other, key) => summary?.paired?.[other]?.[key]?.median ?? null;
+
+const METRICS = {
+  http: [
+    ['rps', 'req/s', false],
+    ['p50', 'p50 latency ms ↓', true],
+    ['p99', 'p99 latency ms ↓', true],
+  ],
+  stream: [
+    ['eventsPerS', 'events/s', false],
+    ['ttfeP50', 'first event p50 ms ↓', true],
+    ['ttfeP99', 'first event p99 ms ↓', true],
+  ],
+};
+
+export function renderMarkdown(meta, results) {
+  const L = [];
+  const c = meta.config;
+  L.push(`# a2a-kit benchmark — ${meta.date.slice(0, 16).replace('T', ' ')} UTC${c.quick ? ' (quick)' : ''}`);
+  L.push('');
+  L.push(
+    `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel ?? 'cpu'}; server and load generator ${meta.pinned ? 'pinned to cores 0 and 1' : 'not pinned'}. ` +
+      `${c.runs} run(s) per server per scenario, ${c.duration} s each after ${c.warmup} s warm-up, fresh server per run, servers interleaved. ` +
+      `Cells: median (min–max) over valid runs; ratio columns: median (min–max) of ours ÷ other within the same interleaved round, which cancels drift in machine load. ours = a2a-kit, SDK = @a2a-js/sdk 1.3.0 on Express, ceiling = bare node:http sending fixed bytes. ` +
+      `↓ = lower is better (its ratios are still ours ÷ other).`,
+  );
+  L.push('');
+  L.push('| Scenario | Metric | ours | SDK | ceiling | ours/SDK | ours/ceiling |');
+  L.push('|---|---|---:|---:|---:|---:|---:|');
+  for (const sc of Object.values(results.scenarios)) {
+    const metrics = METRICS[sc.kind].filter(([k]) => sc.kind === 'stream' || sc.latency || k === 'rps');
+    for (const [key, label] of metrics) {
+      const s = sc.summary;
+      const v = (n) => s[n]?.[key] ?? null;
+      L.push(`| ${sc.title} | ${label} | ${cell(v('ours'), s.ours)} | ${cell(v('sdk'), s.sdk)} | ${cell(v('bare'), s.bare)} | ${pr(s, 'sdk', key)} | ${pr(s, 'bare', key)} |`);
+    }
+  }
+  const m = results.memory ?? {};
+  if (Object.keys(m).length) {
+    const mv = (n, f) => (m[n] && !m[n].failed ? f(m[n]) : null);
+    const row = (label, f, scale = 1) => {
+      const [o, s, b] = ['ours', 'sdk', 'bare'].map((n) => mv(n, f));
+      const r = (x, y) => (x !== null && y ? rfmt(x / y) : 'n/a');
+      const fm = (x) => (x === null ? 'n/a' : num(x / scale));
+      L.push(`| Memory, ${c.tasks.toLocaleString('en-US')} tasks | ${label} | ${fm(o)} | ${fm(s)} | ${fm(b)} | ${r(o, s)} | ${r(o, b)} |`);
+    };
+    row('bytes/task, ΔRSS after GC ↓', (x) => x.bytesPerTaskRss);
+    row('bytes/task, Δ(heap+external) after GC ↓', (x) => x.bytesPerTaskHeap);
+    row('RSS after tasks, MB ↓', (x) => x.rssAfter, 1e6);
+    row(`RSS drift over ${c.flatRuns} GetTask runs, MB ↓`, (x) => x.flatDriftRss, 1e6);
+  }
+  L.push('');
+  L.push('## Targets');
+  L.push('');
+  for (const t of targets(results)) L.push(`- ${t.ok === null ? '❔ n/a' : t.ok ? '✅ met' : '❌ not met'} — ${t.what}: ${t.detail}`);
+  L.push('');
+  return L.join('\n');
+}
+
+/** The goals from the issue, checked against medians. */
+export function targets(results) {
+  const out = [];
+  const S = results.scenarios;
+  for (const [id, what] of [
+    ['rpc-send-c32', 'JSON-RPC SendMessage at 32 conns ≥ 3× SDK and ≥ 50 % of ceiling'],
+    ['rest-send-c32', 'REST SendMessage at 32 conns ≥ 3× SDK and ≥ 50 % of ceiling'],
+  ]) {
+    const s = S[id]?.summary;
+    const rs = pmed(s, 'sdk', 'rps');
+    const rc = pmed(s, 'bare', 'rps');
+    out.push({ what, ok: rs === null || rc === null ? null : rs >= 3 && rc >= 0.5, detail: `${rfmt(rs)} SDK, ${rc === null ? 'n/a' : `${(rc * 100).toFixed(0)} %`} of ceiling` });
+  }
+  const st = S['stream-c32']?.summary;
+  const ev = pmed(st, 'sdk', 'eventsPerS');
+  const tf = pmed(st, 'sdk', 'ttfeP50');
+  out.push({ what: 'streaming events/s ≥ 3× SDK', ok: ev === null ? null : ev >= 3, detail: rfmt(ev) });
+  out.push({ what: 'time to first event ≤ ½ SDK', ok: tf === null ? null : tf <= 0.5, detail: `${rfmt(tf)} SDK's p50` });
+  const m = results.memory ?? {};
+  const mo = m.ours && !m.ours.failed ? m.ours : null;
+  const ms = m.sdk && !m.sdk.failed ? m.sdk : null;
+  const mr = mo && ms ? mo.bytesPerTaskRss / ms.bytesPerTaskRss : null;
+  const mh = mo && ms ? mo.bytesPerTaskHeap / ms.bytesPerTaskHeap : null;
+  out.push({ what: 'memory ≤ ½ SDK bytes/task', ok: mr === null ? null : mr <= 0.5 && mh <= 0.5, detail: `${rfmt(mr)} (RSS), ${rfmt(mh)} (heap)` });
+  // "Flat": across repeated runs that create nothing, RSS moves by less than 5 MB or 5 %.
+  const flatOk = mo ? mo.flatDriftRss <= Math.max(5e6, 0.05 * mo.flatRss[0]) : null;
+  out.push({ what: 'flat RSS over repeated runs (ours)', ok: flatOk, detail: mo ? `drift ${(mo.flatDriftRss / 1e6).toFixed(1)} MB over ${mo.flatRss.length} runs` : 'n/a' });
+  const t = S['rpc-send-c128']?.summary?.ours;
+  const p99max = t?.p99?.max ?? null;
+  out.push({
+    what: 'p99 at 128 conns without a multi-second tail (ours p99 < 1 s in every run)',
+    ok: p99max === null ? null : p99max < 1000,
+    detail: p99max === null ? 'n/a' : `worst p99 ${num(p99max)} ms, worst max ${num(t.max?.max)} ms`,
+  });
+  return out;
+}

@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+/**
+ * a2a-kit vs @a2a-js/sdk vs bare node:http. Usage (after `npm run build`):
+ *   node bench/run.mjs [--quick] [--runs N] [--duration S] [--only id,id] [--no-memory] [--tasks N]
+ * Every measurement starts a fresh server (core 0) and a fresh load process (core 1); servers are
+ * interleaved per scenario (ours, sdk, bare, ours, sdk, bare, …). Writes bench/results/<date>.{md,json}.
+ */
+/* global AbortSignal */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { canPin, here, runLoad, startServer, stats, waitQuiet } from './lib.mjs';
+import { SCENARIOS, SEND_RPC } from './scenarios.mjs';
+import { renderMarkdown } from './report.mjs';
+
+const argv = process.argv.slice(2);
+const flag = (n) => argv.includes(`--${n}`);
+const opt = (n, d) => {
+  const i = argv.indexOf(`--${n}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : d;
+};
+const quick = flag('quick');
+const cfg = {
+  quick,
+  runs: Number(opt('runs', quick ? 1 : 3)),
+  duration: Number(opt('duration', quick ? 2 : 4)),
+  warmup: Number(opt('warmup', quick ? 0.5 : 1)),
+  tasks: Number(opt('tasks', quick ? 5_000 : 20_000)),
+  flatRuns: quick ? 2 : 3,
+  only: opt('only', '') ? opt('only', '').split(',') : null,
+  memory: !flag('no-memory'),
+  servers: opt('servers', 'ours,sdk,bare').split(','),
+};
+if (!(cfg.runs >= 1 && cfg.runs <= 20 && cfg.duration > 0 && cfg.duration <= 60 && cfg.tasks >= 1 && cfg.tasks <= 200_000)) {
+  console.error('runs must be 1..20, duration 0..60 s, tasks 1..200000');
+  process.exit(2);
+}
+
+const log = (s) => process.stderr.write(`${s}\n`);
+const started = new Date();
+log(`bench: ${cfg.runs} run(s) × ${cfg.duration} s (+${cfg.warmup} s warm-up), pinning ${canPin ? 'on (server core 0, load core 1)' : 'off'}`);
+
+const results = { scenarios: {}, memory: {} };
+const scenarios = SCENARIOS.filter((s) => !cfg.only || cfg.only.includes(s.id));
+
+for (const sc of scenarios) {
+  const per = Object.fromEntries(cfg.servers.map((s) => [s, []]));
+  for (let run = 0; run < cfg.runs; run++) {
+    for (const name of cfg.servers) {
+      const busy = await waitQuiet();
+      const srv = await startServer(name);
+      try {
+        const load = await sc.prepare(srv);
+        if (!load) {
+          per[name].push({ na: true });
+          continue;
+        }
+        const script = sc.kind === 'stream' ? 'stream-load.mjs' : 'load.mjs';
+        const r = await runLoad(script, { ...load, duration: cfg.duration, warmup: cfg.warmup }, cfg.warmup + cfg.duration + 40);
+        per[name].push({ ...r, cpuBusyBefore: busy });
+        const head = sc.kind === 'stream' ? `${Math.round(r.eventsPerS)} ev/s ttfe p50 ${r.ttfeMs.p50?.toFixed(1)} ms` : `${Math.round(r.throughputRps)} req/s p99 ${r.latency.p99} ms`;
+        log(`  ${sc.id} run ${run + 1} ${name}: ${head}${busy !== null && busy > 0.25 ? ` (machine ${Math.round(busy * 100)} % busy before)` : ''}${r.errors ? ` — ${r.errors} ERRORS (invalid)` : ''}`);
+      } catch (e) {
+        per[name].push({ failed: String(e?.message ?? e) });
+        log(`  ${sc.id} run ${run + 1} ${name}: FAILED ${e?.message ?? e}`);
+      } finally {
+        await srv.stop();
+      }
+    }
+  }
+  results.scenarios[sc.id] = { title: sc.title, kind: sc.kind, latency: Boolean(sc.latency), runs: per, summary: summarize(sc, per) };
+}
+
+if (cfg.memory) {
+  log(`memory: ${cfg.tasks} completed tasks per server, then ${cfg.flatRuns} × ${cfg.duration} s of GetTask`);
+  for (const name of cfg.servers) {
+    try {
+      results.memory[name] = await memoryRun(name);
+      const m = results.memory[name];
+      log(`  ${name}: ${m.bytesPerTaskRss?.toFixed(0) ?? 'n/a'} B/task (RSS), ${m.bytesPerTaskHeap?.toFixed(0) ?? 'n/a'} B/task (heap), flat drift ${(m.flatDriftRss / 1e6).toFixed(1)} MB`);
+    } catch (e) {
+      results.memory[name] = { failed: String(e?.message ?? e) };
+      log(`  ${name}: FAILED ${e?.message ?? e}`);
+    }
+  }
+}
+
+/** bytes/task: ΔRSS (and Δheap) over N completed tasks after GC; flatness: RSS across repeated GetTask runs. */
+async function memoryRun(name) {
+  await waitQuiet();
+  const srv = await startServer(name);
+  try {
+    const load = { url: `${srv.origin}/a2a/jsonrpc`, method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, connections: 32, verify: 'send-jsonrpc', expectStatus: 200 };
+    // A short warm-up so JIT code and connection buffers are not counted as per-task memory.
+    await runLoad('load.mjs', { ...load, body: SEND_RPC, amount: 3000, maxSeconds: 60 }, 90);
+    const before = await srv.mem();
+    const send = name === 'bare' ? null : await runLoad('load.mjs', { ...load, body: SEND_RPC, amount: cfg.tasks, maxSeconds: 300 }, 330);
+    const after = await srv.mem();
+    const created = name === 'bare' ? 0 : cfg.tasks + 3000;
+    const r = await fetch(load.url, { method: 'POST', headers: load.headers, body: SEND_RPC, signal: AbortSignal.timeout(10_000) });
+    const id = (await r.json()).result.task.id;
+    const get = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id } });
+    const flat = [];
+    let flatErrors = 0;
+    for (let i = 0; i < cfg.flatRuns; i++) {
+      const g = await runLoad('load.mjs', { ...load, body: get, verify: 'get-jsonrpc', duration: cfg.duration, warmup: 0 }, cfg.duration + 40);
+      flatErrors += g.errors;
+      flat.push((await srv.mem()).rss);
+    }
+    return {
+      tasks: name === 'bare' ? 0 : cfg.tasks,
+      createdTotal: created,
+      sendErrors: send?.errors ?? 0,
+      rssBefore: before.rss,
+      rssAfter: after.rss,
+      heapBefore: before.heapUsed,
+      heapAfter: after.heapUsed,
+      bytesPerTaskRss: name === 'bare' ? null : (after.rss - before.rss) / cfg.tasks,
+      bytesPerTaskHeap: name === 'bare' ? null : (after.heapUsed + after.external - before.heapUsed - before.external) / cfg.tasks,
+      flatRss: flat,
+      flatDriftRss: Math.max(...flat) - Math.min(...flat),
+      flatGrowthRss: flat.at(-1) - flat[0],
+      flatErrors,
+    };
+  } finally {
+    await srv.stop();
+  }
+}
+
+/** ours ÷ other within the same interleaved round, so drift in machine load cancels out. */
+function paired(per, other, f) {
+  const o = per.ours ?? [];
+  const x = per[other] ?? [];
+  const ok = (r) => r && !r.na && !r.failed && r.errors === 0;
+  const v = [];
+  for (let i = 0; i < Math.min(o.length, x.length); i++) if (ok(o[i]) && ok(x[i]) && f(x[i])) v.push(f(o[i]) / f(x[i]));
+  return stats(v);
+}
+
+function summarize(sc, per) {
+  const out = {};
+  const keys = sc.kind === 'stream' ? { eventsPerS: (r) => r.eventsPerS, ttfeP50: (r) => r.ttfeMs.p50, ttfeP99: (r) => r.ttfeMs.p99 } : { rps: (r) => r.throughputRps, p50: (r) => r.latency.p50, p99: (r) => r.latency.p99 };
+  out.paired = {};
+  for (const other of ['sdk', 'bare']) out.paired[other] = Object.fromEntries(Object.entries(keys).map(([k, f]) => [k, paired(per, other, f)]));
+  for (const [name, runs] of Object.entries(per)) {
+    if (name === 'paired') continue;
+    if (runs.length && runs.every((r) => r.na)) {
+      out[name] = { na: true };
+      continue;
+    }
+    const valid = runs.filter((r) => !r.na && !r.failed && r.errors === 0);
+    const invalid = runs.length - valid.length;
+    const pick = (f) => stats(valid.map(f));
+    out[name] =
+      sc.kind === 'stream'
+        ? { eventsPerS: pick((r) => r.eventsPerS), ttfeP50: pick((r) => r.ttfeMs.p50), ttfeP99: pick((r) => r.ttfeMs.p99), invalid, total: runs.length }
+        : { rps: pick((r) => r.throughputRps), p50: pick((r) => r.latency.p50), p99: pick((r) => r.latency.p99), max: pick((r) => r.latency.max), invalid, total: runs.length };
+  }
+  return out;
+}
+
+const meta = {
+  date: started.toISOString(),
+  finished: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model,
+  pinned: canPin,
+  config: cfg,
+};
+const md = renderMarkdown(meta, results);
+const stamp = started.toISOString().slice(0, 10) + (quick ? '-quick' : '');
+const dir = here('./results');
+mkdirSync(dir, { recursive: true });
+writeFileSync(`${dir}/${stamp}.md`, md);
+writeFileSync(`${dir}/${stamp}.json`, JSON.stringify({ meta, results }, null, 2));
+process.stdout.write(md);
+log(`written: bench/results/${stamp}.md and .json`);

@@ -1,0 +1,34 @@
+/**
+ * Shared by the three bench servers: report the listening origin to the parent over IPC and
+ * answer memory probes ({ cmd: 'mem' } → process.memoryUsage() after a forced GC), so memory is
+ * measured without adding any admin route to the servers themselves.
+ */
+import { setImmediate } from 'node:timers';
+
+export function report(origin, info = {}) {
+  if (!process.send) {
+    console.log(`listening at ${origin}`);
+    return;
+  }
+  process.on('message', async (msg) => {
+    if (msg?.cmd === 'mem') {
+      // Several GC passes with a turn of the event loop between them let finalizers and weak refs settle.
+      for (let i = 0; i < 3; i++) {
+        globalThis.gc?.();
+        await new Promise((r) => setImmediate(r));
+      }
+      process.send({ cmd: 'mem', mem: process.memoryUsage(), gc: typeof globalThis.gc === 'function' });
+    } else if (msg?.cmd === 'exit') {
+      process.exit(0);
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+  process.send({ cmd: 'ready', origin, ...info });
+}
+
+/** Text of the echo request decides the shape of the task: `stream:K` asks for K extra status updates. */
+export function extraUpdates(text) {
+  if (!text.startsWith('stream:')) return 0;
+  const k = Number(text.slice(7));
+  return Number.isInteger(k) && k > 0 && k <= 10_000 ? k : 0;
+}
