@@ -234,3 +234,31 @@ test('a verify hook that throws rejects the card with CARD_SIGNATURE_INVALID and
     },
   );
 });
+
+test('a card served from a shared cache is still checked against the trust of each caller', async () => {
+  const cache = new CardCache();
+  await withServer(
+    (_req, res) => sendJson(res, 200, makeCard('http://x'), { 'Cache-Control': 'max-age=600' }),
+    async (s) => {
+      await resolveAgentCard(s.url, { cache });
+      await assert.rejects(
+        discoverAgentCard(s.url, { cache, trust: { keys: [], requireSignature: true } }),
+        (e: unknown) => isA2AClientError(e) && e.code === 'CARD_SIGNATURE_INVALID' && /unsigned|signature/i.test(e.message),
+      );
+      assert.equal(s.requests.length, 1);
+    },
+  );
+});
+
+test('§8.4.3 a signed card verifies against a trusted key; a tampered one is rejected', async () => {
+  const { generateKeyPair } = await import('jose');
+  const { signAgentCard } = await import('../src/server/index.js');
+  const { publicKey, privateKey } = await generateKeyPair('ES256');
+  const signed = await signAgentCard(makeCard('http://x'), [{ kid: 'k1', alg: 'ES256', privateKey }]);
+  const trust = { keys: [{ kid: 'k1', key: publicKey }], requireSignature: true };
+  assert.equal((await discoverAgentCard({ card: signed }, { trust })).card.name, 'test-agent');
+  await assert.rejects(
+    discoverAgentCard({ card: { ...signed, name: 'impostor' } }, { trust }),
+    (e: unknown) => isA2AClientError(e) && e.code === 'CARD_SIGNATURE_INVALID',
+  );
+});

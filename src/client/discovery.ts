@@ -83,7 +83,11 @@ export async function discoverAgentCard(source: CardSource, options: ResolveCard
     typeof source === 'object' && !(source instanceof URL) ? absolute(source.cardUrl) : wellKnownCardUrl(source);
   const cache = options.cache === false ? undefined : (options.cache ?? defaultCardCache());
   const cached = cache?.get(cardUrl);
-  if (cache && cached && cache.isFresh(cached)) return { card: cached.card, cardUrl, from: 'cache' };
+  if (cache && cached && cache.isFresh(cached)) {
+    // The cache may be shared with callers that trust other keys (or none): check again here.
+    await check(cached.card, options, cardUrl);
+    return { card: cached.card, cardUrl, from: 'cache' };
+  }
 
   const timeoutMs = options.timeoutMs ?? 10_000;
   const signal = callSignal(options.signal, timeoutMs);
@@ -118,7 +122,10 @@ async function fetchOnce(
   if (res.status === 304 && cache) {
     await res.body?.cancel().catch(() => undefined);
     const renewed = cache.revalidated(cardUrl, res.headers);
-    if (renewed) return { card: renewed.card, cardUrl, from: 'revalidated' };
+    if (renewed) {
+      await check(renewed.card, options, cardUrl);
+      return { card: renewed.card, cardUrl, from: 'revalidated' };
+    }
     throw new A2AClientError('CARD_FETCH_FAILED', `${what}: ${cardUrl} answered 304 but no card was cached`, { status: 304 });
   }
   if (UNAVAILABLE_STATUSES.has(res.status)) {
