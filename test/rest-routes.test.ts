@@ -212,3 +212,23 @@ describe('§11.5 query parameters', () => {
     assert.equal((await missing.json()).error.details[0].reason, 'VERSION_NOT_SUPPORTED');
   });
 });
+
+describe('§11.7 streaming', () => {
+  test('SubscribeToTask with Last-Event-ID replays what the client missed, on GET and POST', async () => {
+    const res = await fetch(`${base}/message:stream`, { method: 'POST', headers: JSON_H, body: JSON.stringify({ message: message('echo again') }) });
+    const events = (await res.text()).split('\n\n').filter((e) => e.startsWith('id:'));
+    const parsed = events.map((e) => ({ id: /^id: (\S+)/.exec(e)![1]!, data: JSON.parse(e.split('data: ')[1]!) }));
+    assert.ok(parsed.length >= 3);
+    const taskId = parsed[0]!.data.task.id;
+    for (const method of ['GET', 'POST']) {
+      const again = await fetch(`${base}/tasks/${taskId}:subscribe`, {
+        method,
+        headers: { ...V, 'last-event-id': parsed[0]!.id },
+        signal: AbortSignal.timeout(5000),
+      });
+      assert.equal(again.status, 200, method);
+      const replay = (await again.text()).split('\n\n').filter((e) => e.startsWith('id:'));
+      assert.deepEqual(replay.map((e) => /^id: (\S+)/.exec(e)![1]), parsed.slice(1).map((e) => e.id), method);
+    }
+  });
+});

@@ -48,7 +48,7 @@ export function restListener(service: A2AService, opts: BindingOptions = {}) {
     const verb = req.method ?? 'GET';
     const match = matchRoute(verb, subpath ?? pathOf(url));
     if (match.kind === 'none') {
-      return fail(req, res, new A2AError('MethodNotFound', `No A2A operation is served at ${verb} ${subpath ?? pathOf(url)}`));
+      return fail(req, res, new A2AError('MethodNotFound', `No A2A operation is served at ${verb} ${pathOf(url)}`));
     }
     if (match.kind === 'wrong-verb') {
       const allow = match.allow.join(', ');
