@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AgentCard } from '../src/protocol/index.js';
-import { apiKey, basic, bearer, challengeFromCard, safeEqual, staticApiKeys, staticBearerTokens } from '../src/server/index.js';
-import { TRANSPORTS, basicHeader, bearerHeader, call, failed, ok, say, start } from './auth-fixture.js';
+import {
+  apiKey, basic, bearer, challengeFromCard, createAgentServer, mutualTls, safeEqual, staticApiKeys, staticBearerTokens, toFetchHandler,
+} from '../src/server/index.js';
+import { TRANSPORTS, baseCard, basicHeader, bearerHeader, call, failed, ok, say, start } from './auth-fixture.js';
 
 const BEARER = { httpAuthSecurityScheme: { scheme: 'Bearer' } };
 const KEY_HEADER = { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } };
@@ -265,4 +267,30 @@ test('a verifier that returns a caller without an id is a server bug (Internal),
   } finally {
     await s.close();
   }
+});
+
+test('auth holds behind the fetch adapter too (no socket: mTLS is simply absent)', async () => {
+  const server = createAgentServer({
+    executor: (ctx, task) => task.reply(`hi ${ctx.caller?.id}`),
+    card: (origin) => baseCard(origin, {
+      supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      securitySchemes: { tls: { mtlsSecurityScheme: {} }, bearer: BEARER },
+      securityRequirements: [need('tls'), need('bearer')],
+    }),
+    auth: { verifiers: { tls: mutualTls(() => ({ id: 'never' })), bearer: staticBearerTokens({ t: 'alice' }) } },
+  });
+  const handle = toFetchHandler(server, { origin: 'https://agent.example' });
+  const post = (headers: Record<string, string>) =>
+    handle(new Request('https://agent.example/a2a/jsonrpc', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: say('x') }),
+    }));
+  const anon = await post({});
+  assert.equal(anon.status, 401);
+  assert.equal(anon.headers.get('www-authenticate'), 'MutualTLS realm="Guarded \\"agent\\"", Bearer realm="Guarded \\"agent\\""');
+  assert.equal((await anon.json()).error.code, -32010);
+  const good = await post(bearerHeader('t'));
+  assert.equal((await good.json()).result.message.parts[0].text, 'hi alice');
+  await server.close(100);
 });

@@ -151,10 +151,11 @@ export function mutualTls(verify: (cert: PeerCertificate, req: IncomingMessage) 
     kind: 'mtls',
     accepts: (s) => 'mtlsSecurityScheme' in s,
     async check(req, _scheme, name) {
-      const socket = req.socket as Partial<TLSSocket>;
-      const cert = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate() : undefined;
+      // Requests replayed through the fetch adapter have no real socket, hence no certificate.
+      const socket = req.socket as Partial<TLSSocket> | undefined;
+      const cert = typeof socket?.getPeerCertificate === 'function' ? socket.getPeerCertificate() : undefined;
       if (!cert || Object.keys(cert).length === 0) return { status: 'absent' };
-      if (!socket.authorized) return { status: 'rejected', reason: 'the client certificate is not trusted' };
+      if (!socket?.authorized) return { status: 'rejected', reason: 'the client certificate is not trusted' };
       return settle(verify(cert, req), name);
     },
   };
