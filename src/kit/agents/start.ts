@@ -2,7 +2,15 @@
  * Starts the kit's three agents on their ports with their cards, the way any user of the library would:
  * `createAgentServer` with a card function, an executor, and (for the deployer) the bearer verifier its card asks for.
  */
-import { createAgentServer, silentLogger, staticBearerTokens, type AgentServer, type Logger } from '../../server/index.js';
+import {
+  createAgentServer,
+  signAgentCard,
+  silentLogger,
+  staticBearerTokens,
+  type AgentServer,
+  type CardSigningKey,
+  type Logger,
+} from '../../server/index.js';
 import { warmUpReviewer } from '../work/index.js';
 import type { AgentCard } from '../../protocol/index.js';
 import {
@@ -44,6 +52,8 @@ export interface KitAgentsOptions {
    */
   warmUp?: boolean;
   logger?: Logger;
+  /** Sign every card (public and extended) with these keys (§8.4). */
+  signingKeys?: CardSigningKey[];
 }
 
 /** One running agent. */
@@ -77,7 +87,14 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
 
   // Short tokens can be guessed; the CLI generates 256-bit ones.
   if (opts.deployerToken.length < 16) throw new Error('the deployer token must be at least 16 characters');
+  const signing = opts.signingKeys?.length ? { signingKeys: opts.signingKeys } : {};
+  // The server signs the public card itself; the extended card is ours to sign, once, on first request.
   let extended: AgentCard | undefined;
+  let signedExtended: Promise<AgentCard> | undefined;
+  const extendedCard = (): Promise<AgentCard> | AgentCard | undefined => {
+    if (!extended || !opts.signingKeys?.length) return extended;
+    return (signedExtended ??= signAgentCard(extended, opts.signingKeys));
+  };
   const servers: Record<KitAgentName, AgentServer> = {
     'test-runner': createAgentServer({
       card: (o) => testRunnerCard(cardOpts(o)),
@@ -87,22 +104,25 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
         ...(opts.testTimeoutMs !== undefined ? { timeoutMs: opts.testTimeoutMs } : {}),
       }),
       logger: child('test-runner'),
+      ...signing,
     }),
     'code-reviewer': createAgentServer({
       card: (o) => codeReviewerCard(cardOpts(o)),
       executor: codeReviewerExecutor({ workspaceRoot: opts.workspaceRoot, logger: child('code-reviewer') }),
       logger: child('code-reviewer'),
+      ...signing,
     }),
     deployer: createAgentServer({
       card: (o) => {
         extended = deployerExtendedCard(cardOpts(o));
         return deployerCard(cardOpts(o));
       },
-      extendedCard: () => extended,
+      extendedCard,
       executor: deployerExecutor({ workspaceRoot: opts.workspaceRoot, releasesDir: opts.releasesDir, logger: child('deployer') }),
       // The card's securityRequirements decide what is enforced; 401s carry `WWW-Authenticate: Bearer realm="deployer"`.
       auth: { verifiers: { bearer: staticBearerTokens({ [opts.deployerToken]: 'deployer-operator' }) } },
       logger: child('deployer'),
+      ...signing,
     }),
   };
 

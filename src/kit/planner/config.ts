@@ -66,7 +66,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv, cwd = process
   try {
     text = readFileSync(file!, 'utf8');
   } catch (err) {
-    if (fileFlag >= 0) throw new Error(`cannot read config file ${file}: ${(err as Error).message}`);
+    if (fileFlag >= 0) throw new Error(`cannot read config file ${file}: ${(err as Error).message}`, { cause: err });
   }
   if (text !== undefined) {
     const json = JSON.parse(text) as { planner?: Partial<PlannerConfig> };
