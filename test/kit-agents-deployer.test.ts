@@ -6,6 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
+import { exportJWK, generateKeyPair } from 'jose';
+import { verifyAgentCard } from '../src/client/index.js';
 import { AUTH, artifactData, rest, rpc, send, startKit, statusText, type KitFixture } from './kit-agents-fixture.js';
 
 let f: KitFixture;
@@ -123,5 +125,24 @@ describe('deployer work', () => {
   test('gibberish gets a message saying what the deployer accepts', async () => {
     const r = await deploy(send([{ text: 'xyzzy' }]));
     assert.match(r.body.result.message.parts[0].text, /deploy <directory> to staging\|production/);
+  });
+});
+
+describe('signed cards (§8.4)', () => {
+  test('with signing keys, every public card and the deployer extended card verify against the trusted key', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const trust = { keys: [{ kid: 'kit-test', key: { ...(await exportJWK(publicKey)), alg: 'ES256' } }] };
+    const signed = await startKit({ signingKeys: [{ privateKey, kid: 'kit-test', alg: 'ES256' }] });
+    try {
+      for (const agent of ['test-runner', 'code-reviewer', 'deployer'] as const) {
+        const card = await (await fetch(`${signed.kit.agents[agent].origin}/.well-known/agent-card.json`)).json();
+        assert.deepEqual(await verifyAgentCard(card, trust), { verified: true, kid: 'kit-test', alg: 'ES256' }, agent);
+      }
+      const ext = await rpc(signed, 'deployer', 'GetExtendedAgentCard', {}, AUTH);
+      assert.deepEqual(ext.body.result.skills.map((s: any) => s.id), ['deploy', 'rollback']);
+      assert.equal((await verifyAgentCard(ext.body.result, trust)).verified, true);
+    } finally {
+      await signed.close();
+    }
   });
 });

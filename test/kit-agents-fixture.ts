@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createParser } from 'eventsource-parser';
-import { startKitAgents, type RunningKit } from '../src/kit/agents/start.js';
+import { startKitAgents, type KitAgentsOptions, type RunningKit } from '../src/kit/agents/start.js';
 import type { KitAgentName } from '../src/kit/agents/cards.js';
 
 export const TOKEN = 'test-token-0123456789abcdef';
@@ -35,7 +35,7 @@ test('waits until it is killed', async () => {
 });
 `;
 
-export async function startKit(): Promise<KitFixture> {
+export async function startKit(extra: Partial<KitAgentsOptions> = {}): Promise<KitFixture> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kit-agents-'));
   const workspace = path.join(dir, 'workspace');
   const releases = path.join(dir, 'releases');
@@ -51,6 +51,7 @@ export async function startKit(): Promise<KitFixture> {
     deployerToken: TOKEN,
     ports: { 'test-runner': 0, 'code-reviewer': 0, deployer: 0 },
     testTimeoutMs: 60_000,
+    ...extra,
   });
   return {
     kit,
