@@ -88,3 +88,87 @@ test('the client exposes card, capabilities and interface', () => {
   assert.equal(client.capabilities.streaming, true);
   assert.equal(client.card.name, 'test-agent');
 });
+
+test('§5.2 when the chosen interface cannot be reached, the next compatible entry is used (and kept)', async () => {
+  const { startServer, sendJson, task } = await import('./client-fixture.js');
+  const dead = await startServer(() => undefined);
+  const deadUrl = dead.url;
+  await dead.close();
+  const live = await startServer((req, res) => {
+    if (req.path === '/a2a/jsonrpc') return sendJson(res, 404, { nope: true });
+    sendJson(res, 200, task('t1'));
+  });
+  try {
+    const card = makeCard(live.url, {
+      supportedInterfaces: [
+        { url: `${deadUrl}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: `${live.url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: `${live.url}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      ],
+    });
+    const warnings: string[] = [];
+    const client = new A2AClient(card, { retry: false, logger: { warn: (_o, m) => warnings.push(m) } });
+    assert.equal(client.interface.index, 0);
+    assert.equal((await client.cancelTask('t1')).id, 't1');
+    assert.equal(client.interface.index, 2);
+    assert.match(client.interface.reason, /chose \[2\] HTTP\+JSON 1\.0 .*after \[1\] JSONRPC at .* could not be reached/);
+    assert.equal(warnings.length, 2);
+    assert.deepEqual(live.requests.map((r) => `${r.method} ${r.path}`), ['POST /a2a/jsonrpc', 'POST /a2a/rest/tasks/t1:cancel']);
+    await client.getTask('t1');
+    assert.equal(live.requests.length, 3);
+
+    const stubborn = new A2AClient(card, { retry: false, fallback: false });
+    await assert.rejects(stubborn.getTask('t1'), (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK');
+  } finally {
+    await live.close();
+  }
+});
+
+test('§5.2 no fallback once the agent may have seen the request (connection broken mid-answer)', async () => {
+  const { startServer, sendJson, task } = await import('./client-fixture.js');
+  const s = await startServer((req, res) => {
+    if (req.path === '/a2a/jsonrpc') return res.socket?.destroy();
+    sendJson(res, 200, { task: task('t1') });
+  });
+  try {
+    const card = makeCard(s.url, {
+      supportedInterfaces: [
+        { url: `${s.url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: `${s.url}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      ],
+    });
+    const client = new A2AClient(card);
+    await assert.rejects(client.sendMessage({ message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'x' }] } }), (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK');
+    assert.equal(s.requests.length, 1);
+    assert.equal(client.interface.index, 0);
+  } finally {
+    await s.close();
+  }
+});
+
+test('§5.2 a stream also falls back when its first interface cannot be reached', async () => {
+  const { startServer, startSse, sseEvent, task } = await import('./client-fixture.js');
+  const dead = await startServer(() => undefined);
+  const deadUrl = dead.url;
+  await dead.close();
+  const live = await startServer((_req, res) => {
+    startSse(res);
+    sseEvent(res, { task: task('t1', 'TASK_STATE_COMPLETED') }, '1');
+    res.end();
+  });
+  try {
+    const card = makeCard(live.url, {
+      supportedInterfaces: [
+        { url: `${deadUrl}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: `${live.url}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      ],
+    });
+    const client = new A2AClient(card);
+    const got = [];
+    for await (const ev of client.subscribeToTask('t1')) got.push(ev);
+    assert.equal(got.length, 1);
+    assert.equal(client.interface.binding, 'HTTP+JSON');
+  } finally {
+    await live.close();
+  }
+});

@@ -21,7 +21,7 @@ const BUILT_IN: Readonly<Record<string, TransportFactory>> = {
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
 export class Caller {
-  readonly transport: Transport;
+  private current: Transport;
   private credentials: Credentials | undefined;
   private readonly options: A2AClientOptions;
   private readonly card: () => AgentCard;
@@ -32,6 +32,21 @@ export class Caller {
     this.card = card;
     this.credentials = options.credentials;
     this.logger = options.logger;
+    this.current = this.transportFor(iface);
+  }
+
+  /** The transport requests go through now. */
+  get transport(): Transport {
+    return this.current;
+  }
+
+  /** Switches to another interface of the same agent (fallback, §5.2). */
+  use(iface: SelectedInterface): void {
+    this.current = this.transportFor(iface);
+  }
+
+  private transportFor(iface: SelectedInterface): Transport {
+    const options = this.options;
     const factories: Record<string, TransportFactory> = { ...BUILT_IN, ...options.transports };
     const factory = Object.entries(factories).find(([name]) => name.toUpperCase() === iface.binding.toUpperCase())?.[1];
     if (!factory) {
@@ -43,7 +58,7 @@ export class Caller {
       ...(options.maxEventBytes !== undefined ? { maxEventBytes: options.maxEventBytes } : {}),
       ...(options.streamIdleTimeoutMs !== undefined ? { streamIdleTimeoutMs: options.streamIdleTimeoutMs } : {}),
     };
-    this.transport = factory(iface.url, httpOptions);
+    return factory(iface.url, httpOptions);
   }
 
   log(level: 'debug' | 'info' | 'warn', obj: object, msg: string): void {

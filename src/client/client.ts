@@ -27,17 +27,20 @@ import {
   type TaskPushNotificationConfig,
 } from '../protocol/index.js';
 import { discoverAgentCard, type CardSource } from './discovery.js';
+import { neverReachedAgent } from './errors.js';
 import { checkResult } from './results.js';
+import type { StreamEvent } from './transport.js';
 import { DEFAULT_RETRY_POLICY, SAFE_OPERATIONS, withRetry, type RetryPolicy } from './retry.js';
 import { DEFAULT_RESUME_POLICY, resumableStream, type ResumePolicy } from './resume.js';
-import { DEFAULT_BINDINGS, selectInterface, type SelectedInterface } from './select-interface.js';
+import { DEFAULT_BINDINGS, compatibleInterfaces, selectInterface, type SelectedInterface } from './select-interface.js';
 import { Caller } from './caller.js';
 import type { A2AClientOptions, CallOptions, ConnectOptions, StreamOptions } from './options.js';
 
 /** A client for one agent, bound to the interface chosen from its card. */
 export class A2AClient {
-  /** The interface in use, with the reason it was chosen. */
-  readonly interface: SelectedInterface;
+  private readonly candidates: SelectedInterface[];
+  private chosen = 0;
+  private readonly fallback: boolean;
   private currentCard: AgentCard;
   private readonly caller: Caller;
   private readonly retry: RetryPolicy | undefined;
@@ -52,7 +55,10 @@ export class A2AClient {
   constructor(card: AgentCard, options: A2AClientOptions = {}) {
     this.currentCard = card;
     const custom = Object.keys(options.transports ?? {});
-    this.interface = selectInterface(card, { bindings: options.bindings ?? [...DEFAULT_BINDINGS, ...custom] });
+    const selection = { bindings: options.bindings ?? [...DEFAULT_BINDINGS, ...custom] };
+    this.candidates = compatibleInterfaces(card, selection);
+    if (this.candidates.length === 0) selectInterface(card, selection); // throws the explanatory error
+    this.fallback = options.fallback !== false;
     this.caller = new Caller(this.interface, options, () => this.currentCard);
     this.retry = options.retry === false ? undefined : { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.retrySend = options.retrySend === true;
@@ -81,6 +87,11 @@ export class A2AClient {
       ...(options.retry ? { retry: options.retry } : options.retry === false ? { retry: { retries: 0 } } : {}),
     });
     return new A2AClient(card, options);
+  }
+
+  /** The interface in use, with the reason it was chosen (it changes only on fallback). */
+  get interface(): SelectedInterface {
+    return this.candidates[this.chosen] as SelectedInterface;
   }
 
   /** The agent card in use (replaced by the extended card once fetched). */
@@ -202,14 +213,53 @@ export class A2AClient {
     this.assertCapable(operation, options);
     const repeatable = SAFE_OPERATIONS.has(operation) || (operation === 'SendMessage' && this.retrySend);
     const policy = repeatable && this.retry ? this.retry : { ...DEFAULT_RETRY_POLICY, retries: 0 };
-    const body = this.scoped(params);
-    const result = await this.caller.withDeadline(operation, options, (signal) =>
-      withRetry(() => this.caller.call(operation, body, options, signal), policy, {
-        signal,
-        onRetry: (info) => this.caller.log('debug', { operation, ...info }, `retrying ${operation}`),
-      }),
-    );
+    const result = await this.caller.withDeadline(operation, options, async (signal) => {
+      for (;;) {
+        try {
+          return await withRetry(() => this.caller.call(operation, this.scoped(params), options, signal), policy, {
+            signal,
+            onRetry: (info) => this.caller.log('debug', { operation, ...info }, `retrying ${operation}`),
+          });
+        } catch (err) {
+          if (!this.fallBack(operation, err)) throw err;
+        }
+      }
+    });
     return checkResult(operation, result, this.interface.url);
+  }
+
+  /** Moves to the next compatible interface when the current one was never reached (bounded by the list). */
+  private fallBack(operation: OperationName, err: unknown): boolean {
+    if (!this.fallback || !neverReachedAgent(err) || this.chosen + 1 >= this.candidates.length) return false;
+    const from = this.interface;
+    this.chosen++;
+    const to = this.interface;
+    const why = `after [${from.index}] ${from.binding} at ${from.url} could not be reached`;
+    this.candidates[this.chosen] = { ...to, reason: `${to.reason} (${why})` };
+    this.caller.use(this.interface);
+    this.caller.log('warn', { operation, from: from.url, to: to.url }, `falling back to [${to.index}] ${to.binding} ${why}`);
+    return true;
+  }
+
+  /** One stream connection, falling back to another interface if the first cannot be reached. */
+  private async *connection(
+    operation: OperationName,
+    params: object,
+    options: StreamOptions,
+    lastEventId: string | undefined,
+  ): AsyncGenerator<StreamEvent> {
+    for (;;) {
+      let received = false;
+      try {
+        for await (const ev of this.caller.stream(operation, this.scoped(params), options, lastEventId)) {
+          received = true;
+          yield ev;
+        }
+        return;
+      } catch (err) {
+        if (received || !this.fallBack(operation, err)) throw err;
+      }
+    }
   }
 
   private streaming(
@@ -219,12 +269,11 @@ export class A2AClient {
     options: StreamOptions,
   ): AsyncGenerator<StreamResponse> {
     this.assertCapable(operation, options);
-    const body = this.scoped(params);
     return resumableStream({
       open: (lastEventId, resumeTaskId) =>
         resumeTaskId === undefined
-          ? this.caller.stream(operation, body, options, lastEventId)
-          : this.caller.stream('SubscribeToTask', this.scoped({ id: resumeTaskId }), options, lastEventId),
+          ? this.connection(operation, params, options, lastEventId)
+          : this.connection('SubscribeToTask', { id: resumeTaskId }, options, lastEventId),
       lastEventId: options.lastEventId,
       taskId,
       policy: this.resume,

@@ -59,3 +59,24 @@ export function isA2AClientError(e: unknown): e is A2AClientError {
 export function isAbortError(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError';
 }
+
+/** Socket-level codes meaning the request never left this machine or never reached a listener. */
+const UNREACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * True when the agent certainly did not receive the request: the connection could not be made,
+ * or the URL answered that nothing A2A lives there. Only then is trying another interface safe
+ * for operations that change state.
+ */
+export function neverReachedAgent(err: unknown): boolean {
+  if (!isA2AClientError(err)) return false;
+  if (err.code === 'BAD_RESPONSE') return err.status === 404 || err.status === 405;
+  if (err.code !== 'NETWORK') return false;
+  let c: unknown = err.cause;
+  for (let depth = 0; depth < 4 && typeof c === 'object' && c !== null; depth++) {
+    const code = (c as { code?: unknown }).code;
+    if (typeof code === 'string' && UNREACHED.has(code)) return true;
+    c = (c as { cause?: unknown }).cause;
+  }
+  return false;
+}

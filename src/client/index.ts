@@ -30,7 +30,7 @@ export type { CachedCard, CardCacheOptions } from './card-cache.js';
 export { verifyAgentCard, assertAgentCardVerified, AgentCardVerificationError, DEFAULT_CARD_ALGORITHMS } from './card-verify.js';
 export type { CardTrust, CardVerifyResult, CardVerifyFailure, JwksFetcher } from './card-verify.js';
 
-export { selectInterface, majorMinor, DEFAULT_BINDINGS } from './select-interface.js';
+export { selectInterface, compatibleInterfaces, majorMinor, DEFAULT_BINDINGS } from './select-interface.js';
 export type { SelectInterfaceOptions, SelectedInterface } from './select-interface.js';
 
 export { applyCredentials, schemeKind } from './auth.js';
@@ -40,7 +40,7 @@ export { JsonRpcTransport } from './jsonrpc-transport.js';
 export { RestTransport } from './rest-transport.js';
 export type { HttpTransportOptions, StreamEvent, Transport, TransportFactory, TransportRequest } from './transport.js';
 
-export { A2AClientError, isA2AClientError } from './errors.js';
+export { A2AClientError, isA2AClientError, neverReachedAgent } from './errors.js';
 export type { ClientErrorCode } from './errors.js';
 export { DEFAULT_RETRY_POLICY, SAFE_OPERATIONS } from './retry.js';
 export type { RetryPolicy } from './retry.js';

@@ -50,6 +50,12 @@ export interface A2AClientOptions {
   bindings?: readonly string[];
   /** Extra bindings (e.g. gRPC) by `protocolBinding` name; they become acceptable automatically. */
   transports?: Readonly<Record<string, TransportFactory>>;
+  /**
+   * When the chosen interface cannot be reached at all (connection refused, unknown host, or no A2A
+   * endpoint at its URL), move on to the next compatible `supportedInterfaces` entry (§5.2).
+   * Default true. Never used once the agent may have seen the request.
+   */
+  fallback?: boolean;
   /** Credentials for this agent, applied per the card's security schemes and requirements. */
   credentials?: Credentials;
   /** Refresh credentials after a 401 and retry once. */

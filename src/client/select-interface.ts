@@ -42,16 +42,22 @@ export function majorMinor(version: unknown): string | undefined {
 
 const norm = (binding: string): string => binding.trim().toUpperCase();
 
-/**
- * Picks the first `supportedInterfaces` entry with a binding and version the client speaks.
- * Throws `NO_COMPATIBLE_INTERFACE` listing what the card offers and what the client speaks.
- */
-export function selectInterface(card: AgentCard, options: SelectInterfaceOptions = {}): SelectedInterface {
+interface Scan {
+  found: SelectedInterface[];
+  /** What happened to each entry, in order. */
+  notes: string[];
+  bindings: readonly string[];
+  versions: Set<string>;
+  entries: unknown[];
+}
+
+function scan(card: AgentCard, options: SelectInterfaceOptions): Scan {
   const bindings = options.bindings ?? DEFAULT_BINDINGS;
   const accepted = new Set(bindings.map(norm));
   const versions = new Set((options.versions ?? [PROTOCOL_VERSION]).map((v) => majorMinor(v) ?? v));
   const entries: unknown[] = Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : [];
   const notes: string[] = [];
+  const found: SelectedInterface[] = [];
   for (const [index, raw] of entries.entries()) {
     const entry = raw as Partial<AgentInterface> | null;
     const label = `[${index}] ${entry?.protocolBinding ?? '?'} ${entry?.protocolVersion ?? '?'}`;
@@ -69,21 +75,39 @@ export function selectInterface(card: AgentCard, options: SelectInterfaceOptions
       notes.push(`skipped ${label}: url ${JSON.stringify(entry.url)} is not an http(s) URL`);
       continue;
     }
-    notes.push(`chose ${label} at ${entry.url}${entry.tenant ? ` (tenant ${entry.tenant})` : ''}`);
-    return {
+    found.push({
       index,
       binding: entry.protocolBinding,
       url: entry.url,
       tenant: typeof entry.tenant === 'string' && entry.tenant !== '' ? entry.tenant : undefined,
       protocolVersion: version,
       entry: entry as AgentInterface,
-      reason: notes.join('; '),
-    };
+      reason: [...notes, `chose ${label} at ${entry.url}${entry.tenant ? ` (tenant ${entry.tenant})` : ''}`].join('; '),
+    });
+    notes.push(`${label} also usable`);
   }
+  return { found, notes, bindings, versions, entries };
+}
+
+/**
+ * Every `supportedInterfaces` entry the client could use, in the card's order: the first is the
+ * §8.3.2 choice, the others are fallbacks (§5.2). Empty when nothing fits.
+ */
+export function compatibleInterfaces(card: AgentCard, options: SelectInterfaceOptions = {}): SelectedInterface[] {
+  return scan(card, options).found;
+}
+
+/**
+ * Picks the first `supportedInterfaces` entry with a binding and version the client speaks.
+ * Throws `NO_COMPATIBLE_INTERFACE` listing what the card offers and what the client speaks.
+ */
+export function selectInterface(card: AgentCard, options: SelectInterfaceOptions = {}): SelectedInterface {
+  const r = scan(card, options);
+  if (r.found[0]) return r.found[0];
   const offered =
-    entries.length === 0
+    r.entries.length === 0
       ? 'no supportedInterfaces at all'
-      : entries
+      : r.entries
           .map((raw, i) => {
             const e = raw as Partial<AgentInterface> | null;
             return `[${i}] ${e?.protocolBinding ?? '?'} ${e?.protocolVersion ?? '?'} ${e?.url ?? '?'}`;
@@ -91,9 +115,9 @@ export function selectInterface(card: AgentCard, options: SelectInterfaceOptions
           .join(', ');
   throw new A2AClientError(
     'NO_COMPATIBLE_INTERFACE',
-    `Agent "${card.name ?? '?'}" offers ${offered}; this client speaks ${[...bindings].join(' or ')} at version ${[
-      ...versions,
-    ].join(' or ')}. ${notes.join('; ')}`.trim(),
+    `Agent "${card.name ?? '?'}" offers ${offered}; this client speaks ${[...r.bindings].join(' or ')} at version ${[
+      ...r.versions,
+    ].join(' or ')}. ${r.notes.join('; ')}`.trim(),
   );
 }
 
