@@ -106,7 +106,11 @@ const isoTimestamp = z
 export const ListTasksRequestSchema = z.object({
   tenant,
   contextId: z.string({ error: 'must be a string' }).optional(),
-  status: z.enum(TASK_STATES, { error: `must be one of ${TASK_STATES.join(', ')}` }).optional(),
+  // A non-optional proto3 enum: its zero value TASK_STATE_UNSPECIFIED means "no filter" (SDKs send it).
+  status: z
+    .enum([...TASK_STATES, 'TASK_STATE_UNSPECIFIED'], { error: `must be one of ${TASK_STATES.join(', ')}` })
+    .optional()
+    .transform((s) => (s === 'TASK_STATE_UNSPECIFIED' ? undefined : s)),
   pageSize: z
     .number({ error: 'must be an integer' })
     .int('must be an integer')

@@ -106,7 +106,7 @@ export class A2AService {
     if (missing.length > 0) {
       throw new A2AError('ExtensionSupportRequired', `This agent requires the extension(s) ${missing.join(', ')}; declare them in A2A-Extensions`);
     }
-    const parsed = SCHEMAS[op.name].safeParse(params ?? {});
+    const parsed = SCHEMAS[op.name].safeParse(withoutNulls(params));
     if (!parsed.success) throw A2AError.invalidParams(violationsOf(parsed.error));
     return parsed.data as T;
   }
@@ -212,4 +212,12 @@ export class A2AService {
     if (!card) throw new A2AError('ExtendedAgentCardNotConfigured', 'No extended agent card is configured for this caller');
     return card;
   }
+}
+
+/** ProtoJSON reads a `null` member as the field's default, i.e. unset (SDKs send `"pageSize": null`). */
+function withoutNulls(params: unknown): unknown {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return params ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) if (v !== null) out[k] = v;
+  return out;
 }
