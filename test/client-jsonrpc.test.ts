@@ -179,3 +179,16 @@ test('a response that is not JSON-RPC, or answers another id, is a BAD_RESPONSE'
     },
   );
 });
+
+test('userMessage builds a ROLE_USER message with a fresh id', async () => {
+  const { userMessage: build } = await import('../src/client/index.js');
+  const a = build('hi', { contextId: 'c1', taskId: 't1' });
+  const b = build([{ data: { n: 1 } }]);
+  assert.equal(a.role, 'ROLE_USER');
+  assert.deepEqual(a.parts, [{ text: 'hi' }]);
+  assert.equal(a.contextId, 'c1');
+  assert.equal(a.taskId, 't1');
+  assert.notEqual(a.messageId, b.messageId);
+  assert.match(a.messageId, /^[0-9a-f-]{36}$/);
+  assert.equal(build('x', { messageId: 'fixed' }).messageId, 'fixed');
+});

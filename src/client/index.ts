@@ -5,9 +5,9 @@
  *
  * @example
  * ```ts
- * import { A2AClient } from 'a2a-kit/client';
+ * import { A2AClient, userMessage } from 'a2a-kit/client';
  * const client = await A2AClient.connect('http://localhost:41241');
- * const res = await client.sendMessage({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] } });
+ * const res = await client.sendMessage({ message: userMessage('hi') });
  * ```
  * @packageDocumentation
  */
@@ -22,6 +22,9 @@ export type {
   UnauthorizedHook,
   UnauthorizedInfo,
 } from './options.js';
+
+export { userMessage } from './message.js';
+export type { UserMessageInit } from './message.js';
 
 export { resolveAgentCard, discoverAgentCard, wellKnownCardUrl, defaultCardCache } from './discovery.js';
 export type { CardSource, DiscoveredCard, ResolveCardOptions } from './discovery.js';
