@@ -221,7 +221,7 @@ export const CASES: Case[] = [
     }),
   ),
   { name: '§3.3.4 extended card without the capability', agent: 'bare', expect: 'UnsupportedOperation', run: (c) => c.call('GetExtendedAgentCard') },
-  { name: 'extended card declared but not configured', agent: 'ext', expect: 'ExtendedAgentCardNotConfigured', run: (c) => c.call('GetExtendedAgentCard', {}, REQ) },
+  { name: 'extended card declared but not configured', agent: 'ext', expect: 'ExtendedAgentCardNotConfigured', run: (c) => c.call('GetExtendedAgentCard', {}, { headers: { ...REQ.headers, authorization: 'Bearer good' } }) },
   { name: 'extended card without credentials', agent: 'full', expect: 'Unauthenticated', run: (c) => c.call('GetExtendedAgentCard') },
   {
     name: '§4.6.3 a required extension not requested',

@@ -4,6 +4,8 @@
  * operation table, not from our client) and reduces the answer to a binding-neutral outcome.
  */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createParser } from 'eventsource-parser';
 import {
   A2AError,
@@ -20,7 +22,15 @@ export const BOUND_MS = 5000;
 export const REQUIRED_EXT = 'https://example.com/ext/required/v1';
 export const OPTIONAL_EXT = 'https://example.com/ext/optional/v1';
 export const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-export const HOOK = 'http://127.0.0.1:9/hook';
+
+/** A local webhook receiver, so push deliveries stay on 127.0.0.1; unref'd so it never holds the process. */
+const receiver = createServer((req, res) => {
+  req.resume();
+  res.writeHead(204).end();
+});
+await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+receiver.unref();
+export const HOOK = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
 const waitAbort = (signal: AbortSignal): Promise<void> =>
   new Promise<void>((r) => {
@@ -93,19 +103,17 @@ export function cardFor(origin: string, kind: Kind, restPath = '/a2a/rest'): Age
   };
 }
 
-/** Server options for an agent of `kind` (the full one has an extended card for `Bearer good`). */
+/** Server options for an agent of `kind`: `Bearer good` is alice; only the full one has an extended card. */
 export function optionsFor(kind: Kind, extra: Partial<AgentServerOptions> = {}): AgentServerOptions {
   return {
     executor: agent,
     card: (o) => cardFor(o, kind),
     sse: { keepAliveMs: 0 },
-    ...(kind === 'full'
-      ? {
-          extendedCard: (caller) => ({ ...cardFor('http://x', kind), name: `extended for ${caller.id}` }),
-          authenticate: (req) => (req.headers.authorization === 'Bearer good' ? { id: 'alice' } : undefined),
-          challenge: 'Bearer realm="test"',
-        }
-      : {}),
+    // Webhooks in these tests live on 127.0.0.1, which the push SSRF guard refuses by default.
+    ...({ push: { policy: { allowLoopback: true } } } as object),
+    authenticate: (req) => (req.headers.authorization === 'Bearer good' ? { id: 'alice' } : undefined),
+    challenge: 'Bearer realm="test"',
+    ...(kind === 'full' ? { extendedCard: (caller) => ({ ...cardFor('http://x', kind), name: `extended for ${caller.id}` }) } : {}),
     ...extra,
   };
 }
