@@ -41,7 +41,7 @@ const until = (p: Promise<void>) => Promise.race([p, new Promise<void>((r) => se
 
 /**
  * The scripted agent. The first word of the message text picks the behaviour:
- * echo, reply, ask (input-required, then completes on the follow-up), chunks, throw, throw-early,
+ * echo, reply, noop, auth, ask (input-required, then completes on the follow-up), linger <name>, chunks, throw, throw-early,
  * gate <name> (working, waits for the test, then completes), polite <name> (the same, but stops when aborted), hang (waits for cancel, then tries to update),
  * two-step (working, artifact, complete, all synchronously).
  */
@@ -91,6 +91,17 @@ export function scripted(p: Probe): AgentExecutor {
           await until(p.gate(arg).opened);
           task.addArtifact({ name: 'late', parts: [{ text: arg }] });
           task.complete();
+          return;
+        case 'noop':
+          return;
+        case 'auth':
+          task.authRequired('sign in first');
+          return;
+        case 'linger':
+          // Asks for input, but keeps running and then finishes the task on its own.
+          task.inputRequired('anything else?');
+          await until(p.gate(arg).opened);
+          task.complete('never mind');
           return;
         case 'polite': {
           // An agent that stops as soon as it is told to (what every agent should do with its signal).

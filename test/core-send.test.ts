@@ -205,3 +205,26 @@ test('§3.3.2 an executor that throws before any task → -32603 without interna
   assert.equal(r.body.error.code, -32603);
   assert.doesNotMatch(JSON.stringify(r.body), /secret|passwd|at .*\.ts/);
 });
+
+test('§3.2.2 blocking SendMessage returns at auth-required (an interrupted state)', async () => {
+  const t = await sendTask(s.url, 'auth');
+  assert.equal(t.status.state, 'TASK_STATE_AUTH_REQUIRED');
+});
+
+test('§3.3.2 an agent that returns without replying or creating a task → -32006 InvalidAgentResponse', async () => {
+  const r = await rpc(s.url, 'SendMessage', { message: msg('noop') });
+  assert.equal(r.body.error.code, -32006);
+});
+
+test('§3.1.1 a follow-up that waited for the previous agent call is refused if that call ended the task', async () => {
+  const t = await sendTask(s.url, 'linger lg', { configuration: { returnImmediately: true } });
+  await waitForTask(s.url, t.id, (x) => x.status.state === 'TASK_STATE_INPUT_REQUIRED');
+  const follow = rpc(s.url, 'SendMessage', { message: msg('too late', { taskId: t.id }) });
+  await new Promise((r) => setTimeout(r, 50)); // let the follow-up reach the server and wait for the agent
+  s.probe.gate('lg').open();
+  const r = await follow;
+  assert.equal(r.body.error?.code, -32004, JSON.stringify(r.body));
+  const got = (await rpc(s.url, 'GetTask', { id: t.id })).body.result as Task;
+  assert.equal(got.status.state, 'TASK_STATE_COMPLETED');
+  assert.ok(!got.history!.some((m) => m.parts[0]!.text === 'too late'), 'the refused message is not in the history');
+});

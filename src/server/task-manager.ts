@@ -74,12 +74,7 @@ export class TaskManager {
       // The live run is ahead of the store (saves are queued), e.g. right after a cancel.
       existing = this.liveRun(scope, incoming.taskId)?.task ?? (await this.options.store.getTask(scope, incoming.taskId));
       if (!existing) throw A2AError.taskNotFound(incoming.taskId);
-      if (isTerminal(existing.status.state)) {
-        throw new A2AError(
-          'UnsupportedOperation',
-          `Task ${existing.id} is ${existing.status.state}; a terminal task accepts no more messages. Start a new task in the same context.`,
-        );
-      }
+      refuseTerminal(existing);
       if (incoming.contextId && incoming.contextId !== existing.contextId) {
         throw A2AError.invalidParams([
           { field: 'message.contextId', description: `does not match the context of task ${existing.id}` },
@@ -90,6 +85,8 @@ export class TaskManager {
         // An interrupted task may still be finishing its previous executor call: give it a moment.
         if (isInterrupted(existing.status.state)) await Promise.race([run.settled, delay(5000)]);
         if (run.active) throw new A2AError('UnsupportedOperation', `Task ${existing.id} is still processing a message`);
+        // That call may have ended the task while we waited.
+        refuseTerminal(run.task ?? existing);
       }
     } else {
       run = this.#track(new TaskRun(scope, randomUUID(), incoming.contextId || randomUUID(), this));
@@ -245,6 +242,16 @@ export class TaskManager {
   /** Abort every running executor (server shutdown). */
   abortAll(reason: string): void {
     for (const run of this.#runs.values()) if (run.active) run.abort.abort(new Error(reason));
+  }
+}
+
+/** §3.1.1: a terminal task accepts no more messages. */
+function refuseTerminal(task: Task): void {
+  if (isTerminal(task.status.state)) {
+    throw new A2AError(
+      'UnsupportedOperation',
+      `Task ${task.id} is ${task.status.state}; a terminal task accepts no more messages. Start a new task in the same context.`,
+    );
   }
 }
 
