@@ -30,11 +30,13 @@ const METRICS = {
     ['rps', 'req/s', false],
     ['p50', 'p50 latency ms ↓', true],
     ['p99', 'p99 latency ms ↓', true],
+    ['cpu', 'server CPU µs/request ↓', true],
   ],
   stream: [
     ['eventsPerS', 'events/s', false],
     ['ttfeP50', 'first event p50 ms ↓', true],
     ['ttfeP99', 'first event p99 ms ↓', true],
+    ['cpu', 'server CPU µs/event ↓', true],
   ],
 };
 
@@ -44,7 +46,7 @@ export function renderMarkdown(meta, results) {
   L.push(`# a2a-kit benchmark — ${meta.date.slice(0, 16).replace('T', ' ')} UTC${c.quick ? ' (quick)' : ''}`);
   L.push('');
   L.push(
-    `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel ?? 'cpu'}; server and load generator ${meta.pinned ? 'pinned to cores 0 and 1' : 'not pinned'}. ` +
+    `Commit ${meta.commit ?? '?'}${meta.srcDirty ? ' (src/ had uncommitted changes)' : ''}. Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel ?? 'cpu'}; server and load generator ${meta.pinned ? 'pinned to cores 0 and 1' : 'not pinned'}${meta.raisedPriority ? ', at raised priority (nice -15, also for the session autogroup)' : ''}. ` +
       `${c.runs} run(s) per server per scenario, ${c.duration} s each after ${c.warmup} s warm-up, fresh server per run, servers interleaved. ` +
       `Cells: median (min–max) over valid runs; ratio columns: median (min–max) of ours ÷ other within the same interleaved round, which cancels drift in machine load. ours = a2a-kit, SDK = @a2a-js/sdk 1.3.0 on Express, ceiling = bare node:http sending fixed bytes. ` +
       `↓ = lower is better (its ratios are still ours ÷ other).`,
@@ -53,7 +55,7 @@ export function renderMarkdown(meta, results) {
   L.push('| Scenario | Metric | ours | SDK | ceiling | ours/SDK | ours/ceiling |');
   L.push('|---|---|---:|---:|---:|---:|---:|');
   for (const sc of Object.values(results.scenarios)) {
-    const metrics = METRICS[sc.kind].filter(([k]) => sc.kind === 'stream' || sc.latency || k === 'rps');
+    const metrics = METRICS[sc.kind].filter(([k]) => sc.kind === 'stream' || sc.latency || k === 'rps' || k === 'cpu');
     for (const [key, label] of metrics) {
       const s = sc.summary;
       const v = (n) => s[n]?.[key] ?? null;

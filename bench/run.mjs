@@ -8,7 +8,8 @@
 /* global AbortSignal */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { canPin, here, runLoad, startServer, stats, waitQuiet } from './lib.mjs';
+import { execFileSync } from 'node:child_process';
+import { canNice, canPin, here, runLoad, startServer, stats, waitQuiet } from './lib.mjs';
 import { SCENARIOS, SEND_RPC } from './scenarios.mjs';
 import { renderMarkdown } from './report.mjs';
 
@@ -37,7 +38,7 @@ if (!(cfg.runs >= 1 && cfg.runs <= 20 && cfg.duration > 0 && cfg.duration <= 60 
 
 const log = (s) => process.stderr.write(`${s}\n`);
 const started = new Date();
-log(`bench: ${cfg.runs} run(s) × ${cfg.duration} s (+${cfg.warmup} s warm-up), pinning ${canPin ? 'on (server core 0, load core 1)' : 'off'}`);
+log(`bench: ${cfg.runs} run(s) × ${cfg.duration} s (+${cfg.warmup} s warm-up), pinning ${canPin ? 'on (server core 0, load core 1)' : 'off'}, priority ${canNice ? 'raised' : 'normal'}`);
 
 const results = { scenarios: {}, memory: {} };
 const scenarios = SCENARIOS.filter((s) => !cfg.only || cfg.only.includes(s.id));
@@ -55,8 +56,13 @@ for (const sc of scenarios) {
           continue;
         }
         const script = sc.kind === 'stream' ? 'stream-load.mjs' : 'load.mjs';
-        const r = await runLoad(script, { ...load, duration: cfg.duration, warmup: cfg.warmup }, cfg.warmup + cfg.duration + 40);
-        per[name].push({ ...r, cpuBusyBefore: busy });
+        if (cfg.warmup > 0) await runLoad(script, { ...load, duration: cfg.warmup, warmup: 0 }, cfg.warmup + 40);
+        const cpu0 = await srv.cpu();
+        const r = await runLoad(script, { ...load, duration: cfg.duration, warmup: 0 }, cfg.duration + 40);
+        const cpuUs = (await srv.cpu()) - cpu0;
+        // Server CPU per request (per event for streams): the measure least disturbed by a busy machine.
+        const units = sc.kind === 'stream' ? r.events : r.responses;
+        per[name].push({ ...r, cpuUs, cpuUsPerUnit: units ? cpuUs / units : null, cpuBusyBefore: busy });
         const head = sc.kind === 'stream' ? `${Math.round(r.eventsPerS)} ev/s ttfe p50 ${r.ttfeMs.p50?.toFixed(1)} ms` : `${Math.round(r.throughputRps)} req/s p99 ${r.latency.p99} ms`;
         log(`  ${sc.id} run ${run + 1} ${name}: ${head}${busy !== null && busy > 0.25 ? ` (machine ${Math.round(busy * 100)} % busy before)` : ''}${r.errors ? ` — ${r.errors} ERRORS (invalid)` : ''}`);
       } catch (e) {
@@ -138,7 +144,10 @@ function paired(per, other, f) {
 
 function summarize(sc, per) {
   const out = {};
-  const keys = sc.kind === 'stream' ? { eventsPerS: (r) => r.eventsPerS, ttfeP50: (r) => r.ttfeMs.p50, ttfeP99: (r) => r.ttfeMs.p99 } : { rps: (r) => r.throughputRps, p50: (r) => r.latency.p50, p99: (r) => r.latency.p99 };
+  const keys =
+    sc.kind === 'stream'
+      ? { eventsPerS: (r) => r.eventsPerS, ttfeP50: (r) => r.ttfeMs.p50, ttfeP99: (r) => r.ttfeMs.p99, cpu: (r) => r.cpuUsPerUnit }
+      : { rps: (r) => r.throughputRps, p50: (r) => r.latency.p50, p99: (r) => r.latency.p99, cpu: (r) => r.cpuUsPerUnit };
   out.paired = {};
   for (const other of ['sdk', 'bare']) out.paired[other] = Object.fromEntries(Object.entries(keys).map(([k, f]) => [k, paired(per, other, f)]));
   for (const [name, runs] of Object.entries(per)) {
@@ -152,19 +161,29 @@ function summarize(sc, per) {
     const pick = (f) => stats(valid.map(f));
     out[name] =
       sc.kind === 'stream'
-        ? { eventsPerS: pick((r) => r.eventsPerS), ttfeP50: pick((r) => r.ttfeMs.p50), ttfeP99: pick((r) => r.ttfeMs.p99), invalid, total: runs.length }
-        : { rps: pick((r) => r.throughputRps), p50: pick((r) => r.latency.p50), p99: pick((r) => r.latency.p99), max: pick((r) => r.latency.max), invalid, total: runs.length };
+        ? { eventsPerS: pick((r) => r.eventsPerS), ttfeP50: pick((r) => r.ttfeMs.p50), ttfeP99: pick((r) => r.ttfeMs.p99), cpu: pick((r) => r.cpuUsPerUnit), invalid, total: runs.length }
+        : { rps: pick((r) => r.throughputRps), p50: pick((r) => r.latency.p50), p99: pick((r) => r.latency.p99), max: pick((r) => r.latency.max), cpu: pick((r) => r.cpuUsPerUnit), invalid, total: runs.length };
   }
   return out;
 }
 
+const git = (...a) => {
+  try {
+    return execFileSync('git', a, { cwd: here('..'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return null;
+  }
+};
 const meta = {
   date: started.toISOString(),
+  commit: git('rev-parse', '--short', 'HEAD'),
+  srcDirty: Boolean(git('status', '--porcelain', '--', 'src')),
   finished: new Date().toISOString(),
   node: process.version,
   cpus: cpus().length,
   cpuModel: cpus()[0]?.model,
   pinned: canPin,
+  raisedPriority: canNice,
   config: cfg,
 };
 const md = renderMarkdown(meta, results);

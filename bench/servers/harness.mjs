@@ -1,7 +1,7 @@
 /**
  * Shared by the three bench servers: report the listening origin to the parent over IPC and
  * answer memory probes ({ cmd: 'mem' } → process.memoryUsage() after a forced GC), so memory is
- * measured without adding any admin route to the servers themselves.
+ * measured without adding any admin route to the servers themselves; { cmd: 'cpu' } → process.cpuUsage().
  */
 import { setImmediate } from 'node:timers';
 
@@ -18,6 +18,8 @@ export function report(origin, info = {}) {
         await new Promise((r) => setImmediate(r));
       }
       process.send({ cmd: 'mem', mem: process.memoryUsage(), gc: typeof globalThis.gc === 'function' });
+    } else if (msg?.cmd === 'cpu') {
+      process.send({ cmd: 'cpu', cpu: process.cpuUsage() });
     } else if (msg?.cmd === 'exit') {
       process.exit(0);
     }

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+/**
+ * A/B two builds of our server, interleaved, on one scenario:
+ *   node bench/ab.mjs <distA> <distB> [--rounds N] [--duration S] [--only scenario-id]
+ * (e.g. `cp -r dist /tmp/dist-before`, change src, `npm run build`, then `node bench/ab.mjs /tmp/dist-before dist`).
+ * Prints req/s per round, the median of B ÷ A within rounds, and server CPU per request.
+ */
+import { resolve } from 'node:path';
+import { runLoad, startServer, stats, waitQuiet } from './lib.mjs';
+import { SCENARIOS } from './scenarios.mjs';
+
+const argv = process.argv.slice(2);
+const opt = (n, d) => {
+  const i = argv.indexOf(`--${n}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : d;
+};
+const [a, b] = argv.filter((x, i) => !x.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+if (!a || !b) {
+  console.error('usage: node bench/ab.mjs <distA> <distB> [--rounds N] [--duration S] [--only id]');
+  process.exit(2);
+}
+const rounds = Math.min(20, Number(opt('rounds', 5)));
+const duration = Math.min(30, Number(opt('duration', 3)));
+const sc = SCENARIOS.find((s) => s.id === opt('only', 'rpc-send-c32'));
+const ratios = [];
+const cpu = { A: [], B: [] };
+for (let r = 0; r < rounds; r++) {
+  const got = {};
+  for (const [label, dist] of [['A', a], ['B', b]]) {
+    await waitQuiet();
+    const srv = await startServer('ours', [], { BENCH_OURS_DIST: resolve(dist) });
+    try {
+      const load = await sc.prepare(srv);
+      const script = sc.kind === 'stream' ? 'stream-load.mjs' : 'load.mjs';
+      await runLoad(script, { ...load, duration: 1, warmup: 0 }, 45);
+      const cpu0 = await srv.cpu();
+      const res = await runLoad(script, { ...load, duration, warmup: 0 }, duration + 40);
+      const units = sc.kind === 'stream' ? res.events : res.responses;
+      cpu[label].push(((await srv.cpu()) - cpu0) / units);
+      got[label] = sc.kind === 'stream' ? res.eventsPerS : res.throughputRps;
+      if (res.errors) console.log(`  ${label}: ${res.errors} errors`);
+    } finally {
+      await srv.stop();
+    }
+  }
+  ratios.push(got.B / got.A);
+  console.log(`round ${r + 1}: A ${Math.round(got.A)}  B ${Math.round(got.B)}  B/A ${(got.B / got.A).toFixed(3)}  CPU µs/unit A ${cpu.A.at(-1).toFixed(1)} B ${cpu.B.at(-1).toFixed(1)}`);
+}
+const s = stats(ratios);
+console.log(`${sc.id}: B/A median ${s.median.toFixed(3)} (${s.min.toFixed(3)}–${s.max.toFixed(3)}) over ${s.n} rounds`);
+console.log(`server CPU µs per request/event: A median ${stats(cpu.A).median.toFixed(1)}, B median ${stats(cpu.B).median.toFixed(1)}`);
