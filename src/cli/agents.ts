@@ -3,11 +3,14 @@
  * Usage: agents [--host 127.0.0.1] [--public-host localhost] [--ports 41241,41242,41243]
  *               [--workspace samples] [--work-dir .kit-work] [--releases DIR] [--test-timeout 60] [--jsonrpc-only]
  * Environment: KIT_HOST, KIT_PUBLIC_HOST, KIT_PORTS, KIT_WORKSPACE, KIT_WORK_DIR, KIT_RELEASES, KIT_TEST_TIMEOUT,
- * DEPLOYER_TOKEN, LOG_LEVEL. Flags win over the environment.
+ * DEPLOYER_TOKEN, LOG_LEVEL. Flags win over the environment. Ports, in order of precedence: --ports, KIT_PORTS,
+ * then the planner's own settings (KIT_AGENTS, `planner.agents` of kit.config.json) so one edit moves both sides,
+ * then 41241–41243.
  * Without DEPLOYER_TOKEN a fresh token is generated and written to `<work dir>/deployer-token` (mode 0600);
  * only that file's path is printed, never the token.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,17 +26,38 @@ const NAMES: KitAgentName[] = ['test-runner', 'code-reviewer', 'deployer'];
 
 class UsageError extends Error {}
 
-function parsePorts(value: string | undefined): Partial<Record<KitAgentName, number>> {
-  if (value === undefined) return {};
-  const parts = value.split(',').map((s) => s.trim());
-  if (parts.length !== 3) throw new UsageError(`--ports expects three ports (test-runner,code-reviewer,deployer), got "${value}"`);
+/** Three ports, or base URLs whose ports are taken, in the order test-runner, code-reviewer, deployer. */
+function parsePorts(parts: string[], from: string): Partial<Record<KitAgentName, number>> {
+  if (parts.length !== 3) throw new UsageError(`${from} expects three ports (test-runner,code-reviewer,deployer), got "${parts.join(',')}"`);
   const out: Partial<Record<KitAgentName, number>> = {};
-  parts.forEach((p, i) => {
-    const n = Number(p);
-    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`"${p}" is not a port number`);
+  parts.forEach((raw, i) => {
+    const p = raw.trim();
+    let n = Number(p);
+    if (/^https?:\/\//.test(p)) {
+      const u = new URL(p);
+      n = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+    }
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${from}: "${p}" is not a port number`);
     out[NAMES[i]!] = n;
   });
   return out;
+}
+
+/** The port settings from the first source that has them. */
+function configuredPorts(flag: string | undefined, env: NodeJS.ProcessEnv): Partial<Record<KitAgentName, number>> {
+  if (flag !== undefined) return parsePorts(flag.split(','), '--ports');
+  if (env.KIT_PORTS) return parsePorts(env.KIT_PORTS.split(','), 'KIT_PORTS');
+  if (env.KIT_AGENTS) return parsePorts(env.KIT_AGENTS.split(','), 'KIT_AGENTS');
+  let config: unknown;
+  try {
+    config = JSON.parse(readFileSync('kit.config.json', 'utf8'));
+  } catch {
+    return {};
+  }
+  const agents = (config as { planner?: { agents?: unknown } }).planner?.agents;
+  return Array.isArray(agents) && agents.every((a) => typeof a === 'string' || typeof a === 'number')
+    ? parsePorts(agents.map(String), 'kit.config.json planner.agents')
+    : {};
 }
 
 /** A token only the owner of the work dir can read; written beside and renamed so it is never half there. */
@@ -76,7 +100,7 @@ async function main(argv: string[]): Promise<number> {
   if (testTimeoutMs !== undefined && !(testTimeoutMs > 0 && testTimeoutMs <= 3_600_000)) {
     throw new UsageError(`--test-timeout expects seconds between 1 and 3600, got "${timeout}"`);
   }
-  const ports = parsePorts(values.ports ?? env.KIT_PORTS);
+  const ports = configuredPorts(values.ports, env);
   const bindings: KitBinding[] = values['jsonrpc-only'] ? ['JSONRPC'] : ['JSONRPC', 'HTTP+JSON'];
 
   const logger = pino({ level: env.LOG_LEVEL ?? 'info', base: { pid: process.pid } }, pino.destination({ dest: 2, sync: true }));
