@@ -26,6 +26,27 @@ export interface Webhook {
   close(): Promise<void>;
 }
 
+/**
+ * Upper bound for waiting on deliveries. Only reached when something is broken: it is a bound, not a
+ * timing assertion, and generous because the CI machine may be heavily loaded.
+ */
+export const SETTLE = 100_000;
+
+const open = new Set<{ close(): unknown }>();
+
+/** Registers something to close after the current test, even when an assertion fails first. */
+export function track<C extends { close(): unknown }>(c: C): C {
+  open.add(c);
+  return c;
+}
+
+/** Closes everything tracked (use as `afterEach(closeAll)`), so a failed test cannot leave the process hanging. */
+export async function closeAll(): Promise<void> {
+  const all = [...open];
+  open.clear();
+  await Promise.allSettled(all.map(async (c) => c.close()));
+}
+
 /** Starts a webhook; `respond` decides each answer (default 200). It may hold a request by awaiting. */
 export async function startWebhook(
   respond: (hit: Hit, index: number) => Answer | Promise<Answer> = () => ({ status: 200 }),
@@ -51,7 +72,7 @@ export async function startWebhook(
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
-  return {
+  return track<Webhook>({
     url: `http://127.0.0.1:${port}/hook`,
     port,
     hits,
@@ -61,7 +82,7 @@ export async function startWebhook(
         server.closeAllConnections();
         server.close(() => r());
       }),
-  };
+  });
 }
 
 /** A promise with its resolve, for holding a webhook's answer until the test says so. */

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,9 +9,11 @@ import {
   type DeliveryOutcome,
 } from '../src/server/push/index.js';
 import type { StreamResponse } from '../src/protocol/index.js';
-import { statusEvent } from './push-fixture.js';
+import { SETTLE, closeAll, statusEvent, track } from './push-fixture.js';
 
-const T = { timeout: 20_000 };
+afterEach(closeAll);
+
+const T = { timeout: 120_000 };
 
 /** Mounts a receiver's node listener on 127.0.0.1 and records accepted events. */
 async function mount(opts: Omit<PushReceiverOptions, 'onEvent'> & { onEvent?: PushReceiverOptions['onEvent'] }) {
@@ -26,7 +28,7 @@ async function mount(opts: Omit<PushReceiverOptions, 'onEvent'> & { onEvent?: Pu
     server.closeAllConnections();
     server.close(() => r());
   });
-  return { url, got, post, close, receiver };
+  return track({ url, got, post, close, receiver });
 }
 
 const body = (ev: StreamResponse = statusEvent('task-1', 0)) => JSON.stringify(ev);
@@ -112,11 +114,11 @@ test('receiver fetch handler: same checks without a node server', async () => {
 test('end to end: PushSender → receiver with token, authorization and a signature (a2a-kit addition)', T, async () => {
   const signer = await generatePushSigner('ES256', 'push-key-1');
   const r = await mount({ token: 'tok-9', authorization: 'Bearer cred', verifyKeys: signer.publicJwks() });
-  const s = new PushSender({ policy: { allowLoopback: true }, signer });
+  const s = track(new PushSender({ policy: { allowLoopback: true }, signer }));
   const config = { id: 'c1', taskId: 'task-1', url: r.url, token: 'tok-9', authentication: { scheme: 'Bearer', credentials: 'cred' } };
   for (let i = 0; i < 5; i++) s.enqueue(config, statusEvent('task-1', i));
   s.enqueue(config, { task: { id: 'task-1', contextId: 'ctx-task-1', status: { state: 'TASK_STATE_COMPLETED' } } });
-  await s.drain(10_000);
+  assert.equal(await s.drain(SETTLE), true);
   assert.equal(s.stats.delivered, 6);
   assert.deepEqual(r.got.map((g) => g.meta.kind), ['statusUpdate', 'statusUpdate', 'statusUpdate', 'statusUpdate', 'statusUpdate', 'task']);
   const sig = r.got[0]!.meta.signature!;
@@ -154,26 +156,25 @@ test('signature keys fetched from the agent JWKS URL (/.well-known/a2a-push-jwks
     else res.writeHead(404).end();
   });
   await new Promise<void>((ok) => jwksServer.listen(0, '127.0.0.1', ok));
+  track({ close: () => new Promise<void>((ok) => { jwksServer.closeAllConnections(); jwksServer.close(() => ok()); }) });
   const jwksUrl = new URL(PUSH_JWKS_PATH, `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}`);
   const r = await mount({ verifyKeys: jwksUrl });
   const outcomes: DeliveryOutcome[] = [];
-  const s = new PushSender({ policy: { allowLoopback: true }, signer, onOutcome: (o) => outcomes.push(o) });
+  const s = track(new PushSender({ policy: { allowLoopback: true }, signer, onOutcome: (o) => outcomes.push(o) }));
   s.enqueue({ taskId: 'task-1', url: r.url }, statusEvent('task-1', 0));
-  await s.drain(10_000);
+  assert.equal(await s.drain(SETTLE), true);
   assert.equal(outcomes[0]!.result, 'delivered');
   assert.equal(r.got[0]!.meta.signature?.kid, signer.kid);
   await s.close();
   await r.close();
-  jwksServer.closeAllConnections();
-  await new Promise<void>((ok) => jwksServer.close(() => ok()));
 });
 
 test('sender → receiver with a wrong token: 401 is final, no retries', T, async () => {
   const r = await mount({ token: 'right' });
   const outcomes: DeliveryOutcome[] = [];
-  const s = new PushSender({ policy: { allowLoopback: true }, onOutcome: (o) => outcomes.push(o), baseDelayMs: 1 });
+  const s = track(new PushSender({ policy: { allowLoopback: true }, onOutcome: (o) => outcomes.push(o), baseDelayMs: 1 }));
   s.enqueue({ taskId: 'task-1', url: r.url, token: 'wrong' }, statusEvent('task-1', 0));
-  await s.drain(10_000);
+  assert.equal(await s.drain(SETTLE), true);
   assert.deepEqual([outcomes[0]!.result, outcomes[0]!.status, outcomes[0]!.attempts], ['failed', 401, 1]);
   await s.close();
   await r.close();

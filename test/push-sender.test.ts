@@ -1,16 +1,18 @@
-import { test } from 'node:test';
+import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   PushSender, PUSH_CONTENT_TYPE, PUSH_ID_HEADER, PUSH_TOKEN_HEADER, type DeliveryOutcome, type PushSenderOptions,
 } from '../src/server/push/index.js';
 import type { TaskPushNotificationConfig } from '../src/protocol/index.js';
-import { captureLogger, gate, recordingClock, seqOf, startWebhook, statusEvent } from './push-fixture.js';
+import { SETTLE, captureLogger, closeAll, gate, recordingClock, seqOf, startWebhook, statusEvent, track } from './push-fixture.js';
+
+afterEach(closeAll);
 
 const LOOPBACK = { allowLoopback: true };
-const T = { timeout: 20_000 };
+const T = { timeout: 120_000 };
 
 function sender(extra: PushSenderOptions = {}): PushSender {
-  return new PushSender({ policy: LOOPBACK, baseDelayMs: 1, maxDelayMs: 5, ...extra });
+  return track(new PushSender({ policy: LOOPBACK, baseDelayMs: 1, maxDelayMs: 5, ...extra }));
 }
 
 const cfg = (url: string, extra: Partial<TaskPushNotificationConfig> = {}): TaskPushNotificationConfig => ({
@@ -23,7 +25,7 @@ test('§4.3.3 delivery: POST of the StreamResponse with Authorization, token, co
   const config = cfg(hook.url, { token: 'tok-1', authentication: { scheme: 'Bearer', credentials: 's3cret' } });
   const events = Array.from({ length: 40 }, (_, i) => statusEvent('task-1', i));
   for (const ev of events) s.enqueue(config, ev);
-  assert.equal(await s.drain(15_000), true);
+  assert.equal(await s.drain(SETTLE), true);
   assert.equal(hook.hits.length, 40);
   assert.deepEqual(hook.hits.map(seqOf), events.map((_, i) => i));
   const first = hook.hits[0]!;
@@ -43,7 +45,7 @@ test('no authentication or token configured → neither header is sent', T, asyn
   const hook = await startWebhook();
   const s = sender();
   s.enqueue(cfg(hook.url), statusEvent('task-1', 0));
-  await s.drain(10_000);
+  assert.equal(await s.drain(SETTLE), true);
   assert.equal(hook.hits[0]!.headers['authorization'], undefined);
   assert.equal(hook.hits[0]!.headers[PUSH_TOKEN_HEADER.toLowerCase()], undefined);
   await s.close();
@@ -57,7 +59,7 @@ test('two tasks interleaved on one webhook: each task keeps its own order', T, a
     s.enqueue(cfg(hook.url, { taskId: 'a' }), statusEvent('a', i));
     s.enqueue(cfg(hook.url, { taskId: 'b' }), statusEvent('b', i));
   }
-  await s.drain(15_000);
+  assert.equal(await s.drain(SETTLE), true);
   const seqFor = (t: string) => hook.hits.filter((h) => JSON.parse(h.body).statusUpdate.taskId === t).map(seqOf);
   assert.deepEqual(seqFor('a'), [...Array(20).keys()]);
   assert.deepEqual(seqFor('b'), [...Array(20).keys()]);
@@ -70,7 +72,7 @@ test('§13.2 503 once then 200 → delivered after one retry, same notification 
   const s = sender();
   s.enqueue(cfg(hook.url), statusEvent('task-1', 0));
   s.enqueue(cfg(hook.url), statusEvent('task-1', 1));
-  await s.drain(10_000);
+  assert.equal(await s.drain(SETTLE), true);
   assert.deepEqual(hook.hits.map(seqOf), [0, 0, 1]);
   assert.equal(hook.hits[0]!.headers[PUSH_ID_HEADER.toLowerCase()], hook.hits[1]!.headers[PUSH_ID_HEADER.toLowerCase()]);
   assert.deepEqual(s.stats, { delivered: 2, retried: 1, failed: 0, dropped: 0, queued: 0, inFlight: 0 });
@@ -94,10 +96,11 @@ test('§13.2 dead webhook: enqueue never blocks, a healthy webhook gets everythi
   // Both loops returned before any delivery finished: enqueue only queues.
   assert.equal(s.stats.delivered, 0);
   await healthy.waitFor(30);
+  await dead.waitFor(1);
   assert.deepEqual(healthy.hits.map(seqOf), [...Array(30).keys()]);
   assert.equal(dead.hits.length, 1, 'the dead webhook is still holding its first request');
   held.open();
-  assert.equal(await s.drain(15_000), true);
+  assert.equal(await s.drain(SETTLE), true);
   assert.equal(dead.hits.length, 9);
   assert.deepEqual(dead.hits.map(seqOf), [0, 0, 0, 1, 1, 1, 2, 2, 2]);
   const st = s.stats;
@@ -131,11 +134,11 @@ test('§13.2 Retry-After (seconds, HTTP-date, capped) replaces the backoff; full
     { status: 200 },
   ];
   const hook = await startWebhook((_h, i) => answers[i]!);
-  const s = new PushSender({
+  const s = track(new PushSender({
     policy: LOOPBACK, clock, random: () => 0.5, baseDelayMs: 100, maxDelayMs: 10_000, maxRetryAfterMs: 5_000, maxAttempts: 5,
-  });
+  }));
   s.enqueue(cfg(hook.url), statusEvent('task-1', 0));
-  await s.drain(10_000);
+  assert.equal(await s.drain(SETTLE), true);
   assert.equal(hook.hits.length, 5);
   // Retry 4 has no Retry-After: random 0.5 × min(maxDelay, base·2^3 = 800) = 400.
   assert.deepEqual(clock.waits, [2_000, 3_000, 5_000, 400]);
@@ -150,7 +153,7 @@ test('§13.2 redirects are not followed and not retried', T, async () => {
   const outcomes: DeliveryOutcome[] = [];
   const s = sender({ onOutcome: (o) => outcomes.push(o) });
   s.enqueue(cfg(hook.url), statusEvent('task-1', 0));
-  await s.drain(10_000);
+  assert.equal(await s.drain(SETTLE), true);
   assert.equal(hook.hits.length, 1);
   assert.equal(target.hits.length, 0);
   assert.equal(outcomes[0]!.result, 'failed');
@@ -164,7 +167,7 @@ test('other 4xx are final: one attempt, counted as failed', T, async () => {
   const hook = await startWebhook(() => ({ status: 401 }));
   const s = sender();
   s.enqueue(cfg(hook.url), statusEvent('task-1', 0));
-  await s.drain(10_000);
+  assert.equal(await s.drain(SETTLE), true);
   assert.equal(hook.hits.length, 1);
   assert.deepEqual(s.stats, { delivered: 0, retried: 0, failed: 1, dropped: 0, queued: 0, inFlight: 0 });
   await s.close();
@@ -183,7 +186,7 @@ test('bounded queue: overflow drops the oldest pending event and logs it', T, as
   await hook.waitFor(1);
   assert.equal(s.stats.dropped, 2);
   held.open();
-  await s.drain(10_000);
+  assert.equal(await s.drain(SETTLE), true);
   assert.deepEqual(hook.hits.map(seqOf), [0, 3, 4]);
   assert.equal(log.entries.filter((e) => e.msg === 'push notification dropped').length, 2);
   await s.close();
@@ -199,9 +202,8 @@ test('§13.2 timeout: a webhook that never answers fails the attempt and is retr
   const outcomes: DeliveryOutcome[] = [];
   const s = sender({ timeoutMs: 50, maxAttempts: 2, onOutcome: (o) => outcomes.push(o) });
   s.enqueue(cfg(hook.url), statusEvent('task-1', 0));
-  await s.drain(10_000);
-  assert.equal(hook.hits.length, 2);
-  assert.equal(outcomes[0]!.result, 'failed');
+  assert.equal(await s.drain(SETTLE), true);
+  assert.deepEqual([outcomes[0]!.result, outcomes[0]!.attempts], ['failed', 2]);
   assert.match(outcomes[0]!.error ?? '', /ETIMEDOUT/);
   never.open();
   await s.close();
@@ -227,7 +229,7 @@ test('close(): pending and in-flight events are dropped, later enqueues too', T,
 test('connection is pinned to the address the guard checked; the name is resolved by the injected resolver only', T, async () => {
   const hook = await startWebhook();
   const resolved: string[] = [];
-  const s = new PushSender({
+  const s = track(new PushSender({
     policy: {
       allowLoopback: true,
       resolve: async (host) => {
@@ -235,9 +237,9 @@ test('connection is pinned to the address the guard checked; the name is resolve
         return [{ address: '127.0.0.1', family: 4 }];
       },
     },
-  });
+  }));
   for (let i = 0; i < 3; i++) s.enqueue(cfg(`http://webhook.test:${hook.port}/pinned`), statusEvent('task-1', i));
-  await s.drain(10_000);
+  assert.equal(await s.drain(SETTLE), true);
   assert.deepEqual(resolved, ['webhook.test'], 'resolved once: the checked answer is cached and reused');
   assert.equal(hook.hits[0]!.headers.host, `webhook.test:${hook.port}`);
   assert.equal(hook.hits[0]!.path, '/pinned');

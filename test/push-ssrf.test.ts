@@ -3,13 +3,15 @@
  * resolver is injected (or resolves `localhost` from the hosts file), and sender tests use a fetch
  * double that only counts calls, so no packet ever goes to a non-loopback address.
  */
-import { test } from 'node:test';
+import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   assertWebhookUrl, checkWebhookUrl, classifyAddress, PushSender, redactUrl, type DeliveryOutcome, type HostResolver,
 } from '../src/server/push/index.js';
 import { isA2AError } from '../src/protocol/index.js';
-import { statusEvent } from './push-fixture.js';
+import { SETTLE, closeAll, statusEvent, track } from './push-fixture.js';
+
+afterEach(closeAll);
 
 const refusedByDefault: [string, string][] = [
   ['http://10.0.0.1/hook', 'private'],
@@ -115,17 +117,17 @@ test('§13.2 config creation: assertWebhookUrl throws invalid params naming the 
 test('§13.2 send time: refused destinations are never contacted and not retried', async () => {
   let calls = 0;
   const outcomes: DeliveryOutcome[] = [];
-  const s = new PushSender({
+  const s = track(new PushSender({
     fetch: async () => {
       calls++;
       return new Response(null, { status: 200 });
     },
     onOutcome: (o) => outcomes.push(o),
     baseDelayMs: 1,
-  });
+  }));
   const urls = ['http://10.0.0.1/hook', 'http://192.168.1.1/hook', 'http://169.254.169.254/', 'http://[::1]/', 'http://localhost/'];
   for (const url of urls) s.enqueue({ id: 'c', taskId: 't', url }, statusEvent('t', 0));
-  assert.equal(await s.drain(10_000), true);
+  assert.equal(await s.drain(SETTLE), true);
   assert.equal(calls, 0);
   assert.deepEqual(outcomes.map((o) => [o.result, o.attempts]), urls.map(() => ['failed', 1]));
   await s.close();
@@ -138,16 +140,16 @@ test('§13.2 DNS rebinding: a host that passed at creation but now resolves priv
   answer = '10.0.0.5';
   let calls = 0;
   const outcomes: DeliveryOutcome[] = [];
-  const s = new PushSender({
+  const s = track(new PushSender({
     policy: { resolve },
     fetch: async () => {
       calls++;
       return new Response(null, { status: 200 });
     },
     onOutcome: (o) => outcomes.push(o),
-  });
+  }));
   s.enqueue({ id: 'c', taskId: 't', url: 'https://rebind.example/hook' }, statusEvent('t', 0));
-  await s.drain(10_000);
+  assert.equal(await s.drain(SETTLE), true);
   assert.equal(calls, 0);
   assert.equal(outcomes[0]!.result, 'failed');
   assert.match(outcomes[0]!.error ?? '', /resolves to 10\.0\.0\.5/);
