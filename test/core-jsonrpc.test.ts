@@ -1,7 +1,7 @@
 /** The JSON-RPC envelope, versions, capability gating and HTTP-level limits (§9, §3.3.4, §3.6.2) on real HTTP. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorInfo, msg, post, rpc, start, UNKNOWN_TASK, V, type Started } from './core-fixture.js';
+import { card, errorInfo, msg, post, rpc, start, UNKNOWN_TASK, V, type Started } from './core-fixture.js';
 
 let s: Started; // streaming only: no push, no extended card
 before(async () => {
@@ -178,13 +178,27 @@ test('§3.3.4 GetExtendedAgentCard without the extendedAgentCard flag → -32004
 });
 
 test('§3.3.4 GetExtendedAgentCard declared but not configured → -32007', async () => {
-  const declared = await start({ extendedAgentCard: true });
+  // An authenticated caller: the extended card is only for them (§3.1.11), whatever the configuration.
+  const declared = await start({ extendedAgentCard: true }, { authenticate: () => ({ id: 'someone' }) });
   try {
     const r = await rpc(declared.url, 'GetExtendedAgentCard', {});
     checkError(r, 1, -32007);
     assert.equal(errorInfo(r.body)?.reason, 'EXTENDED_AGENT_CARD_NOT_CONFIGURED');
   } finally {
     await declared.close();
+  }
+});
+
+test('§3.1.11 GetExtendedAgentCard declared and configured → the extended card for an authenticated caller', async () => {
+  const ext = await start({ extendedAgentCard: true }, {
+    authenticate: () => ({ id: 'someone' }),
+    extendedCard: { ...card('http://127.0.0.1:1', { extendedAgentCard: true }), name: 'extended' },
+  });
+  try {
+    const r = await rpc(ext.url, 'GetExtendedAgentCard', {});
+    assert.equal(r.body.result?.name, 'extended', JSON.stringify(r.body));
+  } finally {
+    await ext.close();
   }
 });
 
