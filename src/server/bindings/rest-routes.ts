@@ -174,7 +174,7 @@ export function queryParams(op: Operation, query: URLSearchParams | undefined): 
     if (type === 'string') out[name] = v;
     else if (type === 'int') {
       if (INT.test(v)) out[name] = Number(v);
-      else violations.push({ field: name, description: `must be an integer in decimal digits, got "${clip(v)}"` });
+      else violations.push({ field: name, description: `must be a decimal integer (at most 15 digits), got "${clip(v)}"` });
     } else if (v === 'true' || v === 'false') out[name] = v === 'true';
     else violations.push({ field: name, description: `must be true or false, got "${clip(v)}"` });
   }
