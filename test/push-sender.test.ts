@@ -247,3 +247,15 @@ test('connection is pinned to the address the guard checked; the name is resolve
   await s.close();
   await hook.close();
 });
+
+test('the event is a snapshot at enqueue time: later changes to the object are not sent', T, async () => {
+  const hook = await startWebhook();
+  const s = sender();
+  const ev = statusEvent('task-1', 0);
+  s.enqueue(cfg(hook.url), ev);
+  s.enqueue(cfg(hook.url, { id: 'cfg-2' }), ev);
+  if ('statusUpdate' in ev) ev.statusUpdate.status.state = 'TASK_STATE_FAILED';
+  assert.equal(await s.drain(SETTLE), true);
+  assert.equal(hook.hits.length, 2);
+  for (const h of hook.hits) assert.equal(JSON.parse(h.body).statusUpdate.status.state, 'TASK_STATE_WORKING');
+});

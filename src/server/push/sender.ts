@@ -4,7 +4,7 @@
  * Events are grouped into lanes, one per (task, config id, URL). A lane sends strictly in order, one
  * request at a time, and retries its head event before moving on, so a webhook sees a task's events in
  * the order they happened. Lanes are independent: a slow or dead webhook delays only its own lanes, never
- * another webhook, another task, or the caller ({@link PushSender.enqueue} is synchronous and O(1)).
+ * another webhook, another task, or the caller ({@link PushSender.enqueue} is synchronous and does no I/O).
  */
 import { randomUUID } from 'node:crypto';
 import type { StreamResponse, TaskPushNotificationConfig } from '../../protocol/index.js';
@@ -20,7 +20,8 @@ import {
 interface Item {
   id: string;
   config: TaskPushNotificationConfig;
-  event: StreamResponse;
+  /** The serialised event: a snapshot taken at enqueue time. */
+  body: Buffer;
   taskId: string;
 }
 
@@ -56,6 +57,7 @@ export class PushSender {
   readonly #userAgent: string;
   readonly #onOutcome: ((o: DeliveryOutcome) => void) | undefined;
   readonly #lanes = new Map<string, Lane>();
+  readonly #bodies = new WeakMap<StreamResponse, Buffer>();
   readonly #abort = new AbortController();
   readonly #idleWaiters = new Set<() => void>();
   readonly #stats: PushStats = { delivered: 0, retried: 0, failed: 0, dropped: 0, queued: 0, inFlight: 0 };
@@ -98,11 +100,18 @@ export class PushSender {
   }
 
   /**
-   * Queues `event` for the webhook of `config` and returns at once. Never throws for delivery problems:
-   * they are retried, logged and counted. After {@link close} the event is dropped.
+   * Queues `event` for the webhook of `config` and returns at once; no I/O happens here. The event is
+   * serialised now, once per event object however many webhooks it goes to, so later changes to a live
+   * task cannot alter what is sent. Never throws for delivery problems: they are retried, logged and
+   * counted. After {@link close} the event is dropped.
    */
   enqueue(config: TaskPushNotificationConfig, event: StreamResponse): void {
-    const item: Item = { id: randomUUID(), config, event, taskId: config.taskId ?? taskIdOf(event) ?? '' };
+    let body = this.#bodies.get(event);
+    if (!body) {
+      body = Buffer.from(JSON.stringify(event), 'utf8');
+      this.#bodies.set(event, body);
+    }
+    const item: Item = { id: randomUUID(), config, body, taskId: config.taskId ?? taskIdOf(event) ?? '' };
     if (this.#closed) return this.#finish(item, { result: 'dropped', attempts: 0, error: 'sender is closed' });
     const key = `${item.taskId}\u0000${config.id ?? ''}\u0000${config.url}`;
     let lane = this.#lanes.get(key);
@@ -193,7 +202,7 @@ export class PushSender {
   }
 
   async #deliver(item: Item): Promise<void> {
-    const body = Buffer.from(JSON.stringify(item.event), 'utf8');
+    const { body } = item;
     for (let attempt = 1; ; attempt++) {
       const r = await this.#attempt(item, body);
       if (r.ok) return this.#finish(item, { result: 'delivered', attempts: attempt, status: r.status });
