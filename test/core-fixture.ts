@@ -94,6 +94,10 @@ export function scripted(p: Probe): AgentExecutor {
           return;
         case 'noop':
           return;
+        case 'ext':
+          for (const uri of ctx.requestedExtensions) ctx.activateExtension(uri);
+          task.reply('used');
+          return;
         case 'auth':
           task.authRequired('sign in first');
           return;

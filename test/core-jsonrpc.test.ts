@@ -229,3 +229,12 @@ test('JSON-RPC is POST only: GET → 405 with Allow: POST', async () => {
   assert.equal(r.headers.get('allow'), 'POST');
   await r.text();
 });
+
+test('§3.2.6 extensions the agent used are echoed in the A2A-Extensions response header', async () => {
+  const uri = 'https://example.com/ext/geo/v1';
+  const r = await rpc(s.url, 'SendMessage', { message: msg('ext') }, { ...V, 'A2A-Extensions': ` ${uri} ` });
+  assert.equal(r.body.result.message.parts[0].text, 'used');
+  assert.equal(r.headers.get('a2a-extensions'), uri);
+  const none = await rpc(s.url, 'SendMessage', { message: msg('ext') });
+  assert.equal(none.headers.get('a2a-extensions'), null);
+});
