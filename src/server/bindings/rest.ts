@@ -42,13 +42,13 @@ export function restListener(service: A2AService, opts: BindingOptions = {}) {
     }
   };
 
-  return async function handleRest(req: IncomingMessage, res: ServerResponse, subpath?: string): Promise<void> {
+  const handle = async (req: IncomingMessage, res: ServerResponse, subpath?: string): Promise<void> => {
     const url = req.url ?? '/';
     const query = queryOf(url);
     const verb = req.method ?? 'GET';
     const match = matchRoute(verb, subpath ?? pathOf(url));
     if (match.kind === 'none') {
-      return fail(req, res, new A2AError('MethodNotFound', `No A2A operation is served at ${verb} ${pathOf(url)}`));
+      return fail(req, res, new A2AError('MethodNotFound', `No A2A operation is served at ${verb} ${pathOf(url).slice(0, 200)}`));
     }
     if (match.kind === 'wrong-verb') {
       const allow = match.allow.join(', ');
@@ -90,6 +90,15 @@ export function restListener(service: A2AService, opts: BindingOptions = {}) {
       if (err instanceof Error && err.name === 'BodyReadError') return void res.destroy();
       fail(req, res, asA2AError(err, logger), { cc });
     }
+  };
+
+  return function handleRest(req: IncomingMessage, res: ServerResponse, subpath?: string): Promise<void> {
+    // The caller does not await us (a node listener cannot): nothing may escape as a rejection.
+    return handle(req, res, subpath).catch((err: unknown) => {
+      logger.error({ err }, 'HTTP+JSON request failed unexpectedly');
+      if (!res.headersSent) fail(req, res, new A2AError('Internal'));
+      else res.destroy();
+    });
   };
 }
 
