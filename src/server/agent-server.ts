@@ -4,7 +4,8 @@
  * checked at start. Usable as a plain node:http listener (Express, Fastify, Connect) or standalone.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { PROTOCOL_VERSION, WELL_KNOWN_CARD_PATH, requestedVersion, type AgentCard } from '../protocol/index.js';
+import { PROTOCOL_VERSION, WELL_KNOWN_CARD_PATH, parseAgentCard, requestedVersion, type AgentCard } from '../protocol/index.js';
+import type { Caller } from './caller.js';
 import { A2AService, type A2AServiceOptions } from './service.js';
 import type { BindingOptions } from './bindings/common.js';
 import { SERVED_BINDINGS, type MountedBinding } from './bindings/registry.js';
@@ -38,13 +39,19 @@ export class AgentServer {
 
   constructor(private readonly options: AgentServerOptions) {
     const placeholder = typeof options.card === 'function' ? undefined : options.card;
-    this.service = new A2AService({ ...options, card: placeholder ?? ({ capabilities: {} } as AgentCard) });
+    this.service = new A2AService({
+      ...options,
+      card: placeholder ?? ({ capabilities: {} } as AgentCard),
+      ...(options.extendedCard && options.signingKeys?.length ? { extendedCard: signedSource(options.extendedCard, options.signingKeys) } : {}),
+    });
   }
 
   /** Build (and sign) the card for `origin` and mount its interfaces. `listen` calls it for you. */
   async prepare(origin?: string): Promise<AgentCard> {
     const o = this.options;
     let card = typeof o.card === 'function' ? o.card(origin ?? 'http://localhost') : o.card;
+    const checked = parseAgentCard(card);
+    if (!checked.ok) throw new Error(`the agent card is not valid:\n  ${checked.problems.join('\n  ')}`);
     if (o.signingKeys?.length) card = await signAgentCard(card, o.signingKeys);
     const bindingOptions = { ...o, ...serverAuthOptions(card, o) };
     this.#mounts = mountsFor(card).map(({ path, prefix, binding }) => ({
@@ -123,7 +130,10 @@ export class AgentServer {
   async close(graceMs = 5000): Promise<void> {
     const server = this.#server;
     const stopAgents = () => this.service.tasks.abortAll('server shutting down');
-    if (!server) return stopAgents();
+    if (!server) {
+      stopAgents();
+      return this.service.pushSender.close();
+    }
     const closed = new Promise<void>((r) => server.close(() => r()));
     for (const res of this.#open) if (res.getHeader('content-type') === 'text/event-stream') res.end();
     server.closeIdleConnections();
@@ -135,8 +145,23 @@ export class AgentServer {
     await closed;
     clearTimeout(timer);
     stopAgents(); // tasks that run on without a connection (returnImmediately, input from elsewhere)
+    await this.service.pushSender.shutdown(Math.min(graceMs, 2000)); // last notifications get a short chance
     await this.service.store.close?.();
   }
+}
+
+/** The extended card, signed like the public one (§8.4); each distinct card object is signed once. */
+function signedSource(source: NonNullable<AgentServerOptions['extendedCard']>, keys: CardSigningKey[]) {
+  const signed = new WeakMap<AgentCard, Promise<AgentCard>>();
+  const sign = (card: AgentCard): Promise<AgentCard> => {
+    let p = signed.get(card);
+    if (!p) signed.set(card, (p = signAgentCard(card, keys)));
+    return p;
+  };
+  return async (caller: Caller): Promise<AgentCard | undefined> => {
+    const card = typeof source === 'function' ? await source(caller) : source;
+    return card ? sign(card) : undefined;
+  };
 }
 
 /** The routes a card asks for; throws when it lists an interface this server cannot serve. */

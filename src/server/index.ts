@@ -15,6 +15,7 @@ export { silentLogger, type Logger } from './logger.js';
 export { canTransition, IllegalTransitionError } from './task-state.js';
 export type { TaskStore, Scope, TaskQuery, TaskPage } from './store/task-store.js';
 export { InMemoryTaskStore, type MemoryTaskStoreOptions } from './store/memory.js';
+export { SqliteTaskStore, type SqliteTaskStoreOptions } from './store/sqlite.js';
 export type { Authenticator, BindingOptions } from './bindings/common.js';
 export { jsonRpcListener } from './bindings/jsonrpc.js';
 export type { EventStream, StreamSink } from './event-stream.js';

@@ -37,6 +37,19 @@ import type { Scope, TaskStore } from './store/task-store.js';
 import { TaskManager } from './task-manager.js';
 import { viewTask } from './task-view.js';
 import { openRunStream, type EventStream } from './event-stream.js';
+import { PushSender } from './push/sender.js';
+import { PushDispatcher } from './push/dispatcher.js';
+import { assertWebhookUrl, type WebhookPolicy } from './push/ssrf.js';
+import type { PushSenderOptions } from './push/options.js';
+import type { TaskRun } from './task-run.js';
+
+/** Push-notification delivery settings (used when the card declares `pushNotifications`). */
+export interface PushOptions {
+  /** Which webhook addresses are allowed (SSRF guard, §13.2). Default: public addresses only. */
+  policy?: WebhookPolicy;
+  /** Retry, timeout, queue and signing settings of the sender, or a sender of your own. */
+  sender?: Omit<PushSenderOptions, 'policy'> | PushSender;
+}
 
 /** The extended card: one for everyone, or one per authenticated caller. */
 export type ExtendedCardSource = AgentCard | ((caller: Caller) => AgentCard | undefined | Promise<AgentCard | undefined>);
@@ -47,6 +60,7 @@ export interface A2AServiceOptions {
   store?: TaskStore;
   logger?: Logger;
   extendedCard?: ExtendedCardSource;
+  push?: PushOptions;
 }
 
 const SCHEMAS: Record<OperationName, z.ZodType> = {
@@ -69,6 +83,10 @@ export class A2AService {
   readonly tasks: TaskManager;
   readonly logger: Logger;
   readonly #extendedCard: ExtendedCardSource | undefined;
+  /** Delivers task events to webhooks. */
+  readonly pushSender: PushSender;
+  readonly #push: PushDispatcher;
+  readonly #pushPolicy: WebhookPolicy;
   #requiredExtensions: string[] = [];
 
   constructor(options: A2AServiceOptions) {
@@ -77,6 +95,14 @@ export class A2AService {
     this.logger = options.logger ?? silentLogger;
     this.#extendedCard = options.extendedCard;
     this.tasks = new TaskManager({ store: this.store, executor: options.executor, logger: this.logger });
+    this.#pushPolicy = options.push?.policy ?? {};
+    const sender = options.push?.sender;
+    this.pushSender =
+      sender instanceof PushSender ? sender : new PushSender({ logger: this.logger, ...sender, policy: this.#pushPolicy });
+    this.#push = new PushDispatcher(this.pushSender, this.store, this.logger);
+    this.tasks.observe((scope, task, event) => {
+      if (this.#card.capabilities.pushNotifications === true) this.#push.onEvent(scope, task, event);
+    });
   }
 
   /** The public card: capability flags and required extensions are read from it on every call. */
@@ -137,6 +163,7 @@ export class A2AService {
       case 'DeleteTaskPushNotificationConfig':
         await this.#task(scope, req.taskId);
         await this.store.deletePushConfig(scope, req.taskId, req.id);
+        this.#push.remove(scope, req.taskId, req.id);
         return {};
       case 'GetExtendedAgentCard':
         return this.#extended(cc);
@@ -165,18 +192,14 @@ export class A2AService {
 
   async #sendMessage(req: SendMessageRequest, scope: Scope, cc: CallContext): Promise<SendMessageResponse> {
     const cfg = req.configuration;
-    if (cfg?.taskPushNotificationConfig && this.card.capabilities.pushNotifications !== true) {
-      throw new A2AError('PushNotificationNotSupported');
-    }
-    const exec = await this.tasks.send(req, scope, cc);
+    const inline = cfg?.taskPushNotificationConfig ? await this.#inlinePushConfig(cfg.taskPushNotificationConfig, scope) : undefined;
+    const exec = await this.tasks.send(req, scope, cc, undefined, inline);
     await (cfg?.returnImmediately ? exec.first : exec.done);
     const { run } = exec;
     if (run.reply) return { message: run.reply };
     if (!run.task) throw run.error ?? new A2AError('Internal', 'The agent produced no answer');
-    if (cfg?.taskPushNotificationConfig) {
-      await this.#createPushConfig({ ...cfg.taskPushNotificationConfig, taskId: run.taskId }, scope);
-    }
     await this.tasks.flush(run);
+    if (inline) await this.#savePushConfig(scope, run);
     return { task: viewTask(run.task, { historyLength: cfg?.historyLength }) };
   }
 
@@ -200,14 +223,36 @@ export class A2AService {
 
   async #createPushConfig(req: TaskPushNotificationConfig & { taskId: string }, scope: Scope) {
     await this.#task(scope, req.taskId);
+    await assertWebhookUrl(req.url, this.#pushPolicy, 'url');
     const config = { ...req, id: req.id || randomUUID(), ...(scope.tenant ? { tenant: scope.tenant } : {}) };
     await this.store.savePushConfig(scope, config);
+    this.#push.add(scope, req.taskId, config);
     return config;
   }
 
+  /**
+   * A config given with the message (§3.2.2): checked before the task exists, registered the moment it is
+   * created so the very first event is delivered too, and stored once the task is.
+   */
+  async #inlinePushConfig(given: TaskPushNotificationConfig, scope: Scope): Promise<(run: TaskRun) => void> {
+    if (this.card.capabilities.pushNotifications !== true) throw new A2AError('PushNotificationNotSupported');
+    await assertWebhookUrl(given.url, this.#pushPolicy, 'configuration.taskPushNotificationConfig.url');
+    return (run) => {
+      const config = { ...given, id: given.id || randomUUID(), taskId: run.taskId, ...(scope.tenant ? { tenant: scope.tenant } : {}) };
+      run.pushConfig = config;
+      this.#push.add(scope, run.taskId, config);
+    };
+  }
+
+  async #savePushConfig(scope: Scope, run: TaskRun): Promise<void> {
+    const config = run.pushConfig;
+    if (config) await this.store.savePushConfig(scope, config as TaskPushNotificationConfig & { id: string; taskId: string });
+  }
+
   async #extended(cc: CallContext): Promise<AgentCard> {
-    if (!this.#extendedCard) throw new A2AError('ExtendedAgentCardNotConfigured');
+    // §13.3: who is asking comes first, so an anonymous caller learns nothing about configuration.
     if (!cc.caller) throw new A2AError('Unauthenticated', 'The extended agent card is only served to authenticated callers');
+    if (!this.#extendedCard) throw new A2AError('ExtendedAgentCardNotConfigured');
     const card = typeof this.#extendedCard === 'function' ? await this.#extendedCard(cc.caller) : this.#extendedCard;
     if (!card) throw new A2AError('ExtendedAgentCardNotConfigured', 'No extended agent card is configured for this caller');
     return card;

@@ -66,7 +66,13 @@ export class TaskManager {
   }
 
   /** Start (or continue) a task for an incoming message; `listener` sees every event from the first. */
-  async send(req: SendMessageRequest, scope: Scope, cc: CallContext, listener?: RunListener): Promise<Execution> {
+  async send(
+    req: SendMessageRequest,
+    scope: Scope,
+    cc: CallContext,
+    listener?: RunListener,
+    onCreated?: (run: TaskRun) => void,
+  ): Promise<Execution> {
     const incoming = req.message;
     let run: TaskRun;
     let existing: Task | undefined;
@@ -91,6 +97,10 @@ export class TaskManager {
     } else {
       run = this.#track(new TaskRun(scope, randomUUID(), incoming.contextId || randomUUID(), this));
     }
+    if (onCreated) {
+      if (run.task) onCreated(run);
+      else run.onCreated = onCreated;
+    }
     const message: Message = { ...incoming, taskId: run.taskId, contextId: run.contextId };
     if (existing) {
       const task = run.task ?? existing;
@@ -114,6 +124,8 @@ export class TaskManager {
       if (stops(event)) resolveDone();
     };
     unlisten = run.listen(watcher, listener !== undefined);
+    // A follow-up's task already exists: returnImmediately must not wait for the agent's first update.
+    if (run.task) resolveFirst();
     const ctx: RequestContext = {
       message,
       text: textOf(message),

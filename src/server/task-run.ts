@@ -12,6 +12,7 @@ import {
   type Message,
   type StreamResponse,
   type Task,
+  type TaskPushNotificationConfig,
   type TaskState,
 } from '../protocol/index.js';
 import { canTransition, IllegalTransitionError } from './task-state.js';
@@ -44,6 +45,10 @@ export class TaskRun {
   error: A2AError | undefined;
   /** Whether a stream ever listened (then the run is kept a while for resumes). */
   hadStreams = false;
+  /** Called once when the task object is created, before its first event (inline push configs). */
+  onCreated: ((run: TaskRun) => void) | undefined;
+  /** The push config that came with the message that created the task. */
+  pushConfig: TaskPushNotificationConfig | undefined;
   seq = 0;
   readonly abort = new AbortController();
   readonly listeners = new Set<RunListener>();
@@ -124,6 +129,7 @@ export class TaskRun {
       history: [first],
     };
     this.hooks.onCreate(this);
+    this.onCreated?.(this);
     this.emit({ task: this.task });
     return this.task;
   }

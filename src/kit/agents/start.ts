@@ -52,6 +52,12 @@ export interface KitAgentsOptions {
    */
   warmUp?: boolean;
   logger?: Logger;
+  /**
+   * Which webhook addresses push notifications may go to (the server's SSRF guard, §13.2). Default: loopback
+   * allowed when the agents listen on loopback, because then every caller — the planner's webhook included —
+   * is on this machine anyway; otherwise public addresses only.
+   */
+  webhookPolicy?: { allowLoopback?: boolean; allowPrivate?: boolean; allowedHosts?: readonly string[]; requireHttps?: boolean };
   /** Sign every card (public and extended) with these keys (§8.4). */
   signingKeys?: CardSigningKey[];
 }
@@ -88,6 +94,9 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
   // Short tokens can be guessed; the CLI generates 256-bit ones.
   if (opts.deployerToken.length < 16) throw new Error('the deployer token must be at least 16 characters');
   const signing = opts.signingKeys?.length ? { signingKeys: opts.signingKeys } : {};
+  // The planner's webhook listens on this machine; the SSRF guard refuses loopback webhooks unless allowed (§13.2).
+  const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
+  const push = { push: { policy: opts.webhookPolicy ?? (loopback ? { allowLoopback: true } : {}) } };
   // The server signs the public card itself; the extended card is ours to sign, once, on first request.
   let extended: AgentCard | undefined;
   let signedExtended: Promise<AgentCard> | undefined;
@@ -104,6 +113,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
         ...(opts.testTimeoutMs !== undefined ? { timeoutMs: opts.testTimeoutMs } : {}),
       }),
       logger: child('test-runner'),
+      ...push,
       ...signing,
     }),
     'code-reviewer': createAgentServer({
@@ -122,6 +132,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       // The card's securityRequirements decide what is enforced; 401s carry `WWW-Authenticate: Bearer realm="deployer"`.
       auth: { verifiers: { bearer: staticBearerTokens({ [opts.deployerToken]: 'deployer-operator' }) } },
       logger: child('deployer'),
+      ...push,
       ...signing,
     }),
   };

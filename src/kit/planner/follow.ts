@@ -49,11 +49,13 @@ export async function sendAndFollow(agent: AgentFacts, parts: Part[], t: Transcr
     return agent.client.getTask(taskId);
   }
   const webhook = agent.push ? opts.webhook : undefined;
-  t.note(
-    webhook
-      ? `${agent.card.name} does not stream → SendMessage (returnImmediately) + push notifications to ${webhook.url}; polling as fallback`
-      : `${agent.card.name} does not stream and takes no push → SendMessage (returnImmediately) + polling GetTask`,
-  );
+  if (!opts.taskId) {
+    t.note(
+      webhook
+        ? `${agent.card.name} does not stream → SendMessage (returnImmediately) + push notifications to ${webhook.url}; polling as fallback`
+        : `${agent.card.name} does not stream and takes no push → SendMessage (returnImmediately) + polling GetTask`,
+    );
+  }
   const res = await agent.client.sendMessage(
     {
       message,
@@ -65,31 +67,34 @@ export async function sendAndFollow(agent: AgentFacts, parts: Part[], t: Transcr
     { signal },
   );
   if ('message' in res) throw new Error(`${agent.card.name} answered: ${textOf(res.message)}`);
-  print({ task: res.task }, t);
-  if (stopped(res.task)) return res.task;
-  return waitForStop(agent, res.task.id, webhook, t, signal);
+  t.item(`SendMessage → task ${res.task.id.slice(0, 8)} ${t.state(res.task.status.state)}`);
+  return waitForStop(agent, res.task, webhook, t, signal);
 }
 
-async function waitForStop(agent: AgentFacts, taskId: string, webhook: PlannerWebhook | undefined, t: Transcript, signal: AbortSignal): Promise<Task> {
+/**
+ * Wait until the task stops. Push notifications are printed as they come; GetTask polling (with
+ * backoff) runs beside them so a lost notification never hangs the pipeline. Once the task is known
+ * to have stopped, the notification saying so is given a moment to arrive, so the transcript shows it.
+ */
+async function waitForStop(agent: AgentFacts, initial: Task, webhook: PlannerWebhook | undefined, t: Transcript, signal: AbortSignal): Promise<Task> {
   let resolveStop!: () => void;
   const stop = new Promise<void>((r) => (resolveStop = r));
-  let pushed = 0;
-  const off = webhook?.on(taskId, (ev) => {
-    pushed++;
+  const off = webhook?.on(initial.id, (ev) => {
     print(ev, t, 'push');
     if ('statusUpdate' in ev && (isTerminal(ev.statusUpdate.status.state) || isInterrupted(ev.statusUpdate.status.state))) resolveStop();
   });
   try {
-    // Push first; poll with backoff too, so a lost notification never hangs the pipeline.
-    let delay = webhook ? 2000 : 250;
-    for (let i = 0; i < 10_000; i++) {
+    let task = initial;
+    let delay = webhook ? 1000 : 250;
+    for (let i = 0; i < 10_000 && !stopped(task); i++) {
       const tick = await Promise.race([stop.then(() => 'push' as const), sleep(delay, signal).then(() => 'poll' as const)]);
-      const task = await agent.client.getTask(taskId, { signal });
-      if (tick === 'poll' && stopped(task) && pushed === 0) t.note(`(polled) ${t.state(task.status.state)}`);
-      if (stopped(task)) return task;
+      task = await agent.client.getTask(initial.id, { signal });
+      if (tick === 'poll') t.note(`(GetTask) ${task.status.state.replace('TASK_STATE_', '')}`);
       delay = Math.min(delay * 2, 2000);
     }
-    throw new Error(`gave up waiting for task ${taskId}`);
+    if (!stopped(task)) throw new Error(`gave up waiting for task ${initial.id}`);
+    if (webhook) await Promise.race([stop, sleep(1500, signal)]);
+    return task;
   } finally {
     off?.();
   }
@@ -98,8 +103,15 @@ async function waitForStop(agent: AgentFacts, taskId: string, webhook: PlannerWe
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 

@@ -25,9 +25,12 @@ export function jsonRpcListener(service: A2AService, opts: BindingOptions = {}) 
       ? { code: err.spec.jsonRpcCode, message: err.message, data: details }
       : { code: err.spec.jsonRpcCode, message: err.message };
     const headers = answerHeaders(cc, JSON_TYPE);
+    // Authentication and authorization are HTTP-level outcomes (§7.4, §7.5): 401 with a challenge, 403.
     if (err.kind === 'Unauthenticated') {
       httpStatus = 401;
       headers['www-authenticate'] = opts.challenge ?? 'Bearer';
+    } else if (err.kind === 'PermissionDenied') {
+      httpStatus = 403;
     }
     res.writeHead(httpStatus, headers).end(JSON.stringify({ jsonrpc: '2.0', id, error }));
   };

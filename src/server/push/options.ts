@@ -42,6 +42,8 @@ export interface PushSenderOptions extends Partial<RetryOptions> {
   dnsCacheMs?: number;
   /** Adds the (non-standard) signature header. */
   signer?: PushSigner;
+  /** Extra trusted CA certificates (PEM) for https webhooks, replacing the default set as in `tls.connect`. */
+  ca?: string | Buffer | Array<string | Buffer>;
   /** Deliver through this fetch instead of the pinned node:http transport (tests, special runtimes). */
   fetch?: FetchLike;
   clock?: PushClock;

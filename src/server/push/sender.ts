@@ -84,7 +84,7 @@ export class PushSender {
       this.#send = fetchTransport(opts.fetch);
       this.#closeTransport = () => undefined;
     } else {
-      const pinned = createPinnedTransport();
+      const pinned = createPinnedTransport(opts.ca ? { ca: opts.ca } : {});
       this.#send = pinned.send;
       this.#closeTransport = pinned.close;
     }

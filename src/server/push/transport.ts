@@ -64,10 +64,10 @@ class TimeoutError extends Error {
 }
 
 /** The default transport: node:http(s), connection pinned to the checked addresses, redirects never followed. */
-export function createPinnedTransport(): PinnedTransport {
+export function createPinnedTransport(tls: { ca?: string | Buffer | Array<string | Buffer> } = {}): PinnedTransport {
   const agents = {
     'http:': new http.Agent({ keepAlive: true, maxFreeSockets: 16 }),
-    'https:': new https.Agent({ keepAlive: true, maxFreeSockets: 16 }),
+    'https:': new https.Agent({ keepAlive: true, maxFreeSockets: 16, ...(tls.ca ? { ca: tls.ca } : {}) }),
   };
   const send: DeliveryTransport = (req) =>
     new Promise<DeliveryResponse>((resolve, reject) => {

@@ -27,6 +27,7 @@ CREATE TABLE IF NOT EXISTS a2a_push_configs (
 );`;
 
 export class SqliteTaskStore implements TaskStore {
+  readonly persistent = true;
   readonly #db: Db;
   readonly #get: Stmt;
   readonly #upsert: Stmt;

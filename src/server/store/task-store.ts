@@ -31,6 +31,8 @@ export interface TaskPage {
  * does); callers never mutate a task they read.
  */
 export interface TaskStore {
+  /** True when data outlives the process (then caches are filled from it lazily). */
+  readonly persistent?: boolean;
   getTask(scope: Scope, id: string): Promise<Task | undefined>;
   /** Insert or replace. */
   saveTask(scope: Scope, task: Task): Promise<void>;

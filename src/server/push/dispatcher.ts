@@ -1,0 +1,86 @@
+/**
+ * Connects the task event fan-out to webhook delivery: every event of a task goes, in order, to each
+ * push config of that task. Configs are cached in memory (the bus never re-reads the store per event);
+ * with a persistent store, a task's configs are loaded once, on its first event in this process.
+ */
+import { isTerminal, type StreamResponse, type Task, type TaskPushNotificationConfig } from '../../protocol/index.js';
+import type { Logger } from '../logger.js';
+import type { Scope, TaskStore } from '../store/task-store.js';
+import type { PushSender } from './sender.js';
+
+const keyOf = (scope: Scope, taskId: string): string => `${scope.tenant}\u0000${scope.owner}\u0000${taskId}`;
+
+/** A copy of a task event that later updates of the live task cannot change before delivery. */
+function frozen(event: StreamResponse): StreamResponse {
+  if (!('task' in event)) return event;
+  const t: Task = { ...event.task };
+  if (t.history) t.history = t.history.slice();
+  if (t.artifacts) t.artifacts = t.artifacts.slice();
+  return { task: t };
+}
+
+export class PushDispatcher {
+  readonly #configs = new Map<string, TaskPushNotificationConfig[]>();
+  /** Events waiting while a task's configs load from a persistent store. */
+  readonly #loading = new Map<string, StreamResponse[]>();
+
+  constructor(
+    private readonly sender: PushSender,
+    private readonly store: TaskStore,
+    private readonly logger: Logger,
+  ) {}
+
+  add(scope: Scope, taskId: string, config: TaskPushNotificationConfig): void {
+    const key = keyOf(scope, taskId);
+    const list = (this.#configs.get(key) ?? []).filter((c) => c.id !== config.id);
+    list.push(config);
+    this.#configs.set(key, list);
+  }
+
+  remove(scope: Scope, taskId: string, id: string): void {
+    const key = keyOf(scope, taskId);
+    const list = this.#configs.get(key);
+    if (list) this.#configs.set(key, list.filter((c) => c.id !== id));
+  }
+
+  /** Task event observer: deliver to every config of the task. */
+  readonly onEvent = (scope: Scope, task: Task | undefined, event: StreamResponse): void => {
+    if (!task) return; // a direct Message reply belongs to no task and has no configs
+    const key = keyOf(scope, task.id);
+    const pending = this.#loading.get(key);
+    if (pending) {
+      pending.push(frozen(event));
+      return;
+    }
+    const list = this.#configs.get(key);
+    if (list === undefined && this.store.persistent) {
+      this.#load(scope, task.id, key, frozen(event));
+      return;
+    }
+    this.#send(list, event);
+    if (isTerminal(task.status.state)) this.#configs.delete(key);
+  };
+
+  #send(list: TaskPushNotificationConfig[] | undefined, event: StreamResponse): void {
+    if (!list?.length) return;
+    const e = frozen(event);
+    for (const c of list) this.sender.enqueue(c, e);
+  }
+
+  #load(scope: Scope, taskId: string, key: string, first: StreamResponse): void {
+    const queue = [first];
+    this.#loading.set(key, queue);
+    this.store
+      .listPushConfigs(scope, taskId)
+      .catch((err: unknown) => {
+        this.logger.warn({ err, taskId }, 'could not load push configs; notifications for this task are skipped');
+        return [] as TaskPushNotificationConfig[];
+      })
+      .then((configs) => {
+        this.#loading.delete(key);
+        const merged = [...configs, ...(this.#configs.get(key) ?? []).filter((c) => !configs.some((s) => s.id === c.id))];
+        this.#configs.set(key, merged);
+        for (const e of queue) this.#send(merged, e);
+      });
+  }
+}
