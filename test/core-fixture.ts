@@ -60,6 +60,7 @@ export function scripted(p: Probe): AgentExecutor {
     });
     try {
       if (ctx.task?.status.state === 'TASK_STATE_INPUT_REQUIRED') {
+        if (cmd === 'slowly') await until(p.gate(arg).opened); // thinks before its first update
         task.working('resuming');
         task.addArtifact({ name: 'answer', parts: [{ text: `got ${ctx.text}` }] });
         task.complete('thanks');

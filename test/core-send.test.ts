@@ -228,3 +228,13 @@ test('§3.1.1 a follow-up that waited for the previous agent call is refused if 
   assert.equal(got.status.state, 'TASK_STATE_COMPLETED');
   assert.ok(!got.history!.some((m) => m.parts[0]!.text === 'too late'), 'the refused message is not in the history');
 });
+
+test('§3.2.2 returnImmediately on a follow-up returns the task at once, before the agent\'s first update', async () => {
+  const t = await sendTask(s.url, 'ask');
+  const r = await sendTask(s.url, 'slowly sl', { configuration: { returnImmediately: true } }, { taskId: t.id });
+  assert.equal(r.id, t.id);
+  assert.equal(r.status.state, 'TASK_STATE_INPUT_REQUIRED', 'the agent has not changed it yet');
+  assert.equal(r.history!.at(-1)!.parts[0]!.text, 'slowly sl', 'the follow-up is in the history');
+  s.probe.gate('sl').open();
+  await waitForTask(s.url, t.id, (x) => x.status.state === 'TASK_STATE_COMPLETED');
+});

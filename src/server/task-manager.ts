@@ -126,6 +126,8 @@ export class TaskManager {
     unlisten = run.listen(watcher, listener !== undefined);
     // A follow-up's task already exists: returnImmediately must not wait for the agent's first update.
     if (run.task) resolveFirst();
+    // A follow-up's task already exists: returnImmediately must not wait for the agent's first update.
+    if (run.task) resolveFirst();
     const ctx: RequestContext = {
       message,
       text: textOf(message),
