@@ -238,3 +238,29 @@ test('§3.2.6 extensions the agent used are echoed in the A2A-Extensions respons
   const none = await rpc(s.url, 'SendMessage', { message: msg('ext') });
   assert.equal(none.headers.get('a2a-extensions'), null);
 });
+
+test('§3.1.7–§3.1.10 push config operations with pushNotifications: create, get, list, delete (idempotent)', async () => {
+  const p = await start({ pushNotifications: true }, { push: { policy: { allowLoopback: true } } });
+  try {
+    const t = (await rpc(p.url, 'SendMessage', { message: msg('ask') })).body.result.task;
+    const hook = 'http://127.0.0.1:9/hook';
+    const created = await rpc(p.url, 'CreateTaskPushNotificationConfig', { taskId: t.id, url: hook, token: 'tok' });
+    const cfg = created.body.result;
+    assert.ok(cfg?.id, JSON.stringify(created.body));
+    assert.equal(cfg.taskId, t.id);
+    assert.equal(cfg.url, hook);
+    const got = await rpc(p.url, 'GetTaskPushNotificationConfig', { taskId: t.id, id: cfg.id });
+    assert.equal(got.body.result.url, hook);
+    const listed = await rpc(p.url, 'ListTaskPushNotificationConfigs', { taskId: t.id });
+    assert.deepEqual(listed.body.result.configs.map((c: any) => c.id), [cfg.id]);
+    for (let i = 0; i < 2; i++) {
+      const del = await rpc(p.url, 'DeleteTaskPushNotificationConfig', { taskId: t.id, id: cfg.id });
+      assert.equal(del.body.error, undefined, `delete #${i + 1} succeeds`);
+    }
+    checkError(await rpc(p.url, 'GetTaskPushNotificationConfig', { taskId: t.id, id: cfg.id }), 1, -32001);
+    checkError(await rpc(p.url, 'CreateTaskPushNotificationConfig', { taskId: UNKNOWN_TASK, url: hook }), 1, -32001);
+    checkError(await rpc(p.url, 'ListTaskPushNotificationConfigs', { taskId: UNKNOWN_TASK }), 1, -32001);
+  } finally {
+    await p.close();
+  }
+});
