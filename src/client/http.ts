@@ -44,13 +44,23 @@ export function toClientError(err: unknown, what: string, url: string, timeoutMs
       cause: err,
     });
   }
-  if (err instanceof TypeError) {
+  if (isFetchFailure(err)) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     const detail = cause?.code ?? cause?.message ?? err.message;
     const hint = cause?.code === 'ECONNREFUSED' ? ' — is the agent running and is the URL right?' : '';
     return new A2AClientError('NETWORK', `${what}: could not reach ${url} (${detail})${hint}`, { cause: err });
   }
   return err;
+}
+
+/**
+ * fetch (undici) reports network trouble as a TypeError ("fetch failed", "terminated") with the
+ * socket error as its cause; any other TypeError is a bug and must not pass for a network error.
+ */
+export function isFetchFailure(err: unknown): err is TypeError {
+  if (!(err instanceof TypeError)) return false;
+  const cause = (err as { cause?: unknown }).cause;
+  return err.message === 'fetch failed' || err.message === 'terminated' || (typeof cause === 'object' && cause !== null && 'code' in cause);
 }
 
 /** Reads a response body as text, failing early (and cancelling the download) past `maxBytes`. */

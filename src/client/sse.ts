@@ -4,12 +4,12 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { A2AClientError } from './errors.js';
-import { toClientError } from './http.js';
+import { isFetchFailure, toClientError } from './http.js';
 
 /** A read that failed mid-body is a broken connection, not an unreachable agent. */
 function lostConnection(err: unknown, opts: SseReadOptions): unknown {
   const mapped = toClientError(err, opts.what, opts.url);
-  if (!(err instanceof TypeError)) return mapped;
+  if (!isFetchFailure(err)) return mapped;
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   return new A2AClientError(
     'NETWORK',
