@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { verifyAgentCard } from '../src/client/index.js';
@@ -143,6 +144,36 @@ describe('signed cards (§8.4)', () => {
       assert.equal((await verifyAgentCard(ext.body.result, trust)).verified, true);
     } finally {
       await signed.close();
+    }
+  });
+});
+
+describe('push (deployer does not stream, so a planner takes a webhook)', () => {
+  test('an inline push config on a staging deploy delivers the task events to a local webhook', async () => {
+    const bodies: any[] = [];
+    let gotFinal!: () => void;
+    const final = new Promise<void>((r) => (gotFinal = r));
+    const hook = createServer((req, res) => {
+      let raw = '';
+      req.setEncoding('utf8').on('data', (c: string) => (raw += c));
+      req.on('end', () => {
+        const body = JSON.parse(raw);
+        bodies.push({ token: req.headers['x-a2a-notification-token'], body });
+        if (body.statusUpdate?.status.state === 'TASK_STATE_COMPLETED' || body.task?.status.state === 'TASK_STATE_COMPLETED') gotFinal();
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
+    try {
+      const url = `http://127.0.0.1:${(hook.address() as { port: number }).port}/webhook`;
+      const r = await deploy(send([{ text: 'deploy change-ok to staging as 7.0.0' }], {}, { taskPushNotificationConfig: { url, token: 'hook-secret' } }));
+      assert.equal(r.body.result.task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(r.body));
+      const arrived = await Promise.race([final.then(() => true), new Promise<boolean>((res) => setTimeout(() => res(false), 30_000).unref())]);
+      assert.ok(arrived, `the webhook saw the COMPLETED event (got ${bodies.length} deliveries)`);
+      assert.ok(bodies.every((b) => b.token === 'hook-secret'));
+    } finally {
+      hook.closeAllConnections();
+      await new Promise<void>((r) => hook.close(() => r()));
     }
   });
 });

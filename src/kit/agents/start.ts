@@ -4,7 +4,6 @@
  */
 import {
   createAgentServer,
-  signAgentCard,
   silentLogger,
   staticBearerTokens,
   type AgentServer,
@@ -97,13 +96,8 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
   // The planner's webhook listens on this machine; the SSRF guard refuses loopback webhooks unless allowed (§13.2).
   const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
   const push = { push: { policy: opts.webhookPolicy ?? (loopback ? { allowLoopback: true } : {}) } };
-  // The server signs the public card itself; the extended card is ours to sign, once, on first request.
+  // Built with the public card (it needs the real port); the server signs both when given keys.
   let extended: AgentCard | undefined;
-  let signedExtended: Promise<AgentCard> | undefined;
-  const extendedCard = (): Promise<AgentCard> | AgentCard | undefined => {
-    if (!extended || !opts.signingKeys?.length) return extended;
-    return (signedExtended ??= signAgentCard(extended, opts.signingKeys));
-  };
   const servers: Record<KitAgentName, AgentServer> = {
     'test-runner': createAgentServer({
       card: (o) => testRunnerCard(cardOpts(o)),
@@ -127,7 +121,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
         extended = deployerExtendedCard(cardOpts(o));
         return deployerCard(cardOpts(o));
       },
-      extendedCard,
+      extendedCard: () => extended,
       executor: deployerExecutor({ workspaceRoot: opts.workspaceRoot, releasesDir: opts.releasesDir, logger: child('deployer') }),
       // The card's securityRequirements decide what is enforced; 401s carry `WWW-Authenticate: Bearer realm="deployer"`.
       auth: { verifiers: { bearer: staticBearerTokens({ [opts.deployerToken]: 'deployer-operator' }) } },
