@@ -259,3 +259,13 @@ test('the event is a snapshot at enqueue time: later changes to the object are n
   assert.equal(hook.hits.length, 2);
   for (const h of hook.hits) assert.equal(JSON.parse(h.body).statusUpdate.status.state, 'TASK_STATE_WORKING');
 });
+
+test('enqueue never throws: an unserialisable event is counted as failed, nothing is sent', T, async () => {
+  const hook = await startWebhook();
+  const s = sender();
+  const ev = statusEvent('task-1', 0) as { statusUpdate: { metadata: Record<string, unknown> } };
+  ev.statusUpdate.metadata.big = 10n;
+  s.enqueue(cfg(hook.url), ev as never);
+  assert.equal(await s.drain(SETTLE), true);
+  assert.deepEqual([s.stats.failed, hook.hits.length], [1, 0]);
+});

@@ -97,6 +97,6 @@ export function taskIdOf(event: StreamResponse): string | undefined {
   if ('task' in event) return event.task.id;
   if ('statusUpdate' in event) return event.statusUpdate.taskId;
   if ('artifactUpdate' in event) return event.artifactUpdate.taskId;
-  return event.message.taskId;
+  return (event as { message?: { taskId?: string } }).message?.taskId;
 }
 

@@ -107,11 +107,17 @@ export class PushSender {
    */
   enqueue(config: TaskPushNotificationConfig, event: StreamResponse): void {
     let body = this.#bodies.get(event);
+    let unserialisable: string | undefined;
     if (!body) {
-      body = Buffer.from(JSON.stringify(event), 'utf8');
-      this.#bodies.set(event, body);
+      try {
+        body = Buffer.from(JSON.stringify(event), 'utf8');
+        this.#bodies.set(event, body);
+      } catch (e) {
+        unserialisable = `event is not serialisable: ${(e as Error).message}`;
+      }
     }
-    const item: Item = { id: randomUUID(), config, body, taskId: config.taskId ?? taskIdOf(event) ?? '' };
+    const item: Item = { id: randomUUID(), config, body: body ?? Buffer.alloc(0), taskId: config.taskId ?? taskIdOf(event) ?? '' };
+    if (unserialisable) return this.#finish(item, { result: 'failed', attempts: 0, error: unserialisable });
     if (this.#closed) return this.#finish(item, { result: 'dropped', attempts: 0, error: 'sender is closed' });
     const key = `${item.taskId}\u0000${config.id ?? ''}\u0000${config.url}`;
     let lane = this.#lanes.get(key);
