@@ -47,6 +47,12 @@ export function toClientError(err: unknown, what: string, url: string, timeoutMs
   if (isFetchFailure(err)) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     const detail = cause?.code ?? cause?.message ?? err.message;
+    if (err.message === 'terminated') {
+      // The request went out; the answer was cut off. The agent may well have acted on it.
+      return new A2AClientError('NETWORK', `${what}: the connection to ${url} broke before the answer was complete (${detail})`, {
+        cause: err,
+      });
+    }
     const hint = cause?.code === 'ECONNREFUSED' ? ' — is the agent running and is the URL right?' : '';
     return new A2AClientError('NETWORK', `${what}: could not reach ${url} (${detail})${hint}`, { cause: err });
   }
