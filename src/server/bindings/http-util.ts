@@ -70,3 +70,12 @@ export function queryOf(url: string | undefined): URLSearchParams | undefined {
   const q = url?.indexOf('?') ?? -1;
   return q >= 0 ? new URLSearchParams(url!.slice(q + 1)) : undefined;
 }
+
+const JSON_MEDIA_TYPES = new Set(['application/json', 'application/a2a+json']);
+
+/** Whether a Content-Type names a JSON body we read (`application/json` or `application/a2a+json`, UTF-8). */
+export function isJsonContentType(header: string | undefined): boolean {
+  const [type, ...params] = (header ?? '').split(';').map((s) => s.trim().toLowerCase());
+  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  return type !== undefined && JSON_MEDIA_TYPES.has(type) && (!charset || charset === 'utf-8' || charset === 'utf8');
+}

@@ -8,7 +8,7 @@ import { A2AError, OPERATIONS_BY_METHOD, type StreamResponse } from '../../proto
 import type { CallContext } from '../caller.js';
 import type { A2AService } from '../service.js';
 import { answerHeaders, asA2AError, contextOf, type BindingOptions } from './common.js';
-import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, queryOf, readBody } from './http-util.js';
+import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, isJsonContentType, queryOf, readBody } from './http-util.js';
 import { SseWriter } from './sse.js';
 
 type Id = string | number | null;
@@ -39,6 +39,12 @@ export function jsonRpcListener(service: A2AService, opts: BindingOptions = {}) 
     if (req.method !== 'POST') {
       res.setHeader('allow', 'POST');
       return sendError(res, null, new A2AError('InvalidRequest', `JSON-RPC requests must be POSTed, not ${req.method}`), undefined, 405);
+    }
+    // §9.1: JSON bodies. A missing Content-Type is tolerated (simple clients), a different one is not.
+    const type = req.headers['content-type'];
+    if (type !== undefined && !isJsonContentType(type)) {
+      const msg = `Unsupported content type "${type.slice(0, 80)}": send JSON-RPC requests as application/json`;
+      return sendError(res, null, new A2AError('InvalidRequest', msg), undefined, 415);
     }
     let body: Buffer;
     try {

@@ -9,12 +9,11 @@ import { A2AError, type FieldViolation, type StreamResponse } from '../../protoc
 import type { CallContext } from '../caller.js';
 import type { A2AService } from '../service.js';
 import { answerHeaders, asA2AError, contextOf, type BindingOptions } from './common.js';
-import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, queryOf, readBody } from './http-util.js';
+import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, isJsonContentType, queryOf, readBody } from './http-util.js';
 import { jsonTypeFor, sendRestError, type RestErrorOptions } from './rest-errors.js';
 import { matchRoute, queryParams } from './rest-routes.js';
 import { SseWriter } from './sse.js';
 
-const JSON_TYPES = new Set(['application/json', 'application/a2a+json']);
 
 /** Why a body cannot be used, and the HTTP status to say so with when it is not the catalogue's. */
 class BodyProblem {
@@ -146,9 +145,7 @@ async function bodyOf(req: IncomingMessage, limit: number): Promise<Record<strin
 
 /** 415 unless the body is JSON (`application/json` or `application/a2a+json`, UTF-8). */
 function checkContentType(header: string | undefined): BodyProblem | undefined {
-  const [type, ...params] = (header ?? '').split(';').map((s) => s.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
-  if (type && JSON_TYPES.has(type) && (!charset || charset === 'utf-8' || charset === 'utf8')) return undefined;
+  if (isJsonContentType(header)) return undefined;
   const got = header ? `"${header.slice(0, 80)}"` : 'none';
   const message = `Unsupported content type ${got}: send the body as application/a2a+json (or application/json) in UTF-8`;
   return new BodyProblem(new A2AError('InvalidRequest', message), 415);
