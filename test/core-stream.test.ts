@@ -221,3 +221,29 @@ test('SSE ids of a task never repeat across runs and restarts (a resume after a 
     await two.close();
   }
 });
+
+test('§4.2.2 each artifact event keeps the chunk it was sent with, even if the agent reuses its object', async () => {
+  const { createAgentServer } = await import('../src/server/index.js');
+  const { card } = await import('./core-fixture.js');
+  const server = createAgentServer({
+    card: (o) => card(o),
+    executor: (_ctx, task) => {
+      const chunk = { artifactId: 'reused', parts: [{ text: 'one' }] };
+      task.addArtifact(chunk);
+      chunk.parts = [{ text: 'two' }];
+      task.addArtifact(chunk, { append: true, lastChunk: true });
+      task.complete();
+    },
+  });
+  const origin = await server.listen(0);
+  try {
+    const st = await openStream(`${origin}/rpc`, 'SendStreamingMessage', { message: msg('go') });
+    const parts = (await st.rest()).filter((e) => kindOf(e) === 'artifactUpdate').map((e) => e.data.result.artifactUpdate.artifact.parts[0].text);
+    assert.deepEqual(parts, ['one', 'two']);
+    const id = (await rpc(`${origin}/rpc`, 'ListTasks', {})).body.result.tasks[0].id;
+    const t = (await rpc(`${origin}/rpc`, 'GetTask', { id })).body.result as Task;
+    assert.deepEqual(t.artifacts![0]!.parts, [{ text: 'one' }, { text: 'two' }]);
+  } finally {
+    await server.close(1000);
+  }
+});

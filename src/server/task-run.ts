@@ -155,7 +155,9 @@ export class TaskRun {
   addArtifact(init: ArtifactInit, opts: { append?: boolean; lastChunk?: boolean; metadata?: JsonObject }): string {
     const task = this.task!;
     if (isTerminal(task.status.state)) return init.artifactId ?? '';
-    const artifact = init.artifactId ? (init as ArtifactInit & { artifactId: string }) : { ...init, artifactId: randomUUID() };
+    // A copy: the event is buffered (replay, streams not yet open, push queues) and agents often reuse
+    // one object for successive chunks.
+    const artifact = { ...init, artifactId: init.artifactId || randomUUID(), parts: [...init.parts] };
     const list = (task.artifacts ??= []);
     const i = list.findIndex((a) => a.artifactId === artifact.artifactId);
     if (i < 0) list.push({ ...artifact, parts: [...artifact.parts] });
