@@ -13,7 +13,7 @@ const BOUND_MS = 90_000; // the process loads the TypeScript compiler before it 
 
 test('agents CLI: prints the three card URLs, stores a generated token (0600) without printing it, stops on SIGTERM', async () => {
   const work = mkdtempSync(path.join(os.tmpdir(), 'kit-cli-'));
-  const env = { ...process.env, LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
   delete env.DEPLOYER_TOKEN;
   delete env.NODE_TEST_CONTEXT;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/agents.ts', '--ports', '0,0,0', '--work-dir', work], {
