@@ -5,6 +5,7 @@
  */
 import {
   A2AClient,
+  A2AError,
   CardCache,
   discoverAgentCard,
   verifyAgentCard,
@@ -78,7 +79,32 @@ export async function discover(cfg: PlannerConfig, t: Transcript, trust: CardTru
   const missing = PIPELINE_SKILLS.filter((s) => !bySkill.has(s));
   if (missing.length) throw new Error(`no configured agent offers the skill(s) ${missing.join(', ')}`);
   t.item(`skill map: ${PIPELINE_SKILLS.map((s) => `${s} → ${bySkill.get(s)!.card.name}`).join(', ')}`);
+  for (const a of agents) if (a.auth.length > 0 && a.extendedCard) await checkCredentials(a, t, cfg, trust);
   return { agents, bySkill };
+}
+
+/**
+ * An agent that wants a token and offers an extended card is asked for that card before anything is
+ * delegated: it is the one authenticated call with no side effect, so a wrong token stops the run here
+ * instead of after the tests and the review have been paid for.
+ */
+async function checkCredentials(a: AgentFacts, t: Transcript, cfg: PlannerConfig, trust: CardTrust | undefined): Promise<void> {
+  let ext: AgentCard;
+  try {
+    ext = await a.client.getExtendedAgentCard();
+  } catch (err) {
+    if (err instanceof A2AError && (err.kind === 'Unauthenticated' || err.kind === 'PermissionDenied')) {
+      throw new Error(
+        `${a.card.name} refused the configured token (HTTP ${err.spec.httpStatus}, ${err.kind}: ${err.message}); check DEPLOYER_TOKEN`,
+        { cause: err },
+      );
+    }
+    throw new Error(`${a.card.name}: the authenticated extended card could not be fetched: ${(err as Error).message}`, { cause: err });
+  }
+  // The client now works from this card, so it is held to the same signature rule as the public one.
+  const signature = await checkSignature(ext, cfg, trust);
+  const extra = ext.skills.filter((s) => !a.card.skills.some((p) => p.id === s.id)).map((s) => s.id);
+  t.item(`${a.card.name}: token accepted; extended card (${signature}) adds ${extra.length ? `skill(s) ${extra.join(', ')}` : 'no skills'}`);
 }
 
 /** `true` → yes; `false` → no; absent → "absent" (the card rules the capability out either way). */

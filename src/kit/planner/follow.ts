@@ -30,8 +30,18 @@ export function userMessage(parts: Part[], opts: { taskId?: string; contextId?: 
 
 const stopped = (t: Task): boolean => isTerminal(t.status.state) || isInterrupted(t.status.state);
 
-/** Send `parts` to the agent and follow the task until it stops; prints every event. */
+/** Send `parts` to the agent and follow the task until it stops; prints every event. Errors name the agent. */
 export async function sendAndFollow(agent: AgentFacts, parts: Part[], t: Transcript, opts: FollowOptions): Promise<Task> {
+  try {
+    return await follow(agent, parts, t, opts);
+  } catch (err) {
+    const msg = (err as Error).message;
+    if (msg.startsWith(`${agent.card.name} `) || msg.startsWith(`${agent.card.name}:`)) throw err;
+    throw new Error(`${agent.card.name}: ${msg}`, { cause: err });
+  }
+}
+
+async function follow(agent: AgentFacts, parts: Part[], t: Transcript, opts: FollowOptions): Promise<Task> {
   const message = userMessage(parts, {
     ...(opts.taskId ? { taskId: opts.taskId } : {}),
     ...(opts.contextId ? { contextId: opts.contextId } : {}),

@@ -86,11 +86,6 @@ export async function runPipeline(
   // 3. Deploy
   const deployer = d.bySkill.get('deploy')!;
   t.section(`Deploy → ${deployer.card.name}`, `skill deploy; target ${cfg.target}; bearer token attached`);
-  if (deployer.extendedCard) {
-    const ext = await deployer.client.getExtendedAgentCard();
-    const extra = ext.skills.filter((s) => !deployer.card.skills.some((p) => p.id === s.id)).map((s) => s.id);
-    t.item(`extended card (authenticated): ${extra.length ? `adds skill(s) ${extra.join(', ')}` : 'no extra skills'}; using it for this session`);
-  }
   let deployed = await sendAndFollow(deployer, [{ data: { source: cfg.project, target: cfg.target } }], t, follow);
   for (let round = 0; deployed.status.state === 'TASK_STATE_INPUT_REQUIRED' && round < 3; round++) {
     const question = textOf(deployed.status.message);
