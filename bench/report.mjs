@@ -1,4 +1,9 @@
-/** Markdown for one bench run: the comparison table, memory, and the target checks. */
+/**
+ * Markdown for one bench run: the comparison table, memory, and the target checks.
+ * `node bench/report.mjs bench/results/<date>.json` re-renders the .md next to a saved .json.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 function num(x) {
   if (x === null || x === undefined || !Number.isFinite(x)) return 'n/a';
@@ -28,6 +33,7 @@ const pmed = (summary, other, key) => summary?.paired?.[other]?.[key]?.median ??
 const METRICS = {
   http: [
     ['rps', 'req/s', false],
+    ['mean', 'mean latency ms ↓', true],
     ['p50', 'p50 latency ms ↓', true],
     ['p99', 'p99 latency ms ↓', true],
     ['cpu', 'server CPU µs/request ↓', true],
@@ -49,7 +55,7 @@ export function renderMarkdown(meta, results) {
     `Commit ${meta.commit ?? '?'}${meta.srcDirty ? ' (src/ had uncommitted changes)' : ''}. Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel ?? 'cpu'}; server and load generator ${meta.pinned ? 'pinned to cores 0 and 1' : 'not pinned'}${meta.raisedPriority ? ', at raised priority (nice -15, also for the session autogroup)' : ''}. ` +
       `${c.runs} run(s) per server per scenario, ${c.duration} s each after ${c.warmup} s warm-up, fresh server per run, servers interleaved. ` +
       `Cells: median (min–max) over valid runs; ratio columns: median (min–max) of ours ÷ other within the same interleaved round, which cancels drift in machine load. ours = a2a-kit, SDK = @a2a-js/sdk 1.3.0 on Express, ceiling = bare node:http sending fixed bytes. ` +
-      `↓ = lower is better (its ratios are still ours ÷ other).`,
+      `↓ = lower is better (its ratios are still ours ÷ other). autocannon reports latency percentiles in whole ms.`,
   );
   L.push('');
   L.push('| Scenario | Metric | ours | SDK | ceiling | ours/SDK | ours/ceiling |');
@@ -67,14 +73,15 @@ export function renderMarkdown(meta, results) {
     const mv = (n, f) => (m[n] && !m[n].failed ? f(m[n]) : null);
     const row = (label, f, scale = 1) => {
       const [o, s, b] = ['ours', 'sdk', 'bare'].map((n) => mv(n, f));
-      const r = (x, y) => (x !== null && y ? rfmt(x / y) : 'n/a');
+      // Ratios of changes only mean something when both grew.
+      const r = (x, y) => (x !== null && y !== null && x > 0 && y > 0 ? rfmt(x / y) : 'n/a');
       const fm = (x) => (x === null ? 'n/a' : num(x / scale));
       L.push(`| Memory, ${c.tasks.toLocaleString('en-US')} tasks | ${label} | ${fm(o)} | ${fm(s)} | ${fm(b)} | ${r(o, s)} | ${r(o, b)} |`);
     };
     row('bytes/task, ΔRSS after GC ↓', (x) => x.bytesPerTaskRss);
     row('bytes/task, Δ(heap+external) after GC ↓', (x) => x.bytesPerTaskHeap);
     row('RSS after tasks, MB ↓', (x) => x.rssAfter, 1e6);
-    row(`RSS drift over ${c.flatRuns} GetTask runs, MB ↓`, (x) => x.flatDriftRss, 1e6);
+    row(`RSS change from 1st to last of ${c.flatRuns} GetTask runs, MB ↓`, (x) => x.flatGrowthRss, 1e6);
   }
   L.push('');
   L.push('## Targets');
@@ -108,9 +115,10 @@ export function targets(results) {
   const mr = mo && ms ? mo.bytesPerTaskRss / ms.bytesPerTaskRss : null;
   const mh = mo && ms ? mo.bytesPerTaskHeap / ms.bytesPerTaskHeap : null;
   out.push({ what: 'memory ≤ ½ SDK bytes/task', ok: mr === null ? null : mr <= 0.5 && mh <= 0.5, detail: `${rfmt(mr)} (RSS), ${rfmt(mh)} (heap)` });
-  // "Flat": across repeated runs that create nothing, RSS moves by less than 5 MB or 5 %.
-  const flatOk = mo ? mo.flatDriftRss <= Math.max(5e6, 0.05 * mo.flatRss[0]) : null;
-  out.push({ what: 'flat RSS over repeated runs (ours)', ok: flatOk, detail: mo ? `drift ${(mo.flatDriftRss / 1e6).toFixed(1)} MB over ${mo.flatRss.length} runs` : 'n/a' });
+  // "Flat": across repeated runs that create nothing, RSS grows by less than 5 MB or 5 % (shrinking is fine).
+  const flatOk = mo ? mo.flatGrowthRss <= Math.max(5e6, 0.05 * mo.flatRss[0]) : null;
+  const mb = (x) => `${(x / 1e6).toFixed(1)}`;
+  out.push({ what: 'flat RSS over repeated runs (ours)', ok: flatOk, detail: mo ? `RSS after each of ${mo.flatRss.length} GetTask runs: ${mo.flatRss.map(mb).join(' → ')} MB` : 'n/a' });
   const t = S['rpc-send-c128']?.summary?.ours;
   const p99max = t?.p99?.max ?? null;
   out.push({
@@ -119,4 +127,12 @@ export function targets(results) {
     detail: p99max === null ? 'n/a' : `worst p99 ${num(p99max)} ms, worst max ${num(t.max?.max)} ms`,
   });
   return out;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const file = process.argv[2];
+  const { meta, results } = JSON.parse(readFileSync(file, 'utf8'));
+  const md = renderMarkdown(meta, results);
+  writeFileSync(file.replace(/\.json$/, '.md'), md);
+  process.stdout.write(md);
 }

@@ -147,7 +147,7 @@ function summarize(sc, per) {
   const keys =
     sc.kind === 'stream'
       ? { eventsPerS: (r) => r.eventsPerS, ttfeP50: (r) => r.ttfeMs.p50, ttfeP99: (r) => r.ttfeMs.p99, cpu: (r) => r.cpuUsPerUnit }
-      : { rps: (r) => r.throughputRps, p50: (r) => r.latency.p50, p99: (r) => r.latency.p99, cpu: (r) => r.cpuUsPerUnit };
+      : { rps: (r) => r.throughputRps, mean: (r) => r.latency.mean, p50: (r) => r.latency.p50, p99: (r) => r.latency.p99, cpu: (r) => r.cpuUsPerUnit };
   out.paired = {};
   for (const other of ['sdk', 'bare']) out.paired[other] = Object.fromEntries(Object.entries(keys).map(([k, f]) => [k, paired(per, other, f)]));
   for (const [name, runs] of Object.entries(per)) {
@@ -162,7 +162,7 @@ function summarize(sc, per) {
     out[name] =
       sc.kind === 'stream'
         ? { eventsPerS: pick((r) => r.eventsPerS), ttfeP50: pick((r) => r.ttfeMs.p50), ttfeP99: pick((r) => r.ttfeMs.p99), cpu: pick((r) => r.cpuUsPerUnit), invalid, total: runs.length }
-        : { rps: pick((r) => r.throughputRps), p50: pick((r) => r.latency.p50), p99: pick((r) => r.latency.p99), max: pick((r) => r.latency.max), cpu: pick((r) => r.cpuUsPerUnit), invalid, total: runs.length };
+        : { rps: pick((r) => r.throughputRps), mean: pick((r) => r.latency.mean), p50: pick((r) => r.latency.p50), p99: pick((r) => r.latency.p99), max: pick((r) => r.latency.max), cpu: pick((r) => r.cpuUsPerUnit), invalid, total: runs.length };
   }
   return out;
 }
@@ -187,7 +187,9 @@ const meta = {
   config: cfg,
 };
 const md = renderMarkdown(meta, results);
-const stamp = started.toISOString().slice(0, 10) + (quick ? '-quick' : '');
+// Only a default run (full or --quick) owns the date's file name; anything narrower is marked partial.
+const partial = cfg.only || argv.some((a) => ['--servers', '--runs', '--duration', '--warmup', '--tasks', '--no-memory'].includes(a));
+const stamp = started.toISOString().slice(0, 10) + (quick ? '-quick' : '') + (partial ? '-partial' : '');
 const dir = here('./results');
 mkdirSync(dir, { recursive: true });
 writeFileSync(`${dir}/${stamp}.md`, md);
