@@ -146,6 +146,19 @@ describe('test-runner', () => {
     assert.equal(later.body.result.status.state, 'TASK_STATE_CANCELED');
   });
 
+  test('a run that passes the time limit is stopped → FAILED, with what ran so far as the artifact', async () => {
+    const short = await startKit({ testTimeoutMs: 1500, warmUp: false });
+    try {
+      const r = await rpc(short, 'test-runner', 'SendMessage', send([{ data: { path: 'hang' } }]));
+      const task = r.body.result.task;
+      assert.equal(task.status.state, 'TASK_STATE_FAILED');
+      assert.match(statusText(task), /did not finish within 1\.5 s/);
+      assert.equal(artifactData(task, 'test-results').timedOut, true);
+    } finally {
+      await short.close();
+    }
+  });
+
   test('input it does not understand gets a message saying what it accepts', async () => {
     const r = await rpc(f, 'test-runner', 'SendMessage', send([{ text: 'hello, what can you do?' }]));
     assert.ok(r.body.result.message, 'a direct Message, no task');

@@ -63,7 +63,7 @@ export function testRunnerExecutor(opts: TestRunnerOptions): AgentExecutor {
       description: `Results of the tests in ${target}`,
       parts: [{ text: summary(target, result, timeoutMs) }, { data: resultData(target, result) }],
     });
-    if (result.timedOut) return task.fail(`The tests in ${target} did not finish within ${Math.round(timeoutMs / 1000)} s and were stopped.`);
+    if (result.timedOut) return task.fail(`The tests in ${target} did not finish within ${seconds(timeoutMs)} s and were stopped.`);
     if (ran === 0 && result.exitCode !== 0) {
       const tail = result.stderr.trim().split('\n').slice(-5).join('\n');
       return task.fail(`The test runner could not run the tests in ${target}${tail ? `:\n${tail}` : '.'}`);
@@ -114,7 +114,7 @@ function summary(target: string, r: RunTestsResult, timeoutMs: number): string {
   const lines = [
     `${target}: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped in ${(r.durationMs / 1000).toFixed(1)} s`,
   ];
-  if (r.timedOut) lines.push(`Stopped after the ${Math.round(timeoutMs / 1000)} s time limit.`);
+  if (r.timedOut) lines.push(`Stopped after the ${seconds(timeoutMs)} s time limit.`);
   for (const f of r.failures) {
     const where = f.file ? ` (${f.file}${f.line !== undefined ? `:${f.line}` : ''})` : '';
     lines.push(`✗ ${f.name}${where}: ${oneLine(f.message)}`);
@@ -126,4 +126,8 @@ function summary(target: string, r: RunTestsResult, timeoutMs: number): string {
 function oneLine(message: string): string {
   const flat = message.split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
   return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
+}
+
+function seconds(ms: number): number {
+  return Math.round(ms / 100) / 10;
 }
