@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 /**
- * CPU profile of our server under JSON-RPC SendMessage at 32 connections:
- *   node bench/profile.mjs [--duration S] [--server ours|sdk] [--top N]
+ * CPU profile of a server under one scenario (default: JSON-RPC SendMessage at 32 connections):
+ *   node bench/profile.mjs [--duration S] [--server ours|sdk|bare] [--scenario id] [--top N]
  * Starts the server with --cpu-prof, drives it from the pinned load process, stops it, and prints
  * self time per function and per file. The .cpuprofile is kept in bench/results/prof/ (not committed).
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { here, runLoad, startServer, waitQuiet } from './lib.mjs';
-import { SEND_RPC } from './scenarios.mjs';
+import { SCENARIOS } from './scenarios.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (n, d) => {
@@ -18,6 +18,8 @@ const opt = (n, d) => {
 const duration = Math.min(60, Number(opt('duration', 8)));
 const server = opt('server', 'ours');
 const top = Number(opt('top', 30));
+const sc = SCENARIOS.find((x) => x.id === opt('scenario', 'rpc-send-c32'));
+if (!sc) throw new Error(`unknown scenario; one of ${SCENARIOS.map((x) => x.id).join(', ')}`);
 const dir = here(`./results/prof/${server}`);
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
@@ -26,15 +28,14 @@ await waitQuiet();
 const srv = await startServer(server, ['--cpu-prof', '--cpu-prof-dir', dir]);
 let load;
 try {
-  load = await runLoad(
-    'load.mjs',
-    { url: `${srv.origin}/a2a/jsonrpc`, method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: SEND_RPC, connections: 32, verify: 'send-jsonrpc', expectStatus: 200, duration, warmup: 1 },
-    duration + 45,
-  );
+  const cfg = await sc.prepare(srv);
+  if (!cfg) throw new Error(`${sc.id} is n/a for ${server}`);
+  load = await runLoad(sc.kind === 'stream' ? 'stream-load.mjs' : 'load.mjs', { ...cfg, duration, warmup: 1 }, duration + 45);
 } finally {
   await srv.stop();
 }
-console.log(`${server}: ${Math.round(load.throughputRps)} req/s, p99 ${load.latency.p99} ms, errors ${load.errors} (under the profiler)`);
+const rate = sc.kind === 'stream' ? `${Math.round(load.eventsPerS)} events/s` : `${Math.round(load.throughputRps)} req/s, p99 ${load.latency.p99} ms`;
+console.log(`${server}, ${sc.id}: ${rate}, errors ${load.errors} (under the profiler)`);
 
 const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
 if (!file) throw new Error(`no .cpuprofile written in ${dir}`);
