@@ -8,9 +8,7 @@ import { compactVerify, createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySe
 import type { StreamResponse } from '../protocol/index.js';
 
 /** Header names used by a2a-kit senders (they mirror src/server/push). */
-export const PUSH_TOKEN_HEADER = 'X-A2A-Notification-Token';
-export const PUSH_SIGNATURE_HEADER = 'X-A2A-Notification-Signature';
-export const PUSH_ID_HEADER = 'X-A2A-Notification-Id';
+export { PUSH_ID_HEADER, PUSH_SIGNATURE_HEADER, PUSH_TOKEN_HEADER } from '../protocol/push.js';
 
 /** Keys to trust: a JWKS, a list of public keys, or the URL of the agent's `/.well-known/a2a-push-jwks.json`. */
 export type PushVerifyKeys = JSONWebKeySet | ReadonlyArray<CryptoKey | KeyObject | JWK> | URL;

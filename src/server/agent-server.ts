@@ -4,7 +4,7 @@
  * checked at start. Usable as a plain node:http listener (Express, Fastify, Connect) or standalone.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { PROTOCOL_VERSION, WELL_KNOWN_CARD_PATH, parseAgentCard, requestedVersion, type AgentCard } from '../protocol/index.js';
+import { PROTOCOL_VERSION, PUSH_JWKS_PATH, WELL_KNOWN_CARD_PATH, parseAgentCard, requestedVersion, type AgentCard } from '../protocol/index.js';
 import type { Caller } from './caller.js';
 import { A2AService, type A2AServiceOptions } from './service.js';
 import type { BindingOptions } from './bindings/common.js';
@@ -78,6 +78,10 @@ export class AgentServer {
     const q = url.indexOf('?');
     const path = q >= 0 ? url.slice(0, q) : url;
     if (path === WELL_KNOWN_CARD_PATH && this.#card) return this.#serveCard(req, res);
+    if (path === PUSH_JWKS_PATH) {
+      const jwks = this.service.pushSender.publicJwks();
+      if (jwks) return void res.writeHead(200, { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300' }).end(JSON.stringify(jwks));
+    }
     for (const m of this.#mounts) {
       const under = m.path === '/' ? path.startsWith('/') : path.startsWith(m.path + '/');
       if (path === m.path || (m.prefix && under)) {

@@ -10,7 +10,7 @@ import type { PushSender } from './sender.js';
 
 const keyOf = (scope: Scope, taskId: string): string => `${scope.tenant}\u0000${scope.owner}\u0000${taskId}`;
 
-/** A copy of a task event that later updates of the live task cannot change before delivery. */
+/** A copy of a task event that later updates of the live task cannot change (only for events held back while loading; the sender serialises at enqueue). */
 function frozen(event: StreamResponse): StreamResponse {
   if (!('task' in event)) return event;
   const t: Task = { ...event.task };
@@ -63,8 +63,7 @@ export class PushDispatcher {
 
   #send(list: TaskPushNotificationConfig[] | undefined, event: StreamResponse): void {
     if (!list?.length) return;
-    const e = frozen(event);
-    for (const c of list) this.sender.enqueue(c, e);
+    for (const c of list) this.sender.enqueue(c, event);
   }
 
   #load(scope: Scope, taskId: string, key: string, first: StreamResponse): void {

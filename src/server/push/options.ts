@@ -7,10 +7,7 @@ import type { PushSigner } from './signing.js';
 
 /** Media type of the POST body (§4.3.3). */
 export const PUSH_CONTENT_TYPE = 'application/a2a+json';
-/** Header carrying the config's `token` (the spec names none; this is the one most SDKs use). */
-export const PUSH_TOKEN_HEADER = 'X-A2A-Notification-Token';
-/** a2a-kit addition: an id per event, identical on every retry, so receivers can drop duplicates. */
-export const PUSH_ID_HEADER = 'X-A2A-Notification-Id';
+export { PUSH_ID_HEADER, PUSH_TOKEN_HEADER } from '../../protocol/push.js';
 
 type LogFn = (obj: object, msg?: string) => void;
 /** The logger subset the sender uses (pino-compatible). */

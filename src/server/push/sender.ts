@@ -95,6 +95,11 @@ export class PushSender {
   }
 
   /** Current counters (a copy). */
+  /** Public keys of the notification signer, to serve at PUSH_JWKS_PATH (undefined when not signing). */
+  publicJwks(): { keys: object[] } | undefined {
+    return this.#signer?.publicJwks();
+  }
+
   get stats(): PushStats {
     return { ...this.#stats };
   }

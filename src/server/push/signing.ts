@@ -13,9 +13,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, Key
 import { CompactSign, calculateJwkThumbprint, type JWK } from 'jose';
 
 /** Header carrying the detached JWS. */
-export const PUSH_SIGNATURE_HEADER = 'X-A2A-Notification-Signature';
-/** Where the server publishes {@link PushSigner.publicJwks}. */
-export const PUSH_JWKS_PATH = '/.well-known/a2a-push-jwks.json';
+export { PUSH_SIGNATURE_HEADER, PUSH_JWKS_PATH } from '../../protocol/push.js';
 
 /** Asymmetric algorithms a signer may use (symmetric keys would have to be shared with every receiver). */
 export type PushSigningAlg = 'ES256' | 'ES384' | 'ES512' | 'EdDSA' | 'RS256' | 'PS256';
