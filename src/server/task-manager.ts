@@ -36,12 +36,17 @@ export interface Execution {
   done: Promise<void>;
 }
 
+interface Persisting {
+  dirty: boolean;
+  done: Promise<void>;
+}
+
 const runKey = (scope: Scope, id: string): string => `${scope.tenant}\u0000${id}`;
 
 export class TaskManager {
   readonly #runs = new Map<string, TaskRun>();
   readonly #observers: TaskEventObserver[] = [];
-  readonly #persisting = new Map<TaskRun, Promise<void>>();
+  readonly #persisting = new Map<TaskRun, Persisting>();
   /**
    * Event numbers shared by every run, so a task's SSE ids keep growing across its runs. Starting from
    * the clock (µs) keeps them growing across restarts too, unless a process sustained 1000 events per ms.
@@ -126,8 +131,6 @@ export class TaskManager {
     unlisten = run.listen(watcher, listener !== undefined);
     // A follow-up's task already exists: returnImmediately must not wait for the agent's first update.
     if (run.task) resolveFirst();
-    // A follow-up's task already exists: returnImmediately must not wait for the agent's first update.
-    if (run.task) resolveFirst();
     const ctx: RequestContext = {
       message,
       text: textOf(message),
@@ -140,7 +143,9 @@ export class TaskManager {
       ...(req.metadata ? { metadata: req.metadata } : {}),
       requestedExtensions: cc.requestedExtensions,
       activateExtension: (uri) => void cc.activatedExtensions.add(uri),
-      signal: run.abort.signal,
+      get signal() {
+        return run.signal;
+      },
     };
     run.active = true;
     const finished = (async () => {
@@ -190,7 +195,7 @@ export class TaskManager {
     }
     const run = this.liveRun(scope, id) ?? this.#track(new TaskRun(scope, id, task.contextId, this, task));
     run.setStatus('TASK_STATE_CANCELED');
-    run.abort.abort(new A2AError('TaskNotCancelable', 'canceled'));
+    run.abortRun(new A2AError('TaskNotCancelable', 'canceled'));
     this.#release(run);
     await this.flush(run);
     return run.task!;
@@ -198,7 +203,7 @@ export class TaskManager {
 
   /** Resolves when every event so far of this run has reached the store. */
   flush(run: TaskRun): Promise<void> {
-    return this.#persisting.get(run) ?? Promise.resolve();
+    return this.#persisting.get(run)?.done ?? Promise.resolve();
   }
 
   // RunHooks
@@ -215,17 +220,30 @@ export class TaskManager {
     for (const o of this.#observers) o(run.scope, run.task, event);
   }
 
+  /**
+   * Save the task after a change. Saves of one task never overlap, and changes made while one is in
+   * flight are coalesced into a single save of the latest state afterwards.
+   */
   #persist(run: TaskRun): void {
-    const task = run.task;
-    if (!task) return;
-    const prev = this.#persisting.get(run) ?? Promise.resolve();
-    const next = prev
-      .then(() => this.options.store.saveTask(run.scope, task))
-      .catch((err) => this.options.logger.error({ err, taskId: task.id }, 'saving the task failed'));
-    this.#persisting.set(run, next);
-    void next.then(() => {
-      if (this.#persisting.get(run) === next) this.#persisting.delete(run);
-    });
+    if (!run.task) return;
+    const pending = this.#persisting.get(run);
+    if (pending) {
+      pending.dirty = true;
+      return;
+    }
+    const entry: Persisting = { dirty: true, done: Promise.resolve() };
+    this.#persisting.set(run, entry);
+    entry.done = (async () => {
+      while (entry.dirty) {
+        entry.dirty = false;
+        try {
+          await this.options.store.saveTask(run.scope, run.task!);
+        } catch (err) {
+          this.options.logger.error({ err, taskId: run.taskId }, 'saving the task failed');
+        }
+      }
+      this.#persisting.delete(run);
+    })();
   }
 
   #track(run: TaskRun): TaskRun {
@@ -255,7 +273,7 @@ export class TaskManager {
 
   /** Abort every running executor (server shutdown). */
   abortAll(reason: string): void {
-    for (const run of this.#runs.values()) if (run.active) run.abort.abort(new Error(reason));
+    for (const run of this.#runs.values()) if (run.active) run.abortRun(new Error(reason));
   }
 }
 

@@ -50,7 +50,10 @@ export class TaskRun {
   /** The push config that came with the message that created the task. */
   pushConfig: TaskPushNotificationConfig | undefined;
   seq = 0;
-  readonly abort = new AbortController();
+  // Created on first use: most runs finish without anyone reading their signal.
+  #abort: AbortController | undefined;
+  #aborted = false;
+  #abortReason: unknown;
   readonly listeners = new Set<RunListener>();
   /** True while an executor is handling a message for this task. */
   active = false;
@@ -176,8 +179,27 @@ export class TaskRun {
     return artifact.artifactId;
   }
 
+  /** Aborted when the task is canceled or the server stops. */
+  get signal(): AbortSignal {
+    if (!this.#abort) {
+      this.#abort = new AbortController();
+      if (this.#aborted) this.#abort.abort(this.#abortReason);
+    }
+    return this.#abort.signal;
+  }
+
+  /** Abort the agent working on this run (a signal read later is already aborted). */
+  abortRun(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#abortReason = reason;
+    this.#abort?.abort(reason);
+  }
+
   /** The updater handed to one executor call. */
   updater(first: Message): TaskUpdater {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the updater is a plain object whose getter needs the run
+    const run = this;
     const msg = (m: AgentMessageInit | undefined): Message | undefined =>
       m === undefined ? undefined : agentMessage(m, this.taskId, this.contextId, randomUUID());
     const status = (state: TaskState) => (m?: AgentMessageInit, metadata?: JsonObject) => {
@@ -187,7 +209,9 @@ export class TaskRun {
     return {
       taskId: this.taskId,
       contextId: this.contextId,
-      signal: this.abort.signal,
+      get signal() {
+        return run.signal;
+      },
       submit: () => void this.create(first),
       working: status('TASK_STATE_WORKING'),
       inputRequired: status('TASK_STATE_INPUT_REQUIRED'),
