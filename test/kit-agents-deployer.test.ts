@@ -4,12 +4,13 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { verifyAgentCard } from '../src/client/index.js';
-import { AUTH, artifactData, rest, rpc, send, startKit, statusText, type KitFixture } from './kit-agents-fixture.js';
+import { startKitAgents } from '../src/kit/agents/start.js';
+import { AUTH, TOKEN, artifactData, rest, rpc, send, startKit, statusText, type KitFixture } from './kit-agents-fixture.js';
 
 let f: KitFixture;
 before(async () => {
@@ -174,6 +175,32 @@ describe('push (deployer does not stream, so a planner takes a webhook)', () => 
     } finally {
       hook.closeAllConnections();
       await new Promise<void>((r) => hook.close(() => r()));
+    }
+  });
+});
+
+describe('restart (tasks in SQLite)', () => {
+  test('a production deploy waiting for confirmation can be confirmed after the agents restart', async () => {
+    const first = await startKit({ warmUp: false }); // only for its workspace and releases dirs
+    const storeDir = path.join(first.dir, 'store');
+    await first.kit.close();
+    mkdirSync(storeDir);
+    const opts = { workspaceRoot: first.workspace, releasesDir: first.releases, deployerToken: TOKEN, storeDir, warmUp: false, ports: { 'test-runner': 0, 'code-reviewer': 0, deployer: 0 } };
+    let kit = await startKitAgents(opts);
+    try {
+      const g = { ...first, kit };
+      const asked = await rpc(g, 'deployer', 'SendMessage', send([{ text: 'deploy change-ok to production as 4.0.0' }]), AUTH);
+      const id = asked.body.result.task.id;
+      assert.equal(asked.body.result.task.status.state, 'TASK_STATE_INPUT_REQUIRED');
+      await kit.close();
+      kit = await startKitAgents(opts);
+      const h = { ...first, kit };
+      const done = await rpc(h, 'deployer', 'SendMessage', send([{ text: 'yes' }], { taskId: id }), AUTH);
+      assert.equal(done.body.result.task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(done.body));
+      assert.equal(artifactData(done.body.result.task, 'release').version, '4.0.0');
+    } finally {
+      await kit.close();
+      rmSync(first.dir, { recursive: true, force: true });
     }
   });
 });

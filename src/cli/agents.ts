@@ -1,7 +1,9 @@
 /**
  * `npm run agents`: the kit's three agents in one foreground process, until Ctrl-C or SIGTERM.
  * Usage: agents [--host 127.0.0.1] [--public-host localhost] [--ports 41241,41242,41243]
- *               [--workspace samples] [--work-dir .kit-work] [--releases DIR] [--test-timeout 60] [--jsonrpc-only]
+ *               [--workspace samples] [--work-dir .kit-work] [--releases DIR] [--test-timeout 60] [--jsonrpc-only] [--memory]
+ * Tasks are kept in SQLite files in the work dir (so a production deploy awaiting confirmation survives a
+ * restart); --memory keeps them in memory instead.
  * Environment: KIT_HOST, KIT_PUBLIC_HOST, KIT_PORTS, KIT_WORKSPACE, KIT_WORK_DIR, KIT_RELEASES, KIT_TEST_TIMEOUT,
  * DEPLOYER_TOKEN, LOG_LEVEL. Flags win over the environment. Ports, in order of precedence: --ports, KIT_PORTS,
  * then the planner's own settings (KIT_AGENTS, `planner.agents` of kit.config.json) so one edit moves both sides,
@@ -20,7 +22,7 @@ import type { KitAgentName, KitBinding } from '../kit/agents/cards.js';
 
 const USAGE =
   'usage: agents [--host H] [--public-host H] [--ports P1,P2,P3] [--workspace DIR] [--work-dir DIR] [--releases DIR] ' +
-  '[--test-timeout SECONDS] [--jsonrpc-only]';
+  '[--test-timeout SECONDS] [--jsonrpc-only] [--memory]';
 
 const NAMES: KitAgentName[] = ['test-runner', 'code-reviewer', 'deployer'];
 
@@ -84,6 +86,7 @@ async function main(argv: string[]): Promise<number> {
       releases: { type: 'string' },
       'test-timeout': { type: 'string' },
       'jsonrpc-only': { type: 'boolean' },
+      memory: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -114,6 +117,7 @@ async function main(argv: string[]): Promise<number> {
     tokenNote = `generated, stored in ${g.file} (mode 0600); set DEPLOYER_TOKEN to choose your own`;
   }
   await mkdir(releasesDir, { recursive: true });
+  await mkdir(workDir, { recursive: true, mode: 0o700 });
 
   const kit: RunningKit = await startKitAgents({
     workspaceRoot,
@@ -122,6 +126,7 @@ async function main(argv: string[]): Promise<number> {
     ports,
     bindings,
     logger,
+    ...(values.memory ? {} : { storeDir: workDir }),
     ...(values.host ?? env.KIT_HOST ? { host: (values.host ?? env.KIT_HOST)! } : {}),
     ...(values['public-host'] ?? env.KIT_PUBLIC_HOST ? { publicHost: (values['public-host'] ?? env.KIT_PUBLIC_HOST)! } : {}),
     ...(testTimeoutMs !== undefined ? { testTimeoutMs } : {}),
@@ -132,7 +137,8 @@ async function main(argv: string[]): Promise<number> {
     const a = kit.agents[name];
     lines.push(`  ${name.padEnd(14)} ${a.cardUrl}  (listening on ${a.origin})`);
   }
-  lines.push(`  workspace      ${workspaceRoot}`, `  releases       ${releasesDir}`, `  deployer token ${tokenNote}`);
+  lines.push(`  workspace      ${workspaceRoot}`, `  releases       ${releasesDir}`);
+  lines.push(`  tasks          ${values.memory ? 'in memory' : `SQLite files in ${workDir}`}`, `  deployer token ${tokenNote}`);
   lines.push('Press Ctrl-C to stop.');
   process.stdout.write(`${lines.join('\n')}\n`);
 

@@ -2,9 +2,11 @@
  * Starts the kit's three agents on their ports with their cards, the way any user of the library would:
  * `createAgentServer` with a card function, an executor, and (for the deployer) the bearer verifier its card asks for.
  */
+import path from 'node:path';
 import {
   createAgentServer,
   silentLogger,
+  SqliteTaskStore,
   staticBearerTokens,
   type AgentServer,
   type CardSigningKey,
@@ -57,6 +59,11 @@ export interface KitAgentsOptions {
    * is on this machine anyway; otherwise public addresses only.
    */
   webhookPolicy?: { allowLoopback?: boolean; allowPrivate?: boolean; allowedHosts?: readonly string[]; requireHttps?: boolean };
+  /**
+   * Keep each agent's tasks in `<storeDir>/<agent>.sqlite` so they survive a restart (a production deploy
+   * waiting for confirmation can be confirmed after one). Default: in memory.
+   */
+  storeDir?: string;
   /** Sign every card (public and extended) with these keys (§8.4). */
   signingKeys?: CardSigningKey[];
 }
@@ -96,6 +103,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
   // The planner's webhook listens on this machine; the SSRF guard refuses loopback webhooks unless allowed (§13.2).
   const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
   const push = { push: { policy: opts.webhookPolicy ?? (loopback ? { allowLoopback: true } : {}) } };
+  const store = (name: KitAgentName) => (opts.storeDir ? { store: new SqliteTaskStore({ path: path.join(opts.storeDir, `${name}.sqlite`) }) } : {});
   // Built with the public card (it needs the real port); the server signs both when given keys.
   let extended: AgentCard | undefined;
   const servers: Record<KitAgentName, AgentServer> = {
@@ -107,6 +115,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
         ...(opts.testTimeoutMs !== undefined ? { timeoutMs: opts.testTimeoutMs } : {}),
       }),
       logger: child('test-runner'),
+      ...store('test-runner'),
       ...push,
       ...signing,
     }),
@@ -114,6 +123,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       card: (o) => codeReviewerCard(cardOpts(o)),
       executor: codeReviewerExecutor({ workspaceRoot: opts.workspaceRoot, logger: child('code-reviewer') }),
       logger: child('code-reviewer'),
+      ...store('code-reviewer'),
       ...signing,
     }),
     deployer: createAgentServer({
@@ -126,6 +136,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       // The card's securityRequirements decide what is enforced; 401s carry `WWW-Authenticate: Bearer realm="deployer"`.
       auth: { verifiers: { bearer: staticBearerTokens({ [opts.deployerToken]: 'deployer-operator' }) } },
       logger: child('deployer'),
+      ...store('deployer'),
       ...push,
       ...signing,
     }),
@@ -149,6 +160,8 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
     }
   } catch (err) {
     await Promise.allSettled(started.map((s) => s.close(1000)));
+    const idle = Object.values(servers).filter((s) => !started.includes(s));
+    await Promise.allSettled(idle.map((s) => s.service.store.close?.()));
     throw err;
   }
   return {
