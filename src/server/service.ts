@@ -132,7 +132,8 @@ export class A2AService {
     if (missing.length > 0) {
       throw new A2AError('ExtensionSupportRequired', `This agent requires the extension(s) ${missing.join(', ')}; declare them in A2A-Extensions`);
     }
-    const parsed = SCHEMAS[op.name].safeParse(withoutNulls(params));
+    // Zod 4 leaves `input` off its issues unless asked; violationsOf needs it to tell a missing field from a wrong type.
+    const parsed = SCHEMAS[op.name].safeParse(withoutNulls(params), { reportInput: true });
     if (!parsed.success) throw A2AError.invalidParams(violationsOf(parsed.error));
     return parsed.data as T;
   }
