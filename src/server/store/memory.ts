@@ -11,19 +11,44 @@ import {
   type TaskStore,
 } from './task-store.js';
 
+/**
+ * A stored task. A finished task never changes again, so it is kept as its JSON text (about a third
+ * of the memory of the object tree), with the few fields listing filters on kept beside it.
+ */
 interface Entry {
-  task: Task;
+  task: Task | undefined;
+  json: string | undefined;
+  time: number;
+  contextId: string;
+  state: Task['status']['state'];
+  id: string;
   owner: string;
   tenant: string;
   configs?: Map<string, TaskPushNotificationConfig>;
 }
+
+function fill(e: Entry, task: Task): void {
+  e.time = statusTime(task);
+  e.contextId = task.contextId;
+  e.state = task.status.state;
+  if (isTerminal(task.status.state)) {
+    e.json = JSON.stringify(task);
+    e.task = undefined;
+  } else {
+    e.task = task;
+    e.json = undefined;
+  }
+}
+
+const taskOf = (e: Entry): Task => e.task ?? (JSON.parse(e.json!) as Task);
 
 export interface MemoryTaskStoreOptions {
   /** Most tasks kept; default 100 000. Only terminal tasks are evicted, oldest first. */
   maxTasks?: number;
 }
 
-const keyOf = (tenant: string, id: string): string => `${tenant}\u0000${id}`;
+// Task ids are server-generated and never hold NUL, so a bare id cannot collide with a tenant key.
+const keyOf = (tenant: string, id: string): string => (tenant ? `${tenant}\u0000${id}` : id);
 
 export class InMemoryTaskStore implements TaskStore {
   // Map iteration order is insertion order: the first entries are the oldest, which makes eviction cheap.
@@ -44,7 +69,8 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async getTask(scope: Scope, id: string): Promise<Task | undefined> {
-    return this.#visible(scope, id)?.task;
+    const e = this.#visible(scope, id);
+    return e ? taskOf(e) : undefined;
   }
 
   async saveTask(scope: Scope, task: Task): Promise<void> {
@@ -52,10 +78,12 @@ export class InMemoryTaskStore implements TaskStore {
     const e = this.#entries.get(key);
     if (e) {
       if (e.owner !== scope.owner) throw A2AError.taskNotFound(task.id);
-      e.task = task;
+      fill(e, task);
       return;
     }
-    this.#entries.set(key, { task, owner: scope.owner, tenant: scope.tenant });
+    const entry = { id: task.id, owner: scope.owner, tenant: scope.tenant } as Entry;
+    fill(entry, task);
+    this.#entries.set(key, entry);
     if (this.#entries.size > this.#max) this.#evict();
   }
 
@@ -63,7 +91,7 @@ export class InMemoryTaskStore implements TaskStore {
     let excess = this.#entries.size - this.#max;
     for (const [key, e] of this.#entries) {
       if (excess <= 0) break;
-      if (isTerminal(e.task.status.state)) {
+      if (isTerminal(e.state)) {
         this.#entries.delete(key);
         excess--;
       }
@@ -71,23 +99,22 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async listTasks(scope: Scope, q: TaskQuery): Promise<TaskPage> {
-    const matches: Task[] = [];
+    const matches: Entry[] = [];
     for (const e of this.#entries.values()) {
       if (e.owner !== scope.owner || e.tenant !== scope.tenant) continue;
-      const t = e.task;
-      if (q.contextId !== undefined && t.contextId !== q.contextId) continue;
-      if (q.status !== undefined && t.status.state !== q.status) continue;
-      if (q.statusTimestampAfter !== undefined && statusTime(t) < q.statusTimestampAfter) continue;
-      matches.push(t);
+      if (q.contextId !== undefined && e.contextId !== q.contextId) continue;
+      if (q.status !== undefined && e.state !== q.status) continue;
+      if (q.statusTimestampAfter !== undefined && e.time < q.statusTimestampAfter) continue;
+      matches.push(e);
     }
-    matches.sort((a, b) => statusTime(b) - statusTime(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    matches.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     let start = 0;
     if (q.pageToken) {
       const cursor = decodeCursor(q.pageToken);
       if (!cursor) throw A2AError.invalidParams([{ field: 'pageToken', description: 'is not a token this server issued' }]);
-      while (start < matches.length && !listsBefore(cursor, { time: statusTime(matches[start]!), id: matches[start]!.id })) start++;
+      while (start < matches.length && !listsBefore(cursor, matches[start]!)) start++;
     }
-    const tasks = matches.slice(start, start + q.pageSize);
+    const tasks = matches.slice(start, start + q.pageSize).map(taskOf);
     const more = start + q.pageSize < matches.length;
     return { tasks, nextPageToken: more ? encodeCursor(tasks[tasks.length - 1]!) : '', totalSize: matches.length };
   }
