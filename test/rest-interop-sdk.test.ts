@@ -78,3 +78,14 @@ for (const binding of ['HTTP+JSON', 'JSONRPC'] as const) {
     });
   }
 }
+
+test('§3.1.4/§5.5 documented @a2a-js/sdk 1.3 deviation: its JSON-RPC ListTasks without a status sends "UNRECOGNIZED", which we refuse as an unknown TaskState', async () => {
+  const card = cardFor(origin, 'full');
+  card.supportedInterfaces = card.supportedInterfaces.filter((i) => i.protocolBinding === 'JSONRPC');
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory()], preferredTransports: ['JSONRPC'] }),
+  );
+  const client = await factory.createFromAgentCard(SdkAgentCard.fromJSON(card));
+  // Correct on the wire would be no `status` member (or TASK_STATE_UNSPECIFIED); we stay strict (§5.5 enum names).
+  await assert.rejects(client.listTasks({ pageSize: 10 } as any), (e: unknown) => /status|Invalid/i.test(String((e as Error)?.message ?? e)));
+});
