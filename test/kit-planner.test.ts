@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
-import { runPlanner, type PipelineResult } from '../src/kit/planner/index.js';
+import { Transcript, discover, runPlanner, type PipelineResult } from '../src/kit/planner/index.js';
 import type { CardTrust } from '../src/client/index.js';
 import { AUTH, TOKEN, rpc, startKit, type KitFixture } from './kit-agents-fixture.js';
 import { observingProxy, plannerConfig, transcriptSink, type ObservingProxy, type SeenRequest } from './kit-planner-fixture.js';
@@ -206,6 +206,46 @@ describe('planner on unsigned agents, observed through proxies', () => {
     assert.equal(result.ok, false);
     assert.match(result.summary, /deployer requires bearer but no token is configured/);
     assert.doesNotMatch(text, /Tests →/);
+  });
+
+  it('skills decide roles, not ports or order: agents listed backwards map the same', async () => {
+    const sink = transcriptSink();
+    const agents = [...direct(f)].reverse();
+    const d = await discover(plannerConfig(agents, { deployerToken: TOKEN }), new Transcript(sink.out), undefined);
+    assert.equal(d.bySkill.get('run-tests')?.card.name, 'test-runner');
+    assert.equal(d.bySkill.get('review-code')?.card.name, 'code-reviewer');
+    assert.equal(d.bySkill.get('deploy')?.card.name, 'deployer');
+    assert.deepEqual(d.agents.map((a) => [a.card.name, a.streams, a.push, a.auth]), [
+      ['deployer', false, true, ['bearer']],
+      ['code-reviewer', true, false, []],
+      ['test-runner', true, true, []],
+    ]);
+  });
+
+  it('the token is never handed to another agent whose card asks for one', async () => {
+    const greedy = await observingProxy(f.kit.agents['test-runner'], (c) => ({
+      ...c,
+      securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
+      securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+    }));
+    try {
+      const { result } = await plan(f, { agents: [greedy.base, f.kit.agents['code-reviewer'].baseUrl, f.kit.agents.deployer.baseUrl] });
+      assert.equal(result.ok, false);
+      assert.match(result.summary, /test-runner requires bearer, but the planner holds a token only for the deployer/);
+      assert.equal(greedy.calls().length, 0);
+      assert.ok(greedy.seen.every((r) => r.headers.authorization === undefined));
+    } finally {
+      await greedy.close();
+    }
+  });
+
+  it('an agent that cannot be reached: the error names its URL', async () => {
+    const gone = await observingProxy(f.kit.agents['test-runner']);
+    const base = gone.base;
+    await gone.close();
+    const { result } = await plan(f, { agents: [base, f.kit.agents['code-reviewer'].baseUrl, f.kit.agents.deployer.baseUrl] });
+    assert.equal(result.ok, false);
+    assert.ok(result.summary.includes(base), result.summary);
   });
 
   it('a wrong token: the deployer refuses (401) and the planner reports it before delegating anything', async () => {

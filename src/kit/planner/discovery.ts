@@ -8,6 +8,7 @@ import {
   A2AError,
   CardCache,
   discoverAgentCard,
+  schemeKind,
   verifyAgentCard,
   type CardTrust,
 } from '../../client/index.js';
@@ -46,8 +47,7 @@ export async function discover(cfg: PlannerConfig, t: Transcript, trust: CardTru
     const signature = await checkSignature(card, cfg, trust);
     t.item(`GET ${found.cardUrl} → ${card.name} ${card.version} (${found.from}; ${signature})`);
     const auth = requiredSchemes(card);
-    const credentials = auth.length > 0 && cfg.deployerToken ? Object.fromEntries(auth.map((s) => [s, cfg.deployerToken!])) : undefined;
-    if (auth.length > 0 && !credentials) throw new Error(`${card.name} requires ${auth.join(', ')} but no token is configured (DEPLOYER_TOKEN)`);
+    const credentials = auth.length > 0 ? tokenFor(card, auth, cfg) : undefined;
     const client = A2AClient.fromCard(card, { bindings: ['JSONRPC', 'HTTP+JSON'], ...(credentials ? { credentials } : {}) });
     const caps = card.capabilities;
     agents.push({
@@ -110,6 +110,23 @@ async function checkCredentials(a: AgentFacts, t: Transcript, cfg: PlannerConfig
 /** `true` → yes; `false` → no; absent → "absent" (the card rules the capability out either way). */
 function flag(v: boolean | undefined): string {
   return v === true ? 'yes' : v === false ? 'no' : 'absent';
+}
+
+/**
+ * The planner holds one secret, the deployer's bearer token. It goes to the agent that offers the
+ * `deploy` skill and to no other: a card that asks for credentials does not make it the deployer,
+ * and a token handed to whoever asks is a leaked token.
+ */
+function tokenFor(card: AgentCard, auth: string[], cfg: PlannerConfig): Record<string, string> {
+  if (!card.skills.some((s) => s.id === 'deploy')) {
+    throw new Error(`${card.name} requires ${auth.join(', ')}, but the planner holds a token only for the deployer (skill deploy) and will not send it elsewhere`);
+  }
+  if (!cfg.deployerToken) throw new Error(`${card.name} requires ${auth.join(', ')} but no token is configured (DEPLOYER_TOKEN)`);
+  const schemes = card.securitySchemes ?? {};
+  const bearer = auth.filter((n) => schemes[n] !== undefined && schemeKind(schemes[n]) === 'bearer');
+  const usable = (card.securityRequirements ?? []).some((req) => Object.keys(req.schemes).every((n) => bearer.includes(n)));
+  if (!usable) throw new Error(`${card.name} requires ${auth.join(', ')}, and no alternative is met by a bearer token alone`);
+  return Object.fromEntries(bearer.map((n) => [n, cfg.deployerToken!]));
 }
 
 function requiredSchemes(card: AgentCard): string[] {
