@@ -34,7 +34,14 @@ export type CardEdit = (card: any, proxyBase: string) => any;
  * traffic passes through it) and then goes through `edit`. A signed card's signature no longer matches
  * after that, which is the point of the tampering test; other tests run with signatures off or unsigned agents.
  */
-export async function observingProxy(agent: RunningAgent, edit: CardEdit = (c) => c, opts: { moveUrls?: boolean } = {}): Promise<ObservingProxy> {
+export interface ProxyOptions {
+  /** Keep the card's interface URLs (traffic then goes straight to the agent). Default: move them to the proxy. */
+  moveUrls?: boolean;
+  /** Answer a request here instead of forwarding it (e.g. a failing agent). */
+  intercept?: (r: SeenRequest) => { status: number; body: string } | undefined;
+}
+
+export async function observingProxy(agent: RunningAgent, edit: CardEdit = (c) => c, opts: ProxyOptions = {}): Promise<ObservingProxy> {
   const seen: SeenRequest[] = [];
   const upstream = new URL(agent.origin);
   let base = '';
@@ -59,6 +66,11 @@ export async function observingProxy(agent: RunningAgent, edit: CardEdit = (c) =
         }
         card = edit(card, base);
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(card));
+        return;
+      }
+      const own = opts.intercept?.(entry);
+      if (own) {
+        res.writeHead(own.status, { 'content-type': 'application/json' }).end(own.body);
         return;
       }
       const fwd = httpRequest(

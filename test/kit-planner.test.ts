@@ -161,6 +161,17 @@ describe('planner on unsigned agents, observed through proxies', () => {
     }
   });
 
+  it('the deployer (no streaming, push) is followed by push to the planner webhook, with GetTask polling beside it', () => {
+    const sends = calls('deployer').filter((r) => r.rpc === 'SendMessage').map((r) => JSON.parse(r.body).params);
+    assert.equal(sends.length, 2, 'the deploy request and the confirmation');
+    assert.equal(sends[0].configuration.returnImmediately, true);
+    assert.match(sends[0].configuration.taskPushNotificationConfig.url, /^http:\/\/127\.0\.0\.1:\d+\/webhook$/);
+    assert.ok(sends[0].configuration.taskPushNotificationConfig.token, 'the webhook token travels with the config');
+    assert.equal(sends[1].message.taskId !== undefined, true, 'the confirmation continues the same task');
+    assert.ok(calls('deployer').some((r) => r.rpc === 'GetTask'));
+    assert.match(run.text, /push notifications to http:\/\/127\.0\.0\.1:\d+\/webhook; polling as fallback/);
+  });
+
   it('the bearer token goes to every deployer call and to no other agent', () => {
     const d = calls('deployer');
     for (const r of d) assert.equal(r.headers.authorization, `Bearer ${TOKEN}`, `${r.rpc ?? r.path} without the token`);
@@ -246,6 +257,22 @@ describe('planner on unsigned agents, observed through proxies', () => {
     const { result } = await plan(f, { agents: [base, f.kit.agents['code-reviewer'].baseUrl, f.kit.agents.deployer.baseUrl] });
     assert.equal(result.ok, false);
     assert.ok(result.summary.includes(base), result.summary);
+  });
+
+  it('a deployer that fails mid-run: stopped at deploy, the finished tasks are kept, the agent is named', async () => {
+    const failing = await observingProxy(f.kit.agents.deployer, undefined, {
+      intercept: (r) => (r.rpc === 'SendMessage' ? { status: 500, body: '{"oops":true}' } : undefined),
+    });
+    try {
+      const agents = [f.kit.agents['test-runner'].baseUrl, f.kit.agents['code-reviewer'].baseUrl, failing.base];
+      const { result, text } = await plan(f, { agents });
+      assert.equal(result.ok, false, text);
+      assert.equal(result.stoppedAt, 'deploy');
+      assert.deepEqual(states(result), ['TASK_STATE_COMPLETED', 'TASK_STATE_COMPLETED']);
+      assert.match(result.summary, /^stopped at deploy: deployer: /);
+    } finally {
+      await failing.close();
+    }
   });
 
   it('a wrong token: the deployer refuses (401) and the planner reports it before delegating anything', async () => {

@@ -47,6 +47,12 @@ async function fileParts(projectDir: string, root = projectDir, out: Part[] = []
   return out;
 }
 
+type Step = NonNullable<PipelineResult['stoppedAt']>;
+
+/**
+ * Runs the three steps; a step that throws (agent unreachable, refused, timed out) ends the run like a
+ * failed step does: `stoppedAt` names it and the tasks finished before it are kept.
+ */
 export async function runPipeline(
   cfg: PlannerConfig,
   d: Discovery,
@@ -55,6 +61,23 @@ export async function runPipeline(
   workspaceRoot: string,
 ): Promise<PipelineResult> {
   const tasks: Task[] = [];
+  const at: { step: Step } = { step: 'tests' };
+  try {
+    return await steps(cfg, d, t, webhook, workspaceRoot, tasks, at);
+  } catch (err) {
+    return { ok: false, stoppedAt: at.step, summary: `stopped at ${at.step}: ${(err as Error).message}`, tasks };
+  }
+}
+
+async function steps(
+  cfg: PlannerConfig,
+  d: Discovery,
+  t: Transcript,
+  webhook: PlannerWebhook | undefined,
+  workspaceRoot: string,
+  tasks: Task[],
+  at: { step: Step },
+): Promise<PipelineResult> {
   const follow: FollowOptions = { webhook, timeoutMs: cfg.taskTimeoutMs };
 
   // 1. Tests
@@ -70,6 +93,7 @@ export async function runPipeline(
   }
 
   // 2. Review
+  at.step = 'review';
   const reviewer = d.bySkill.get('review-code')!;
   t.section(`Review → ${reviewer.card.name}`, 'skill review-code; source sent as file parts');
   const files = await fileParts(join(workspaceRoot, cfg.project));
@@ -84,6 +108,7 @@ export async function runPipeline(
   }
 
   // 3. Deploy
+  at.step = 'deploy';
   const deployer = d.bySkill.get('deploy')!;
   t.section(`Deploy → ${deployer.card.name}`, `skill deploy; target ${cfg.target}; bearer token attached`);
   let deployed = await sendAndFollow(deployer, [{ data: { source: cfg.project, target: cfg.target } }], t, follow);
@@ -91,7 +116,11 @@ export async function runPipeline(
     const question = textOf(deployed.status.message);
     if (!cfg.confirmProduction) {
       t.item(`deployer asks: "${question}" → not confirming (--no-confirm): canceling`);
-      deployed = await deployer.client.cancelTask(deployed.id);
+      try {
+        deployed = await deployer.client.cancelTask(deployed.id);
+      } catch (err) {
+        throw new Error(`${deployer.card.name}: CancelTask failed: ${(err as Error).message}`, { cause: err });
+      }
       break;
     }
     t.item(`deployer asks: "${question}" → planner answers "confirm" (confirmation allowed by config)`);
