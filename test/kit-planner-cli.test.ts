@@ -5,9 +5,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { exportJWK, generateKeyPair } from 'jose';
+import { TOKEN, startKit, type KitFixture } from './kit-agents-fixture.js';
 
 const BOUND_MS = 180_000;
 
@@ -17,9 +19,9 @@ interface Ran {
   stderr: string;
 }
 
-function demo(args: string[], env: Record<string, string>): Promise<Ran> {
+function demo(args: string[], env: Record<string, string>, script = 'dist/cli/demo.js'): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/cli/demo.js', ...args], {
+    const child = spawn(process.execPath, [script, ...args], {
       env: { ...process.env, NO_COLOR: '1', LOG_LEVEL: 'silent', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -76,5 +78,47 @@ describe('demo CLI', { timeout: 4 * BOUND_MS }, () => {
     const p = await demo(['--ports', '1,2'], env);
     assert.equal(p.code, 2);
     assert.match(p.stderr, /--ports expects three ports/);
+  });
+});
+
+describe('planner CLI against running agents', { timeout: 3 * BOUND_MS }, () => {
+  let f: KitFixture;
+  let jwksFile: string;
+  let args: string[];
+  before(async () => {
+    const built = spawnSync('npm', ['run', 'build'], { encoding: 'utf8', timeout: BOUND_MS });
+    assert.equal(built.status, 0, `build failed: ${built.stdout}\n${built.stderr}`);
+    const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+    f = await startKit({ signingKeys: [{ privateKey, kid: 'cli-test', alg: 'ES256' }] });
+    jwksFile = path.join(f.dir, 'trusted.jwks.json');
+    writeFileSync(jwksFile, JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'cli-test', alg: 'ES256' }] }));
+    const agents = (['test-runner', 'code-reviewer', 'deployer'] as const).map((n) => f.kit.agents[n].baseUrl).join(',');
+    args = ['--agents', agents, '--workspace', f.workspace, '--trust-jwks', jwksFile, '--verify-cards', 'required'];
+  });
+  after(() => f?.close());
+
+  const planner = (extra: string[], env: Record<string, string> = { DEPLOYER_TOKEN: TOKEN }) =>
+    demo([...args, ...extra], { KIT_WORK_DIR: path.join(f.dir, 'no-work-dir'), ...env }, 'dist/cli/planner.js');
+
+  it('deploys with signatures required and the token from DEPLOYER_TOKEN: exit 0', async () => {
+    const r = await planner([]);
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /signature ✓ ES256 kid=cli-test/);
+    assert.match(r.stdout, /✔ change-ok passed tests and review and is live on production/);
+  });
+
+  it('no token anywhere: exit 1 and the planner says the deployer needs one', async () => {
+    const r = await planner([], { DEPLOYER_TOKEN: '' });
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /deployer requires bearer but no token is configured/);
+  });
+
+  it('bad usage exits 2: a misspelt flag, an unreadable JWKS', async () => {
+    const typo = await planner(['--projct', 'change-broken']);
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /unknown argument "--projct"/);
+    const jwks = await demo(['--trust-jwks', path.join(f.dir, 'missing.json')], {}, 'dist/cli/planner.js');
+    assert.equal(jwks.code, 2);
+    assert.match(jwks.stderr, /cannot read trusted keys from .*missing\.json/);
   });
 });

@@ -9,16 +9,35 @@ import path from 'node:path';
 import type { JSONWebKeySet } from 'jose';
 import { loadConfig, runPlanner } from '../kit/planner/index.js';
 
-function flag(argv: string[], name: string): string | undefined {
+/** Takes `--name VALUE` out of `argv` (the planner's own config ignores these two). */
+function take(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
+  if (i < 0) return undefined;
+  const v = argv[i + 1];
+  if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value`);
+  argv.splice(i, 2);
+  return v;
+}
+
+function readJwks(file: string): JSONWebKeySet {
+  let jwks: unknown;
+  try {
+    jwks = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`cannot read trusted keys from ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  if (!Array.isArray((jwks as { keys?: unknown } | null)?.keys)) throw new Error(`${file} is not a JWKS (no "keys" list)`);
+  return jwks as JSONWebKeySet;
 }
 
 async function main(argv: string[]): Promise<number> {
-  const cfg = loadConfig(argv.filter((a, i) => !['--workspace', '--trust-jwks'].includes(a) && !['--workspace', '--trust-jwks'].includes(argv[i - 1]!)), process.env);
-  const workspaceRoot = path.resolve(flag(argv, '--workspace') ?? process.env.KIT_WORKSPACE ?? 'samples');
-  const jwksFile = flag(argv, '--trust-jwks') ?? process.env.KIT_TRUST_JWKS;
-  const trust = jwksFile ? { jwks: JSON.parse(readFileSync(jwksFile, 'utf8')) as JSONWebKeySet } : undefined;
+  const rest = [...argv];
+  const workspaceFlag = take(rest, '--workspace');
+  const jwksFlag = take(rest, '--trust-jwks');
+  const cfg = loadConfig(rest, process.env);
+  const workspaceRoot = path.resolve(workspaceFlag ?? process.env.KIT_WORKSPACE ?? 'samples');
+  const jwksFile = jwksFlag ?? process.env.KIT_TRUST_JWKS;
+  const trust = jwksFile ? { jwks: readJwks(jwksFile) } : undefined;
   if (!cfg.deployerToken) {
     try {
       cfg.deployerToken = readFileSync(path.resolve(process.env.KIT_WORK_DIR ?? '.kit-work', 'deployer-token'), 'utf8').trim();
