@@ -65,12 +65,25 @@ export class SseWriter {
   #raw(chunk: string): void {
     if (this.#closed) return;
     this.#lastWrite = Date.now();
+    // Events an agent emits in one burst leave in one socket write: cork now, uncork after this tick.
+    if (!this.#corked) {
+      this.#corked = true;
+      this.res.cork();
+      process.nextTick(this.#uncork);
+    }
     this.res.write(chunk);
     if (this.res.writableLength > this.#max) this.end();
   }
 
+  #corked = false;
+  readonly #uncork = (): void => {
+    this.#corked = false;
+    this.res.uncork();
+  };
+
   end(): void {
     if (this.#closed) return;
+    if (this.#corked) this.#uncork();
     this.res.end();
     this.#finish();
   }
