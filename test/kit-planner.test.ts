@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
-import { Transcript, discover, runPlanner, type PipelineResult } from '../src/kit/planner/index.js';
+import { PlannerWebhook, Transcript, discover, runPlanner, type PipelineResult } from '../src/kit/planner/index.js';
+import { sendAndFollow } from '../src/kit/planner/follow.js';
 import type { CardTrust } from '../src/client/index.js';
 import { AUTH, TOKEN, rpc, startKit, type KitFixture } from './kit-agents-fixture.js';
 import { observingProxy, plannerConfig, transcriptSink, type ObservingProxy, type SeenRequest } from './kit-planner-fixture.js';
@@ -305,6 +306,46 @@ describe('planner on change-broken', () => {
       const listed = await rpc(f, 'deployer', 'ListTasks', {}, AUTH);
       assert.equal(listed.body.result.tasks.length, 0, JSON.stringify(listed.body));
     } finally {
+      await deployer.close();
+    }
+  });
+});
+
+describe('planner following a non-streaming agent by push', () => {
+  let f: KitFixture;
+  before(async () => {
+    f = await startKit({ warmUp: false });
+  });
+  after(() => f?.close());
+
+  it('a stale stop notification (INPUT_REQUIRED arriving after the confirmation) costs one GetTask, not a busy loop', async () => {
+    const deployer = await observingProxy(f.kit.agents.deployer);
+    const webhook = new PlannerWebhook();
+    try {
+      await webhook.start('127.0.0.1', 0);
+      const sink = transcriptSink();
+      const t = new Transcript(sink.out);
+      const all = await discover(plannerConfig([f.kit.agents['test-runner'].baseUrl, f.kit.agents['code-reviewer'].baseUrl, deployer.base], { deployerToken: TOKEN }), t, undefined);
+      const agent = all.bySkill.get('deploy')!;
+      const follow = { webhook, timeoutMs: 60_000 };
+      const asked = await sendAndFollow(agent, [{ data: { source: 'change-ok', target: 'production' } }], t, follow);
+      assert.equal(asked.status.state, 'TASK_STATE_INPUT_REQUIRED');
+      // The same INPUT_REQUIRED notification once more, as a late delivery would bring it.
+      const stale = { statusUpdate: { taskId: asked.id, contextId: asked.contextId, status: { state: 'TASK_STATE_INPUT_REQUIRED' } } };
+      const r = await fetch(webhook.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-a2a-notification-token': webhook.token },
+        body: JSON.stringify(stale),
+        signal: AbortSignal.timeout(30_000),
+      });
+      assert.ok(r.status < 300, `webhook answered ${r.status}`);
+      const before = deployer.calls().filter((c) => c.rpc === 'GetTask').length;
+      const done = await sendAndFollow(agent, [{ text: 'confirm' }], t, { ...follow, taskId: asked.id, contextId: asked.contextId });
+      assert.equal(done.status.state, 'TASK_STATE_COMPLETED', sink.text());
+      const polls = deployer.calls().filter((c) => c.rpc === 'GetTask').length - before;
+      assert.ok(polls <= 10, `${polls} GetTask calls for one short deploy`);
+    } finally {
+      await webhook.close();
       await deployer.close();
     }
   });

@@ -87,25 +87,44 @@ async function follow(agent: AgentFacts, parts: Part[], t: Transcript, opts: Fol
  * to have stopped, the notification saying so is given a moment to arrive, so the transcript shows it.
  */
 async function waitForStop(agent: AgentFacts, initial: Task, webhook: PlannerWebhook | undefined, t: Transcript, signal: AbortSignal): Promise<Task> {
-  let resolveStop!: () => void;
-  const stop = new Promise<void>((r) => (resolveStop = r));
+  // Stop notifications only wake the poller up; GetTask decides. A late one from before a follow-up
+  // (say INPUT_REQUIRED, replayed from the webhook's mailbox) must cost one GetTask, not a busy loop.
+  const announced = new Set<string>();
+  let stops = 0;
+  let wake: (() => void) | undefined;
   const off = webhook?.on(initial.id, (ev) => {
     print(ev, t, 'push');
-    if ('statusUpdate' in ev && (isTerminal(ev.statusUpdate.status.state) || isInterrupted(ev.statusUpdate.status.state))) resolveStop();
+    if ('statusUpdate' in ev && (isTerminal(ev.statusUpdate.status.state) || isInterrupted(ev.statusUpdate.status.state))) {
+      announced.add(ev.statusUpdate.status.state);
+      stops++;
+      wake?.();
+    }
   });
   try {
     let task = initial;
     let delay = webhook ? 1000 : 250;
+    let handled = 0;
     for (let i = 0; i < 10_000 && !stopped(task); i++) {
-      const tick = await Promise.race([stop.then(() => 'push' as const), sleep(delay, signal).then(() => 'poll' as const)]);
+      const tick =
+        stops > handled
+          ? ('push' as const)
+          : await Promise.race([new Promise<'push'>((r) => (wake = () => r('push'))), sleep(delay, signal).then(() => 'poll' as const)]);
+      wake = undefined;
+      handled = stops;
       task = await agent.client.getTask(initial.id, { signal });
       if (tick === 'poll') t.note(`(GetTask) ${task.status.state.replace('TASK_STATE_', '')}`);
       delay = Math.min(delay * 2, 2000);
     }
     if (!stopped(task)) throw new Error(`gave up waiting for task ${initial.id}`);
-    if (webhook) await Promise.race([stop, sleep(1500, signal)]);
+    const final = task.status.state;
+    if (webhook && !announced.has(final)) {
+      // Only for the transcript: give the notification of the final state a moment to arrive.
+      const heard = new Promise<void>((r) => (wake = () => announced.has(final) && r()));
+      await Promise.race([heard, sleep(1500, signal)]).catch(() => undefined);
+    }
     return task;
   } finally {
+    wake = undefined;
     off?.();
   }
 }
