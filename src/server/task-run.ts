@@ -19,6 +19,18 @@ import { canTransition, IllegalTransitionError } from './task-state.js';
 import { agentMessage, type AgentMessageInit, type ArtifactInit, type TaskUpdater } from './executor.js';
 import type { Scope } from './store/task-store.js';
 
+let isoMs = 0;
+let isoText = '';
+/** The current time as ISO 8601 UTC; bursts of updates in one millisecond share one string. */
+function nowIso(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
+}
+
 /** Receives every event of a run, numbered from 1, in order. */
 export type RunListener = (event: StreamResponse, seq: number) => void;
 
@@ -128,7 +140,7 @@ export class TaskRun {
     this.task = {
       id: this.taskId,
       contextId: this.contextId,
-      status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() },
+      status: { state: 'TASK_STATE_SUBMITTED', timestamp: nowIso() },
       history: [first],
     };
     this.hooks.onCreate(this);
@@ -143,8 +155,8 @@ export class TaskRun {
     if (isTerminal(from)) return false; // late update after cancel: dropped, the task is immutable
     if (!canTransition(from, state)) throw new IllegalTransitionError(from, state);
     task.status = message
-      ? { state, message, timestamp: new Date().toISOString() }
-      : { state, timestamp: new Date().toISOString() };
+      ? { state, message, timestamp: nowIso() }
+      : { state, timestamp: nowIso() };
     if (message) (task.history ??= []).push(message);
     const ev: StreamResponse = {
       statusUpdate: metadata
