@@ -71,7 +71,8 @@ describe('planner on signed agents', () => {
     assert.equal(result.stoppedAt, 'deploy');
     assert.equal(result.tasks.at(-1)?.status.state, 'TASK_STATE_CANCELED', text);
     assert.match(text, /not confirming/);
-    assert.match(text, /✘ deploy ended TASK_STATE_CANCELED/);
+    assert.match(text, /CancelTask → task \w+ CANCELED/);
+    assert.match(text, /✘ deploy ended TASK_STATE_CANCELED \(the planner did not confirm\)\n/);
   });
 
   it('§8.4 a tampered card (description changed after signing) is refused: the signature does not match', async () => {

@@ -129,6 +129,35 @@ async function waitForStop(agent: AgentFacts, initial: Task, webhook: PlannerWeb
   }
 }
 
+/**
+ * Cancel a task and show the outcome. With a webhook, the notification of the cancel is waited for
+ * (briefly) so the agent is not left pushing to a webhook the planner has already closed.
+ */
+export async function cancelAndFollow(agent: AgentFacts, task: Task, t: Transcript, opts: FollowOptions): Promise<Task> {
+  const webhook = agent.push ? opts.webhook : undefined;
+  let wake: (() => void) | undefined;
+  let heard = false;
+  const off = webhook?.on(task.id, (ev) => {
+    print(ev, t, 'push');
+    if ('statusUpdate' in ev && ev.statusUpdate.status.state === 'TASK_STATE_CANCELED') {
+      heard = true;
+      wake?.();
+    }
+  });
+  try {
+    const signal = AbortSignal.timeout(opts.timeoutMs);
+    const canceled = await agent.client.cancelTask(task.id, { signal }).catch((err: unknown) => {
+      throw new Error(`${agent.card.name}: CancelTask failed: ${(err as Error).message}`, { cause: err });
+    });
+    t.item(`CancelTask → task ${canceled.id.slice(0, 8)} ${t.state(canceled.status.state)}`);
+    if (webhook && !heard) await Promise.race([new Promise<void>((r) => (wake = r)), sleep(1500, signal)]).catch(() => undefined);
+    return canceled;
+  } finally {
+    wake = undefined;
+    off?.();
+  }
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);

@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import type { Artifact, JsonValue, Part, Task } from '../../protocol/index.js';
 import type { PlannerConfig } from './config.js';
 import type { Discovery } from './discovery.js';
-import { sendAndFollow, textOf, type FollowOptions } from './follow.js';
+import { cancelAndFollow, sendAndFollow, textOf, type FollowOptions } from './follow.js';
 import type { Transcript } from './transcript.js';
 import type { PlannerWebhook } from './webhook.js';
 
@@ -116,11 +116,7 @@ async function steps(
     const question = textOf(deployed.status.message);
     if (!cfg.confirmProduction) {
       t.item(`deployer asks: "${question}" → not confirming (--no-confirm): canceling`);
-      try {
-        deployed = await deployer.client.cancelTask(deployed.id);
-      } catch (err) {
-        throw new Error(`${deployer.card.name}: CancelTask failed: ${(err as Error).message}`, { cause: err });
-      }
+      deployed = await cancelAndFollow(deployer, deployed, t, follow);
       break;
     }
     t.item(`deployer asks: "${question}" → planner answers "confirm" (confirmation allowed by config)`);
@@ -129,7 +125,9 @@ async function steps(
   tasks.push(deployed);
   printArtifacts(deployed, t);
   if (deployed.status.state !== 'TASK_STATE_COMPLETED') {
-    return { ok: false, stoppedAt: 'deploy', summary: `deploy ended ${deployed.status.state}: ${textOf(deployed.status.message)}`, tasks };
+    const why = textOf(deployed.status.message);
+    const declined = deployed.status.state === 'TASK_STATE_CANCELED' && !cfg.confirmProduction ? ' (the planner did not confirm)' : '';
+    return { ok: false, stoppedAt: 'deploy', summary: `deploy ended ${deployed.status.state}${declined}${why ? `: ${why}` : ''}`, tasks };
   }
   const release = dataOf(deployed);
   return {
