@@ -30,7 +30,8 @@ export class PlannerWebhook {
         this.received++;
         const w = this.#waiters.get(meta.taskId);
         if (w) w(event);
-        else {
+        else if (this.#mail.has(meta.taskId) || this.#mail.size < 100) {
+          // Bounded both ways: a planner follows a handful of tasks, so more mailboxes than that are noise.
           const box = this.#mail.get(meta.taskId) ?? [];
           if (box.length < 1000) box.push(event);
           this.#mail.set(meta.taskId, box);
