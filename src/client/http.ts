@@ -125,3 +125,21 @@ export function unavailable(res: Response, what: string, url: string): A2AClient
 
 /** Statuses that mean "the agent (or a gateway before it) is momentarily unable to answer". */
 export const UNAVAILABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/**
+ * One HTTP exchange of a transport: network failures become client errors, and 429/502/503/504
+ * become retryable "unavailable" errors (the body is discarded) so the retry policy can act on them.
+ */
+export async function exchange(fetchFn: FetchLike, url: string, init: RequestInit, what: string, timeoutMs?: number): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetchFn(url, init);
+  } catch (err) {
+    throw toClientError(err, what, url, timeoutMs);
+  }
+  if (UNAVAILABLE_STATUSES.has(res.status)) {
+    await res.body?.cancel().catch(() => undefined);
+    throw unavailable(res, what, url);
+  }
+  return res;
+}

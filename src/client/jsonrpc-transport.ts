@@ -7,11 +7,10 @@ import { A2AClientError } from './errors.js';
 import {
   DEFAULT_MAX_EVENT_BYTES,
   DEFAULT_MAX_RESPONSE_BYTES,
-  UNAVAILABLE_STATUSES,
+  exchange,
   parseJson,
   readText,
   toClientError,
-  unavailable,
   type FetchLike,
 } from './http.js';
 import { isEventStream, readSse } from './sse.js';
@@ -80,22 +79,8 @@ export class JsonRpcTransport implements Transport {
     accept: string,
   ): Promise<Response> {
     const body = JSON.stringify({ jsonrpc: '2.0', id, method: OPERATIONS_BY_NAME[operation].method, params });
-    let res: Response;
-    try {
-      res = await this.fetch(withQuery(this.url, req.query), {
-        method: 'POST',
-        headers: a2aHeaders(req, JSON_TYPE, accept),
-        body,
-        ...(req.signal ? { signal: req.signal } : {}),
-      });
-    } catch (err) {
-      throw toClientError(err, operation, this.url, req.timeoutMs);
-    }
-    if (UNAVAILABLE_STATUSES.has(res.status)) {
-      await res.body?.cancel().catch(() => undefined);
-      throw unavailable(res, operation, this.url);
-    }
-    return res;
+    const init = { method: 'POST', headers: a2aHeaders(req, JSON_TYPE, accept), body, ...(req.signal ? { signal: req.signal } : {}) };
+    return exchange(this.fetch, withQuery(this.url, req.query), init, operation, req.timeoutMs);
   }
 
   private async readEnvelope(res: Response, operation: OperationName): Promise<JsonRpcEnvelope> {

@@ -8,11 +8,10 @@ import { A2AClientError } from './errors.js';
 import {
   DEFAULT_MAX_EVENT_BYTES,
   DEFAULT_MAX_RESPONSE_BYTES,
-  UNAVAILABLE_STATUSES,
+  exchange,
   parseJson,
   readText,
   toClientError,
-  unavailable,
   type FetchLike,
 } from './http.js';
 import { isEventStream, readSse } from './sse.js';
@@ -102,22 +101,13 @@ export class RestTransport implements Transport {
   }
 
   private async send(operation: OperationName, route: RouteCall, req: TransportRequest, accept: string): Promise<Response> {
-    let res: Response;
-    try {
-      res = await this.fetch(withQuery(route.url, req.query), {
-        method: route.verb,
-        headers: a2aHeaders(req, route.body !== undefined ? A2A_MEDIA_TYPE : undefined, accept),
-        ...(route.body !== undefined ? { body: route.body } : {}),
-        ...(req.signal ? { signal: req.signal } : {}),
-      });
-    } catch (err) {
-      throw toClientError(err, operation, route.url, req.timeoutMs);
-    }
-    if (UNAVAILABLE_STATUSES.has(res.status)) {
-      await res.body?.cancel().catch(() => undefined);
-      throw unavailable(res, operation, route.url);
-    }
-    return res;
+    const init = {
+      method: route.verb,
+      headers: a2aHeaders(req, route.body !== undefined ? A2A_MEDIA_TYPE : undefined, accept),
+      ...(route.body !== undefined ? { body: route.body } : {}),
+      ...(req.signal ? { signal: req.signal } : {}),
+    };
+    return exchange(this.fetch, withQuery(route.url, req.query), init, operation, req.timeoutMs);
   }
 
   private async read(res: Response, operation: OperationName): Promise<string> {
