@@ -40,12 +40,16 @@ function demo(args: string[], env: Record<string, string>, script = 'dist/cli/de
   });
 }
 
+// The CLIs run as users run them: built. One build for the whole file.
+before(() => {
+  const built = spawnSync('npm', ['run', 'build'], { encoding: 'utf8', timeout: BOUND_MS });
+  assert.equal(built.status, 0, `build failed: ${built.stdout}\n${built.stderr}`);
+});
+
 describe('demo CLI', { timeout: 4 * BOUND_MS }, () => {
   let dir: string;
   let env: Record<string, string>;
   before(() => {
-    const built = spawnSync('npm', ['run', 'build'], { encoding: 'utf8', timeout: BOUND_MS });
-    assert.equal(built.status, 0, `build failed: ${built.stdout}\n${built.stderr}`);
     dir = mkdtempSync(path.join(os.tmpdir(), 'kit-demo-'));
     const workspace = path.join(dir, 'samples');
     for (const s of ['change-ok', 'change-broken']) cpSync(path.join('samples', s), path.join(workspace, s), { recursive: true });
@@ -86,8 +90,6 @@ describe('planner CLI against running agents', { timeout: 3 * BOUND_MS }, () => 
   let jwksFile: string;
   let args: string[];
   before(async () => {
-    const built = spawnSync('npm', ['run', 'build'], { encoding: 'utf8', timeout: BOUND_MS });
-    assert.equal(built.status, 0, `build failed: ${built.stdout}\n${built.stderr}`);
     const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
     f = await startKit({ signingKeys: [{ privateKey, kid: 'cli-test', alg: 'ES256' }] });
     jwksFile = path.join(f.dir, 'trusted.jwks.json');
