@@ -18,6 +18,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { startKitAgents, type RunningKit } from '../kit/agents/start.js';
+import { loadOrCreateSigningKey } from '../kit/agents/signing-key.js';
 import type { KitAgentName, KitBinding } from '../kit/agents/cards.js';
 
 const USAGE =
@@ -119,10 +120,12 @@ async function main(argv: string[]): Promise<number> {
   await mkdir(releasesDir, { recursive: true });
   await mkdir(workDir, { recursive: true, mode: 0o700 });
 
+  const signing = await loadOrCreateSigningKey(workDir);
   const kit: RunningKit = await startKitAgents({
     workspaceRoot,
     releasesDir,
     deployerToken,
+    signingKeys: [signing.key],
     ports,
     bindings,
     logger,
@@ -138,6 +141,7 @@ async function main(argv: string[]): Promise<number> {
     lines.push(`  ${name.padEnd(14)} ${a.cardUrl}  (listening on ${a.origin})`);
   }
   lines.push(`  workspace      ${workspaceRoot}`, `  releases       ${releasesDir}`);
+  lines.push(`  cards signed   kid ${signing.key.kid}; planners trust ${signing.jwksFile}`);
   lines.push(`  tasks          ${values.memory ? 'in memory' : `SQLite files in ${workDir}`}`, `  deployer token ${tokenNote}`);
   lines.push('Press Ctrl-C to stop.');
   process.stdout.write(`${lines.join('\n')}\n`);

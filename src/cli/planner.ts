@@ -4,7 +4,7 @@
  * (--agents 41241,41242,41243, --project, --target, --no-confirm, --verify-cards, --workspace DIR,
  * --trust-jwks FILE). Exit 0 when deployed, 1 when the pipeline stopped, 2 on bad configuration.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JSONWebKeySet } from 'jose';
 import { loadConfig, runPlanner } from '../kit/planner/index.js';
@@ -36,11 +36,14 @@ async function main(argv: string[]): Promise<number> {
   const jwksFlag = take(rest, '--trust-jwks');
   const cfg = loadConfig(rest, process.env);
   const workspaceRoot = path.resolve(workspaceFlag ?? process.env.KIT_WORKSPACE ?? 'samples');
-  const jwksFile = jwksFlag ?? process.env.KIT_TRUST_JWKS;
+  const workDir = path.resolve(process.env.KIT_WORK_DIR ?? '.kit-work');
+  const kitJwks = path.join(workDir, 'card-signing-jwks.json');
+  // By default trust the key the local kit signs its cards with (written by `npm run agents`).
+  const jwksFile = jwksFlag ?? process.env.KIT_TRUST_JWKS ?? (existsSync(kitJwks) ? kitJwks : undefined);
   const trust = jwksFile ? { jwks: readJwks(jwksFile) } : undefined;
   if (!cfg.deployerToken) {
     try {
-      cfg.deployerToken = readFileSync(path.resolve(process.env.KIT_WORK_DIR ?? '.kit-work', 'deployer-token'), 'utf8').trim();
+      cfg.deployerToken = readFileSync(path.join(workDir, 'deployer-token'), 'utf8').trim();
     } catch {
       // No token file: the planner says so when it meets the deployer's card.
     }
