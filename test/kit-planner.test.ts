@@ -94,6 +94,17 @@ describe('planner on signed agents', () => {
     }
   });
 
+  it('§8.4 cards signed by a key the planner does not trust: refused when required, reported when if-signed', async () => {
+    const { publicKey } = await generateKeyPair('ES256', { extractable: true });
+    const stranger: CardTrust = { keys: [{ kid: 'kit-test', key: { ...(await exportJWK(publicKey)), kid: 'kit-test', alg: 'ES256' } }] };
+    const required = await plan(f, { verifyCards: 'required' }, stranger);
+    assert.equal(required.result.ok, false);
+    assert.match(required.result.summary, /signature check failed/);
+    const sink = transcriptSink();
+    await discover(plannerConfig(direct(f), { deployerToken: TOKEN, verifyCards: 'if-signed' }), new Transcript(sink.out), { keys: [] });
+    assert.match(sink.text(), /signature not verified: unknown-kid/);
+  });
+
   it('§8.4 required signatures with no trusted keys: refused with a clear reason', async () => {
     const { result } = await plan(f, { verifyCards: 'required' });
     assert.equal(result.ok, false);
@@ -259,6 +270,19 @@ describe('planner on unsigned agents, observed through proxies', () => {
     const { result } = await plan(f, { agents: [base, f.kit.agents['code-reviewer'].baseUrl, f.kit.agents.deployer.baseUrl] });
     assert.equal(result.ok, false);
     assert.ok(result.summary.includes(base), result.summary);
+  });
+
+  it('agents reachable only over HTTP+JSON: the planner takes that binding and the pipeline completes', async () => {
+    const restOnly = (c: any) => ({ ...c, supportedInterfaces: c.supportedInterfaces.filter((i: any) => i.protocolBinding === 'HTTP+JSON') });
+    const ps = await Promise.all(NAMES.map((n) => observingProxy(f.kit.agents[n], restOnly)));
+    try {
+      const { result, text } = await plan(f, { agents: ps.map((p) => p.base) });
+      assert.equal(result.ok, true, text);
+      assert.match(text, /deployer\s+\[0\] HTTP\+JSON 1\.0/);
+      for (const p of ps) assert.ok(p.calls().every((r) => r.path.startsWith('/a2a/rest/')), p.calls().map((r) => r.path).join(', '));
+    } finally {
+      await Promise.all(ps.map((p) => p.close()));
+    }
   });
 
   it('a deployer that fails mid-run: stopped at deploy, the finished tasks are kept, the agent is named', async () => {
