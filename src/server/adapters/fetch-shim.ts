@@ -99,6 +99,20 @@ export class FetchServerResponse extends EventEmitter {
     return this;
   }
 
+  /** Writes already go straight into the body stream; corking has nothing to batch here. */
+  cork(): void {}
+  uncork(): void {}
+
+  /** Like ServerResponse: true once the whole answer was handed over. */
+  get writableFinished(): boolean {
+    return this.writableEnded && !this.#gone;
+  }
+
+  /** Like ServerResponse: true once the answer is over, one way or the other. */
+  get closed(): boolean {
+    return this.writableEnded || this.destroyed;
+  }
+
   /** Commit status and headers now: the answer is a stream (SSE). */
   flushHeaders(): void {
     this.#commitStream();
