@@ -36,6 +36,7 @@ import { InMemoryTaskStore } from './store/memory.js';
 import type { Scope, TaskStore } from './store/task-store.js';
 import { TaskManager } from './task-manager.js';
 import { viewTask } from './task-view.js';
+import { inputModeMatcher, unsupportedMediaType } from './media-types.js';
 import { openRunStream, type EventStream } from './event-stream.js';
 import { PushSender } from './push/sender.js';
 import { PushDispatcher } from './push/dispatcher.js';
@@ -88,6 +89,7 @@ export class A2AService {
   readonly #push: PushDispatcher;
   readonly #pushPolicy: WebhookPolicy;
   #requiredExtensions: string[] = [];
+  #acceptsInput: ((mediaType: string) => boolean) | undefined;
 
   constructor(options: A2AServiceOptions) {
     this.card = options.card;
@@ -113,6 +115,7 @@ export class A2AService {
   set card(card: AgentCard) {
     this.#card = card;
     this.#requiredExtensions = (card.capabilities.extensions ?? []).filter((e) => e.required && e.uri).map((e) => e.uri!);
+    this.#acceptsInput = inputModeMatcher(card);
   }
 
   /** Checks common to every operation; returns the validated request. */
@@ -135,6 +138,12 @@ export class A2AService {
     // Zod 4 leaves `input` off its issues unless asked; violationsOf needs it to tell a missing field from a wrong type.
     const parsed = SCHEMAS[op.name].safeParse(withoutNulls(params), { reportInput: true });
     if (!parsed.success) throw A2AError.invalidParams(violationsOf(parsed.error));
+    if (this.#acceptsInput && (op.name === 'SendMessage' || op.name === 'SendStreamingMessage')) {
+      const refused = unsupportedMediaType((parsed.data as SendMessageRequest).message, this.#acceptsInput);
+      if (refused) {
+        throw new A2AError('ContentTypeNotSupported', `This agent does not accept ${refused} parts; its card lists the input modes it does`);
+      }
+    }
     return parsed.data as T;
   }
 
