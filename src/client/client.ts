@@ -28,6 +28,7 @@ import {
 } from '../protocol/index.js';
 import { discoverAgentCard, type CardSource } from './discovery.js';
 import { neverReachedAgent } from './errors.js';
+import { assertAgentCardVerified, type CardTrust } from './card-verify.js';
 import { checkResult } from './results.js';
 import type { StreamEvent } from './transport.js';
 import { DEFAULT_RETRY_POLICY, SAFE_OPERATIONS, withRetry, type RetryPolicy } from './retry.js';
@@ -45,6 +46,7 @@ export class A2AClient {
   private readonly caller: Caller;
   private readonly retry: RetryPolicy | undefined;
   private readonly retrySend: boolean;
+  private readonly trust: CardTrust | undefined;
   private readonly resume: ResumePolicy | undefined;
   private readonly extensions: readonly string[];
 
@@ -62,6 +64,7 @@ export class A2AClient {
     this.caller = new Caller(this.interface, options, () => this.currentCard);
     this.retry = options.retry === false ? undefined : { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.retrySend = options.retrySend === true;
+    this.trust = options.trust;
     this.extensions = options.extensions ?? [];
     this.resume = options.resume === false ? undefined : { ...DEFAULT_RESUME_POLICY, ...options.resume };
     options.logger?.debug?.({ agent: card.name, interface: this.interface.url }, this.interface.reason);
@@ -174,6 +177,8 @@ export class A2AClient {
    */
   async getExtendedAgentCard(options: CallOptions = {}): Promise<AgentCard> {
     const card = (await this.unary('GetExtendedAgentCard', {}, options)) as AgentCard;
+    // The authenticated card replaces the public one, so it must pass the same trust check (§8.4.3).
+    if (this.trust) await assertAgentCardVerified(card, this.trust);
     this.currentCard = card;
     return card;
   }

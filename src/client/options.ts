@@ -58,6 +58,11 @@ export interface A2AClientOptions {
   fallback?: boolean;
   /** Credentials for this agent, applied per the card's security schemes and requirements. */
   credentials?: Credentials;
+  /**
+   * Keys trusted to sign agent cards (§8.4). `connect` checks the public card with them; the extended
+   * card from {@link A2AClient.getExtendedAgentCard} is checked with them before it replaces the card.
+   */
+  trust?: CardTrust;
   /** Refresh credentials after a 401 and retry once. */
   onUnauthorized?: UnauthorizedHook;
   /** Headers added to every request (after A2A's own, before credentials). */
@@ -88,8 +93,6 @@ export interface A2AClientOptions {
 export interface ConnectOptions extends A2AClientOptions {
   /** Card cache; `false` disables caching. Default: the process-wide cache. */
   cache?: CardCache | false;
-  /** Keys trusted to sign agent cards; a card failing its signature check is rejected. */
-  trust?: CardTrust;
   /** A further check of the card before it is used. Throw to reject. */
   verifyCard?: (card: AgentCard) => void | Promise<void>;
   /** Timeout for the card fetch. Default 10 s. */
