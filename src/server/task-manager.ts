@@ -27,6 +27,8 @@ export interface TaskManagerOptions {
   logger: Logger;
   /** How long a finished run that had streams stays around for Last-Event-ID resumes (ms). Default 60 s. */
   replayRetentionMs?: number;
+  /** At most this many finished runs are kept for resumes; the oldest go first. Default 1000. */
+  maxRetainedRuns?: number;
 }
 
 /** One started execution. `first` settles with the first answer, `done` when the task stops or the agent returns. */
@@ -45,6 +47,8 @@ const runKey = (scope: Scope, id: string): string => `${scope.tenant}\u0000${id}
 
 export class TaskManager {
   readonly #runs = new Map<string, TaskRun>();
+  /** Finished runs kept for Last-Event-ID resumes, oldest first. */
+  readonly #retained = new Map<string, { run: TaskRun; until: number }>();
   readonly #observers: TaskEventObserver[] = [];
   readonly #persisting = new Map<TaskRun, Persisting>();
   /**
@@ -260,10 +264,20 @@ export class TaskManager {
       if (this.#runs.get(key) === run) this.#runs.delete(key);
       return;
     }
-    const t = setTimeout(() => {
-      if (this.#runs.get(key) === run && !run.active && run.listeners.size === 0) this.#runs.delete(key);
-    }, this.options.replayRetentionMs ?? 60_000);
-    t.unref();
+    this.#retained.delete(key); // re-inserted last: the map stays in expiry order
+    this.#retained.set(key, { run, until: Date.now() + (this.options.replayRetentionMs ?? 60_000) });
+    this.#sweep();
+  }
+
+  /** Drop retained runs that expired or exceed the cap, oldest first (bounded memory under heavy streaming). */
+  #sweep(): void {
+    const now = Date.now();
+    const cap = this.options.maxRetainedRuns ?? 1000;
+    for (const [key, r] of this.#retained) {
+      if (this.#retained.size <= cap && r.until > now) break;
+      this.#retained.delete(key);
+      if (this.#runs.get(key) === r.run && !r.run.active && r.run.listeners.size === 0) this.#runs.delete(key);
+    }
   }
 
   /** Stop tracking listeners for a run (used by streams when the client leaves). */
