@@ -12,6 +12,7 @@ import {
 } from '../protocol/index.js';
 import type { CallContext } from './caller.js';
 import type { Scope } from './store/task-store.js';
+import { snapshotEvent } from './task-view.js';
 import { stops, type TaskManager } from './task-manager.js';
 
 export interface StreamSink {
@@ -37,7 +38,7 @@ class BufferedStream implements EventStream {
     if (this.#ended) return;
     if (!this.#sink) {
       // The live task keeps changing while buffered: keep the state it had at this event.
-      this.#buffer.push(['task' in event ? { task: snapshotOf(event.task) } : event, id]);
+      this.#buffer.push([snapshotEvent(event), id]);
       if (stops(event)) this.#finishing = true;
       return;
     }
@@ -79,14 +80,6 @@ class BufferedStream implements EventStream {
     this.onClose = undefined;
     c?.();
   }
-}
-
-/** A copy that later updates do not change (statuses and artifacts are replaced, never mutated). */
-function snapshotOf(task: Task): Task {
-  const t: Task = { ...task };
-  if (task.history) t.history = task.history.slice();
-  if (task.artifacts) t.artifacts = task.artifacts.slice();
-  return t;
 }
 
 /** The task manager hands the first event (a new Task, the Message, or a follow-up's current Task). */

@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   A2AError,
-  isInterrupted,
   isTerminal,
   type JsonObject,
   type Message,
@@ -114,13 +113,6 @@ export class TaskRun {
 
   get state(): TaskState | undefined {
     return this.task?.status.state;
-  }
-
-  /** Whether the task is done for now: terminal, interrupted, or answered with a message. */
-  get stopped(): boolean {
-    if (this.reply) return true;
-    const s = this.state;
-    return s !== undefined && (isTerminal(s) || isInterrupted(s));
   }
 
   emit(event: StreamResponse): void {

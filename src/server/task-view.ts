@@ -1,5 +1,5 @@
 /** Shape a stored task for a response without copying it deeply (§3.2.4 historyLength, ListTasks artifacts). */
-import type { Task } from '../protocol/index.js';
+import type { StreamResponse, Task } from '../protocol/index.js';
 
 export interface ViewOptions {
   /** undefined: all history; 0: none; N: the N most recent messages. */
@@ -18,4 +18,20 @@ export function viewTask(task: Task, opts: ViewOptions): Task {
   else if (trimHistory) view.history = task.history!.slice(-historyLength);
   if (dropArtifacts) delete view.artifacts;
   return view;
+}
+
+/**
+ * A copy of a live task that its later updates cannot change: statuses and artifacts are replaced,
+ * never mutated, so copying the two lists is enough.
+ */
+export function snapshotTask(task: Task): Task {
+  const t: Task = { ...task };
+  if (task.history) t.history = task.history.slice();
+  if (task.artifacts) t.artifacts = task.artifacts.slice();
+  return t;
+}
+
+/** The event, with a Task payload snapshotted (other payloads are never mutated after emission). */
+export function snapshotEvent(event: StreamResponse): StreamResponse {
+  return 'task' in event ? { task: snapshotTask(event.task) } : event;
 }

@@ -7,17 +7,10 @@ import { isTerminal, type StreamResponse, type Task, type TaskPushNotificationCo
 import type { Logger } from '../logger.js';
 import type { Scope, TaskStore } from '../store/task-store.js';
 import type { PushSender } from './sender.js';
+// Events held back while configs load are snapshotted; the sender itself serialises at enqueue.
+import { snapshotEvent } from '../task-view.js';
 
 const keyOf = (scope: Scope, taskId: string): string => `${scope.tenant}\u0000${scope.owner}\u0000${taskId}`;
-
-/** A copy of a task event that later updates of the live task cannot change (only for events held back while loading; the sender serialises at enqueue). */
-function frozen(event: StreamResponse): StreamResponse {
-  if (!('task' in event)) return event;
-  const t: Task = { ...event.task };
-  if (t.history) t.history = t.history.slice();
-  if (t.artifacts) t.artifacts = t.artifacts.slice();
-  return { task: t };
-}
 
 export class PushDispatcher {
   readonly #configs = new Map<string, TaskPushNotificationConfig[]>();
@@ -49,12 +42,12 @@ export class PushDispatcher {
     const key = keyOf(scope, task.id);
     const pending = this.#loading.get(key);
     if (pending) {
-      pending.push(frozen(event));
+      pending.push(snapshotEvent(event));
       return;
     }
     const list = this.#configs.get(key);
     if (list === undefined && this.store.persistent) {
-      this.#load(scope, task.id, key, frozen(event));
+      this.#load(scope, task.id, key, snapshotEvent(event));
       return;
     }
     this.#send(list, event);
