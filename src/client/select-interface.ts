@@ -3,7 +3,7 @@
  * the first entry whose binding AND protocol version this client speaks. The agent's order is its
  * preference, so the caller's binding list only says what is acceptable, never what comes first.
  */
-import { BINDINGS, PROTOCOL_VERSION, type AgentCard, type AgentInterface } from '../protocol/index.js';
+import { BINDINGS, PROTOCOL_VERSION, majorMinor, type AgentCard, type AgentInterface } from '../protocol/index.js';
 import { A2AClientError } from './errors.js';
 
 /** Bindings this package ships a transport for. */
@@ -33,12 +33,7 @@ export interface SelectedInterface {
   reason: string;
 }
 
-/** `1.0.1` → `1.0`; `1` → `1.0`; anything else → undefined. Patch numbers never matter (§3.6). */
-export function majorMinor(version: unknown): string | undefined {
-  if (typeof version !== 'string') return undefined;
-  const m = /^\s*v?(\d+)(?:\.(\d+))?(?:\.\d+)?\s*$/.exec(version);
-  return m ? `${Number(m[1])}.${Number(m[2] ?? 0)}` : undefined;
-}
+export { majorMinor };
 
 const norm = (binding: string): string => binding.trim().toUpperCase();
 

@@ -1,12 +1,16 @@
-/** Protocol version negotiation helpers (spec §3.6). */
+/** Protocol version handling (spec §3.6): only Major.Minor matters, on both sides. */
+
+/** `1.0.1` → `1.0`; `1` → `1.0`; anything else → undefined. Patch numbers never matter (§3.6). */
+export function majorMinor(version: unknown): string | undefined {
+  if (typeof version !== 'string') return undefined;
+  const m = /^\s*v?(\d+)(?:\.(\d+))?(?:\.\d+)?\s*$/.exec(version);
+  return m ? `${Number(m[1])}.${Number(m[2] ?? 0)}` : undefined;
+}
 
 /**
- * The Major.Minor a request asks for. An absent or empty value means 0.3 (§3.6.2);
- * patch numbers are dropped (`1.0.1` → `1.0`). Returns undefined for a value that is not a version.
+ * The Major.Minor a request asks for with its `A2A-Version` service parameter. An absent or empty
+ * value means 0.3 (§3.6.2). Returns undefined for a value that is not a version.
  */
 export function requestedVersion(value: string | null | undefined): string | undefined {
-  const v = (value ?? '').trim();
-  if (v === '') return '0.3';
-  const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(v);
-  return m ? `${Number(m[1])}.${Number(m[2])}` : undefined;
+  return (value ?? '').trim() === '' ? '0.3' : majorMinor(value);
 }

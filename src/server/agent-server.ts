@@ -4,7 +4,7 @@
  * checked at start. Usable as a plain node:http listener (Express, Fastify, Connect) or standalone.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { PROTOCOL_VERSION, PUSH_JWKS_PATH, WELL_KNOWN_CARD_PATH, parseAgentCard, requestedVersion, type AgentCard } from '../protocol/index.js';
+import { PROTOCOL_VERSION, PUSH_JWKS_PATH, WELL_KNOWN_CARD_PATH, majorMinor, parseAgentCard, type AgentCard } from '../protocol/index.js';
 import type { Caller } from './caller.js';
 import { A2AService, type A2AServiceOptions } from './service.js';
 import type { BindingOptions } from './bindings/common.js';
@@ -178,7 +178,7 @@ function mountsFor(card: AgentCard): Array<{ path: string; prefix: boolean; bind
     } catch {
       throw new Error(`supportedInterfaces[${n}].url must be an absolute URL, got "${i.url}"`);
     }
-    if (!SERVED_BINDINGS[i.protocolBinding] || requestedVersion(i.protocolVersion) !== PROTOCOL_VERSION) {
+    if (!SERVED_BINDINGS[i.protocolBinding] || majorMinor(i.protocolVersion) !== PROTOCOL_VERSION) {
       throw new Error(
         `supportedInterfaces[${n}] lists ${i.protocolBinding} ${i.protocolVersion}, which this server does not serve ` +
           `(it serves ${Object.keys(SERVED_BINDINGS).join(', ')} at ${PROTOCOL_VERSION}); a card lists only interfaces that work`,
