@@ -86,9 +86,4 @@ export function agentMessage(init: AgentMessageInit, taskId: string | undefined,
   return m;
 }
 
-/** The text parts of a message joined by newlines. */
-export function textOf(message: Message): string {
-  let out = '';
-  for (const p of message.parts) if (typeof p.text === 'string') out = out ? `${out}\n${p.text}` : p.text;
-  return out;
-}
+export { textOf } from '../protocol/index.js';

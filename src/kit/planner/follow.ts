@@ -11,6 +11,7 @@ import {
   type Part,
   type StreamResponse,
   type Task,
+  textOf as messageText,
 } from '../../protocol/index.js';
 import type { AgentFacts } from './discovery.js';
 import type { Transcript } from './transcript.js';
@@ -173,8 +174,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** A message's text on one transcript line ('' for no message). */
 export function textOf(m: Message | undefined): string {
-  return (m?.parts ?? []).map((p) => ('text' in p && typeof p.text === 'string' ? p.text : '')).filter(Boolean).join(' ');
+  return m ? messageText(m).replace(/\n/g, ' ') : '';
 }
 
 function print(ev: StreamResponse, t: Transcript, via?: string): void {
