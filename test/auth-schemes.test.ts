@@ -200,7 +200,7 @@ for (const t of TRANSPORTS) {
       ok(await call(s.origin, t, 'SendMessage', say('x'), bearerHeader('rw')));
       const r = await call(s.origin, t, 'SendMessage', say('x'), bearerHeader('r'));
       assert.match(failed(r, 'PermissionDenied'), /a2a:write/);
-      if (t === 'rest') assert.equal(r.status, 403);
+      assert.equal(r.status, 403, 'authorization failures are HTTP 403 on both bindings (§7.5)');
       const none = await call(s.origin, t, 'SendMessage', say('x'));
       assert.equal(none.headers.get('www-authenticate'), 'Bearer realm="Guarded \\"agent\\""');
       assert.match(failed(none, 'Unauthenticated'), /OAuth 2\.0 access token/);

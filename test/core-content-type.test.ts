@@ -45,3 +45,15 @@ test('§3.1.1 listed modes pass: default modes, a skill family (image/*), parame
     assert.equal(r.result?.task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(r));
   }
 });
+
+test('§9.1 a JSON-RPC request whose Content-Type is not JSON → HTTP 415 with a JSON-RPC error; none at all is tolerated', async () => {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'GetTask', params: { id: 'x' } });
+  const wrong = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain', 'a2a-version': '1.0' }, body });
+  assert.equal(wrong.status, 415);
+  const err = (await wrong.json()) as { error: { code: number; message: string } };
+  assert.equal(err.error.code, -32600);
+  assert.match(err.error.message, /text\/plain/);
+  const bare = await fetch(url, { method: 'POST', headers: { 'a2a-version': '1.0' }, body: new Blob([body]) });
+  assert.equal(bare.status, 200);
+  assert.equal(((await bare.json()) as { error: { code: number } }).error.code, -32001);
+});
