@@ -272,6 +272,7 @@ export class A2AService {
 /** ProtoJSON reads a `null` member as the field's default, i.e. unset (SDKs send `"pageSize": null`). */
 function withoutNulls(params: unknown): unknown {
   if (typeof params !== 'object' || params === null || Array.isArray(params)) return params ?? {};
+  if (!Object.values(params).includes(null)) return params; // the usual case: no copy on the hot path
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) if (v !== null) out[k] = v;
   return out;
