@@ -1,6 +1,6 @@
 /** Small HTTP helpers shared by the bindings: bounded body reading, service parameters. */
 import type { IncomingMessage } from 'node:http';
-import { HEADER_EXTENSIONS } from '../../protocol/index.js';
+import { A2A_MEDIA_TYPE, HEADER_EXTENSIONS } from '../../protocol/index.js';
 
 /** The body exceeded the configured limit. */
 export class BodyTooLargeError extends Error {
@@ -71,7 +71,7 @@ export function queryOf(url: string | undefined): URLSearchParams | undefined {
   return q >= 0 ? new URLSearchParams(url!.slice(q + 1)) : undefined;
 }
 
-const JSON_MEDIA_TYPES = new Set(['application/json', 'application/a2a+json']);
+const JSON_MEDIA_TYPES = new Set(['application/json', A2A_MEDIA_TYPE]);
 
 /** Whether a Content-Type names a JSON body we read (`application/json` or `application/a2a+json`, UTF-8). */
 export function isJsonContentType(header: string | undefined): boolean {

@@ -1,12 +1,12 @@
 /** Options, results and wire constants of the push sender. */
-import type { StreamResponse } from '../../protocol/index.js';
+import { A2A_MEDIA_TYPE, type StreamResponse } from '../../protocol/index.js';
 import type { RetryOptions } from './retry.js';
 import type { WebhookPolicy } from './ssrf.js';
 import type { FetchLike } from './transport.js';
 import type { PushSigner } from './signing.js';
 
 /** Media type of the POST body (§4.3.3). */
-export const PUSH_CONTENT_TYPE = 'application/a2a+json';
+export const PUSH_CONTENT_TYPE = A2A_MEDIA_TYPE;
 export { PUSH_ID_HEADER, PUSH_TOKEN_HEADER } from '../../protocol/push.js';
 
 type LogFn = (obj: object, msg?: string) => void;
