@@ -8,3 +8,4 @@ export * from './operations.js';
 export * from './version.js';
 export * from './schemas.js';
 export * from './card-schema.js';
+export * from './fast-check.js';
