@@ -35,7 +35,12 @@ export class AgentServer {
   #mounts: Mount[] = [];
   #card: CardResponder | undefined;
   #server: Server | undefined;
-  readonly #open = new Set<ServerResponse>();
+  /** Open SSE streams, ended first when the server closes. */
+  readonly #streams = new Set<ServerResponse>();
+  readonly #trackStream = (res: ServerResponse): void => {
+    this.#streams.add(res);
+    res.once('close', () => this.#streams.delete(res));
+  };
 
   constructor(private readonly options: AgentServerOptions) {
     const placeholder = typeof options.card === 'function' ? undefined : options.card;
@@ -53,7 +58,7 @@ export class AgentServer {
     const checked = parseAgentCard(card);
     if (!checked.ok) throw new Error(`the agent card is not valid:\n  ${checked.problems.join('\n  ')}`);
     if (o.signingKeys?.length) card = await signAgentCard(card, o.signingKeys);
-    const bindingOptions = { ...o, ...serverAuthOptions(card, o) };
+    const bindingOptions = { ...o, ...serverAuthOptions(card, o), sse: { ...o.sse, onOpen: this.#trackStream } };
     this.#mounts = mountsFor(card).map(({ path, prefix, binding }) => ({
       path,
       prefix,
@@ -85,8 +90,6 @@ export class AgentServer {
     for (const m of this.#mounts) {
       const under = m.path === '/' ? path.startsWith('/') : path.startsWith(m.path + '/');
       if (path === m.path || (m.prefix && under)) {
-        this.#open.add(res);
-        res.once('close', () => this.#open.delete(res));
         void m.handle(req, res, m.path === '/' ? path : path.slice(m.path.length));
         return;
       }
@@ -139,7 +142,7 @@ export class AgentServer {
       return this.service.pushSender.close();
     }
     const closed = new Promise<void>((r) => server.close(() => r()));
-    for (const res of this.#open) if (res.getHeader('content-type') === 'text/event-stream') res.end();
+    for (const res of this.#streams) res.end();
     server.closeIdleConnections();
     const timer = setTimeout(() => {
       stopAgents();

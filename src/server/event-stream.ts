@@ -13,7 +13,8 @@ import {
 import type { CallContext } from './caller.js';
 import type { Scope } from './store/task-store.js';
 import { snapshotEvent } from './task-view.js';
-import { stops, type TaskManager } from './task-manager.js';
+import { stops } from './execution.js';
+import type { TaskManager } from './task-manager.js';
 
 export interface StreamSink {
   event(event: StreamResponse, id: string): void;

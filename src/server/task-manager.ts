@@ -2,7 +2,7 @@
  * Runs executors and owns the live runs: starts a task for a new message, resumes an interrupted
  * one, cancels, and persists every event in order. Bindings never see it; the service calls it.
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.js';
 import {
   A2AError,
   isInterrupted,
@@ -13,7 +13,9 @@ import {
   type Task,
 } from '../protocol/index.js';
 import type { CallContext } from './caller.js';
-import { textOf, type AgentExecutor, type RequestContext } from './executor.js';
+import type { AgentExecutor } from './executor.js';
+import { Execution } from './execution.js';
+import { RunContext, RunUpdater } from './run-updater.js';
 import type { Logger } from './logger.js';
 import type { Scope, TaskStore } from './store/task-store.js';
 import { TaskRun, type RunListener } from './task-run.js';
@@ -31,17 +33,8 @@ export interface TaskManagerOptions {
   maxRetainedRuns?: number;
 }
 
-/** One started execution. `first` settles with the first answer, `done` when the task stops or the agent returns. */
-export interface Execution {
-  run: TaskRun;
-  first: Promise<void>;
-  done: Promise<void>;
-}
 
-interface Persisting {
-  dirty: boolean;
-  done: Promise<void>;
-}
+const RESOLVED = Promise.resolve();
 
 const runKey = (scope: Scope, id: string): string => `${scope.tenant}\u0000${id}`;
 
@@ -50,7 +43,6 @@ export class TaskManager {
   /** Finished runs kept for Last-Event-ID resumes, oldest first. */
   readonly #retained = new Map<string, { run: TaskRun; until: number }>();
   readonly #observers: TaskEventObserver[] = [];
-  readonly #persisting = new Map<TaskRun, Persisting>();
   /**
    * Event numbers shared by every run, so a task's SSE ids keep growing across its runs. Starting from
    * the clock (µs) keeps them growing across restarts too, unless a process sustained 1000 events per ms.
@@ -104,7 +96,7 @@ export class TaskManager {
         refuseTerminal(run.task ?? existing);
       }
     } else {
-      run = this.#track(new TaskRun(scope, randomUUID(), incoming.contextId || randomUUID(), this));
+      run = this.#track(new TaskRun(scope, newId(), incoming.contextId || newId(), this));
     }
     if (onCreated) {
       if (run.task) onCreated(run);
@@ -122,55 +114,35 @@ export class TaskManager {
   }
 
   #execute(run: TaskRun, message: Message, req: SendMessageRequest, cc: CallContext, listener?: RunListener): Execution {
-    let unlisten: (() => void) | undefined;
-    let resolveFirst!: () => void;
-    let resolveDone!: () => void;
-    const first = new Promise<void>((r) => (resolveFirst = r));
-    const done = new Promise<void>((r) => (resolveDone = r));
-    const watcher: RunListener = (event, seq) => {
-      listener?.(event, seq);
-      resolveFirst();
-      if (stops(event)) resolveDone();
-    };
-    unlisten = run.listen(watcher, listener !== undefined);
-    // A follow-up's task already exists: returnImmediately must not wait for the agent's first update.
-    if (run.task) resolveFirst();
-    const ctx: RequestContext = {
-      message,
-      text: textOf(message),
-      ...(run.task ? { task: structuredClone(run.task) } : {}),
-      taskId: run.taskId,
-      contextId: run.contextId,
-      tenant: run.scope.tenant,
-      ...(cc.caller ? { caller: cc.caller } : {}),
-      ...(req.configuration ? { configuration: req.configuration } : {}),
-      ...(req.metadata ? { metadata: req.metadata } : {}),
-      requestedExtensions: cc.requestedExtensions,
-      activateExtension: (uri) => void cc.activatedExtensions.add(uri),
-      get signal() {
-        return run.signal;
-      },
-    };
+    const exec = new Execution(run);
+    const unlisten = listener ? run.listen(listener, true) : undefined;
+    run.execution = exec;
     run.active = true;
-    const finished = (async () => {
-      try {
-        await this.options.executor(ctx, run.updater(message));
-        if (!run.task && !run.reply) {
-          throw new A2AError('InvalidAgentResponse', 'The agent finished without replying or creating a task');
-        }
-      } catch (err) {
-        this.#failed(run, err);
-      } finally {
-        run.active = false;
-        unlisten?.();
-        unlisten = undefined;
-        resolveFirst();
-        resolveDone();
-        this.#release(run);
+    const end = (err?: unknown, threw = false): void => {
+      if (threw) this.#failed(run, err);
+      else if (!run.task && !run.reply) {
+        this.#failed(run, new A2AError('InvalidAgentResponse', 'The agent finished without replying or creating a task'));
       }
-    })();
-    run.settled = finished;
-    return { run, first, done };
+      run.active = false;
+      unlisten?.();
+      if (run.execution === exec) run.execution = undefined;
+      exec.end();
+      this.#release(run);
+    };
+    // Called directly, not from an async wrapper: a synchronous agent is done before this returns.
+    let result: void | Promise<void>;
+    try {
+      result = this.options.executor(new RunContext(run, message, req, cc), new RunUpdater(run, message));
+    } catch (err) {
+      end(err, true);
+      return exec;
+    }
+    if (result && typeof (result as Promise<void>).then === 'function') {
+      run.settled = Promise.resolve(result).then(() => end(), (err: unknown) => end(err, true));
+    } else {
+      end();
+    }
+    return exec;
   }
 
   #failed(run: TaskRun, err: unknown): void {
@@ -179,7 +151,7 @@ export class TaskManager {
     if (run.task && !isTerminal(run.task.status.state)) {
       const text = a2a ? a2a.message : 'The agent failed while processing the task';
       run.setStatus('TASK_STATE_FAILED', {
-        messageId: randomUUID(),
+        messageId: newId(),
         role: 'ROLE_AGENT',
         taskId: run.taskId,
         contextId: run.contextId,
@@ -207,7 +179,7 @@ export class TaskManager {
 
   /** Resolves when every event so far of this run has reached the store. */
   flush(run: TaskRun): Promise<void> {
-    return this.#persisting.get(run)?.done ?? Promise.resolve();
+    return run.saving ?? RESOLVED;
   }
 
   // RunHooks
@@ -225,29 +197,27 @@ export class TaskManager {
   }
 
   /**
-   * Save the task after a change. Saves of one task never overlap, and changes made while one is in
-   * flight are coalesced into a single save of the latest state afterwards.
+   * Save the task after a change. Saves of one task never overlap; changes made before a save starts or
+   * while one is in flight are coalesced into a single save of the latest state. The first save waits
+   * one microtask, so an agent that works through its task synchronously is stored once, finished.
    */
   #persist(run: TaskRun): void {
     if (!run.task) return;
-    const pending = this.#persisting.get(run);
-    if (pending) {
-      pending.dirty = true;
-      return;
-    }
-    const entry: Persisting = { dirty: true, done: Promise.resolve() };
-    this.#persisting.set(run, entry);
-    entry.done = (async () => {
-      while (entry.dirty) {
-        entry.dirty = false;
-        try {
-          await this.options.store.saveTask(run.scope, run.task!);
-        } catch (err) {
-          this.options.logger.error({ err, taskId: run.taskId }, 'saving the task failed');
-        }
+    run.dirty = true;
+    run.saving ??= this.#save(run);
+  }
+
+  async #save(run: TaskRun): Promise<void> {
+    await undefined;
+    while (run.dirty) {
+      run.dirty = false;
+      try {
+        await this.options.store.saveTask(run.scope, run.task!);
+      } catch (err) {
+        this.options.logger.error({ err, taskId: run.taskId }, 'saving the task failed');
       }
-      this.#persisting.delete(run);
-    })();
+    }
+    run.saving = undefined;
   }
 
   #track(run: TaskRun): TaskRun {
@@ -257,7 +227,7 @@ export class TaskManager {
 
   /** Forget a run once nothing needs it in memory; keep it a while for stream resumes. */
   #release(run: TaskRun): void {
-    if (run.active || run.listeners.size > 0) return;
+    if (run.active || run.listening) return;
     if (run.task && !isTerminal(run.task.status.state) && !isInterrupted(run.task.status.state)) return;
     const key = runKey(run.scope, run.taskId);
     if (!run.hadStreams) {
@@ -276,7 +246,7 @@ export class TaskManager {
     for (const [key, r] of this.#retained) {
       if (this.#retained.size <= cap && r.until > now) break;
       this.#retained.delete(key);
-      if (this.#runs.get(key) === r.run && !r.run.active && r.run.listeners.size === 0) this.#runs.delete(key);
+      if (this.#runs.get(key) === r.run && !r.run.active && !r.run.listening) this.#runs.delete(key);
     }
   }
 
@@ -299,16 +269,6 @@ function refuseTerminal(task: Task): void {
       `Task ${task.id} is ${task.status.state}; a terminal task accepts no more messages. Start a new task in the same context.`,
     );
   }
-}
-
-/** Whether an event ends a wait: a direct message, or a terminal or interrupted status. */
-export function stops(event: StreamResponse): boolean {
-  if ('message' in event) return true;
-  if ('statusUpdate' in event) {
-    const s = event.statusUpdate.status.state;
-    return isTerminal(s) || isInterrupted(s);
-  }
-  return false;
 }
 
 function delay(ms: number): Promise<void> {

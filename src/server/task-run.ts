@@ -3,7 +3,7 @@
  * artifact chunks), numbers every event, fans it out to listeners in order, and keeps a short
  * replay buffer so a stream that reconnects with Last-Event-ID gets what it missed.
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.js';
 import {
   A2AError,
   isTerminal,
@@ -15,7 +15,8 @@ import {
   type TaskState,
 } from '../protocol/index.js';
 import { canTransition, IllegalTransitionError } from './task-state.js';
-import { agentMessage, type AgentMessageInit, type ArtifactInit, type TaskUpdater } from './executor.js';
+import type { ArtifactInit } from './executor.js';
+import type { Execution } from './execution.js';
 import type { Scope } from './store/task-store.js';
 
 let isoMs = 0;
@@ -47,6 +48,7 @@ export interface RunHooks {
 }
 
 const REPLAY_CAPACITY = 256;
+const RESOLVED = Promise.resolve();
 
 export class TaskRun {
   task: Task | undefined;
@@ -65,11 +67,17 @@ export class TaskRun {
   #abort: AbortController | undefined;
   #aborted = false;
   #abortReason: unknown;
-  readonly listeners = new Set<RunListener>();
+  // Made on first listen: most runs (unary calls) never have a listener.
+  #listeners: Set<RunListener> | undefined;
   /** True while an executor is handling a message for this task. */
   active = false;
   /** Settles when the current executor call ends. */
-  settled: Promise<void> = Promise.resolve();
+  settled: Promise<void> = RESOLVED;
+  /** The executor call in progress: told of every event so it knows its first answer and its end. */
+  execution: Execution | undefined;
+  /** Persistence bookkeeping of the task manager: a change not yet saved, and the save in flight. */
+  dirty = false;
+  saving: Promise<void> | undefined;
   /** Once a stream has listened, events are kept for Last-Event-ID replay. */
   #replay: Array<{ seq: number; event: StreamResponse }> | undefined;
   /** The event number just before the oldest buffered event (a client that saw it gets the whole buffer). */
@@ -96,8 +104,14 @@ export class TaskRun {
         this.#replayFrom = this.seq;
       }
     }
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const set = (this.#listeners ??= new Set());
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  /** Whether anyone (a stream, a subscription) is listening. */
+  get listening(): boolean {
+    return this.#listeners !== undefined && this.#listeners.size > 0;
   }
 
   /** Events after `seq`, or undefined when the buffer no longer reaches back that far. */
@@ -122,7 +136,8 @@ export class TaskRun {
       if (this.#replay.length > REPLAY_CAPACITY) this.#replayFrom = this.#replay.shift()!.seq;
     }
     this.hooks.onEvent(this, event, seq);
-    for (const l of this.listeners) l(event, seq);
+    if (this.#listeners) for (const l of this.#listeners) l(event, seq);
+    this.execution?.saw(event);
   }
 
   /** Create the task object (SUBMITTED) with the first message in its history. */
@@ -164,12 +179,13 @@ export class TaskRun {
     if (isTerminal(task.status.state)) return init.artifactId ?? '';
     // A copy: the event is buffered (replay, streams not yet open, push queues) and agents often reuse
     // one object for successive chunks.
-    const artifact = { ...init, artifactId: init.artifactId || randomUUID(), parts: [...init.parts] };
+    // Artifacts in the task are replaced, never mutated, so the event and the task can share this copy.
+    const artifact = { ...init, artifactId: init.artifactId || newId(), parts: init.parts.slice() };
     const list = (task.artifacts ??= []);
     const i = list.findIndex((a) => a.artifactId === artifact.artifactId);
-    if (i < 0) list.push({ ...artifact, parts: [...artifact.parts] });
+    if (i < 0) list.push(artifact);
     else if (opts.append) list[i] = { ...list[i]!, parts: [...list[i]!.parts, ...artifact.parts] };
-    else list[i] = { ...artifact, parts: [...artifact.parts] };
+    else list[i] = artifact;
     this.emit({
       artifactUpdate: {
         taskId: task.id,
@@ -198,43 +214,5 @@ export class TaskRun {
     this.#aborted = true;
     this.#abortReason = reason;
     this.#abort?.abort(reason);
-  }
-
-  /** The updater handed to one executor call. */
-  updater(first: Message): TaskUpdater {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the updater is a plain object whose getter needs the run
-    const run = this;
-    const msg = (m: AgentMessageInit | undefined): Message | undefined =>
-      m === undefined ? undefined : agentMessage(m, this.taskId, this.contextId, randomUUID());
-    const status = (state: TaskState) => (m?: AgentMessageInit, metadata?: JsonObject) => {
-      this.create(first);
-      this.setStatus(state, msg(m), metadata);
-    };
-    return {
-      taskId: this.taskId,
-      contextId: this.contextId,
-      get signal() {
-        return run.signal;
-      },
-      submit: () => void this.create(first),
-      working: status('TASK_STATE_WORKING'),
-      inputRequired: status('TASK_STATE_INPUT_REQUIRED'),
-      authRequired: status('TASK_STATE_AUTH_REQUIRED'),
-      complete: status('TASK_STATE_COMPLETED'),
-      fail: status('TASK_STATE_FAILED'),
-      reject: status('TASK_STATE_REJECTED'),
-      cancel: status('TASK_STATE_CANCELED'),
-      setStatus: (state, m, metadata) => status(state)(m, metadata),
-      addArtifact: (artifact, options = {}) => {
-        this.create(first);
-        return this.addArtifact(artifact, options);
-      },
-      reply: (m) => {
-        if (this.task) throw new A2AError('InvalidAgentResponse', 'the agent replied with a message after creating a task');
-        if (this.reply) throw new A2AError('InvalidAgentResponse', 'the agent replied twice');
-        this.reply = agentMessage(m, undefined, this.contextId, randomUUID());
-        this.emit({ message: this.reply });
-      },
-    };
   }
 }

@@ -47,10 +47,14 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+const EXTENSIONS_HEADER = HEADER_EXTENSIONS.toLowerCase();
+// Shared by every request without the header; frozen so that no caller can change it for the others.
+const NO_EXTENSIONS = Object.freeze([]) as unknown as string[];
+
 /** Extension URIs from `A2A-Extensions` (comma-separated, possibly repeated). */
 export function requestedExtensions(req: IncomingMessage): string[] {
-  const raw = req.headers[HEADER_EXTENSIONS.toLowerCase()];
-  if (!raw) return [];
+  const raw = req.headers[EXTENSIONS_HEADER];
+  if (!raw) return NO_EXTENSIONS;
   const joined = Array.isArray(raw) ? raw.join(',') : raw;
   return joined
     .split(',')

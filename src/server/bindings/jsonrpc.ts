@@ -10,6 +10,7 @@ import type { A2AService } from '../service.js';
 import { answerHeaders, asA2AError, contextOf, type BindingOptions } from './common.js';
 import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, isJsonContentType, queryOf, readBody } from './http-util.js';
 import { SseWriter } from './sse.js';
+import { resultJson } from '../task-json.js';
 
 type Id = string | number | null;
 const JSON_TYPE = 'application/json';
@@ -72,8 +73,11 @@ export function jsonRpcListener(service: A2AService, opts: BindingOptions = {}) 
       cc = await contextOf(req, res, opts, queryOf(req.url));
       if (!op.streaming) {
         const result = await service.call(op, params, cc);
-        res.writeHead(200, answerHeaders(cc, JSON_TYPE));
-        res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(result)}}`);
+        const text = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(op.name, result)}}`;
+        // With a length the head and body go out in one write, not as a chunked stream.
+        const headers = answerHeaders(cc, JSON_TYPE);
+        headers['content-length'] = String(Buffer.byteLength(text));
+        res.writeHead(200, headers).end(text);
         return;
       }
       const lastEventId = req.headers['last-event-id'];

@@ -13,6 +13,7 @@ import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, isJsonContentType, queryOf, 
 import { jsonTypeFor, sendRestError, type RestErrorOptions } from './rest-errors.js';
 import { matchRoute, queryParams } from './rest-routes.js';
 import { SseWriter } from './sse.js';
+import { resultJson } from '../task-json.js';
 
 
 /** Why a body cannot be used, and the HTTP status to say so with when it is not the catalogue's. */
@@ -71,7 +72,7 @@ export function restListener(service: A2AService, opts: BindingOptions = {}) {
       cc = await contextOf(req, res, opts, query);
       if (!op.streaming) {
         const result = await service.call(op, params, cc);
-        const text = JSON.stringify(result ?? {});
+        const text = resultJson(op.name, result);
         const headers = answerHeaders(cc, jsonTypeFor(req));
         headers['content-length'] = String(Buffer.byteLength(text));
         res.writeHead(200, headers).end(text);

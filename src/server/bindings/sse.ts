@@ -11,6 +11,8 @@ export interface SseOptions {
   /** Bytes a slow client may leave unsent before the stream is closed. Default 8 MiB. */
   maxBufferedBytes?: number;
   headers?: Record<string, string>;
+  /** Told of every stream as it opens (a server uses it to end open streams when it closes). */
+  onOpen?: (res: ServerResponse) => void;
 }
 
 export class SseWriter {
@@ -32,11 +34,9 @@ export class SseWriter {
       'x-accel-buffering': 'no',
       ...opts.headers,
     };
-    // Set one by one, not through writeHead: only headers set this way can be read back with getHeader,
-    // which is how a closing server finds the open streams it must end.
-    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-    res.writeHead(200);
+    res.writeHead(200, headers);
     res.flushHeaders();
+    opts.onOpen?.(res);
     const every = opts.keepAliveMs ?? 15_000;
     if (every > 0) {
       this.#timer = setInterval(() => {

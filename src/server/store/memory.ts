@@ -10,6 +10,7 @@ import {
   type TaskQuery,
   type TaskStore,
 } from './task-store.js';
+import { knownTaskJson, taskJson } from '../task-json.js';
 
 /**
  * A stored task. A finished task never changes again, so it is kept as its JSON text (about a third
@@ -32,7 +33,7 @@ function fill(e: Entry, task: Task): void {
   e.contextId = task.contextId;
   e.state = task.status.state;
   if (isTerminal(task.status.state)) {
-    e.json = JSON.stringify(task);
+    e.json = taskJson(task);
     e.task = undefined;
   } else {
     e.task = task;
@@ -40,7 +41,7 @@ function fill(e: Entry, task: Task): void {
   }
 }
 
-const taskOf = (e: Entry): Task => e.task ?? (JSON.parse(e.json!) as Task);
+const taskOf = (e: Entry): Task => e.task ?? knownTaskJson(JSON.parse(e.json!) as Task, e.json!);
 
 export interface MemoryTaskStoreOptions {
   /** Most tasks kept; default 100 000. Only terminal tasks are evicted, oldest first. */
@@ -87,8 +88,12 @@ export class InMemoryTaskStore implements TaskStore {
     if (this.#entries.size > this.#max) this.#evict();
   }
 
+  /**
+   * Evict down to 99 % of the cap at once: a Map keeps the slots of deleted entries until it is rebuilt,
+   * so walking it from the oldest end once per insert would step over every earlier eviction again.
+   */
   #evict(): void {
-    let excess = this.#entries.size - this.#max;
+    let excess = this.#entries.size - (this.#max - Math.floor(this.#max / 100));
     for (const [key, e] of this.#entries) {
       if (excess <= 0) break;
       if (isTerminal(e.state)) {

@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { A2AError, type Task, type TaskPushNotificationConfig } from '../../protocol/index.js';
+import { knownTaskJson, taskJson } from '../task-json.js';
 import { decodeCursor, encodeCursor, statusTime, type Scope, type TaskPage, type TaskQuery, type TaskStore } from './task-store.js';
 
 type Db = import('better-sqlite3').Database;
@@ -61,11 +62,11 @@ export class SqliteTaskStore implements TaskStore {
 
   async getTask(scope: Scope, id: string): Promise<Task | undefined> {
     const row = this.#get.get(scope.tenant, id, scope.owner) as { body: string } | undefined;
-    return row ? parse<Task>(row.body, id) : undefined;
+    return row ? knownTaskJson(parse<Task>(row.body, id), row.body) : undefined;
   }
 
   async saveTask(scope: Scope, task: Task): Promise<void> {
-    const r = this.#upsert.run(scope.tenant, task.id, scope.owner, task.contextId, task.status.state, statusTime(task), JSON.stringify(task));
+    const r = this.#upsert.run(scope.tenant, task.id, scope.owner, task.contextId, task.status.state, statusTime(task), taskJson(task));
     if (r.changes === 0) throw A2AError.taskNotFound(task.id);
   }
 
