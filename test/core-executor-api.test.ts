@@ -45,7 +45,7 @@ test('ctx.activateExtension works detached too', async () => {
   assert.deepEqual([...extensions], ['https://example.com/ext/v1']);
 });
 
-test('a synchronous agent's finished task is the answer, with its first message in the history', async () => {
+test('a synchronous agent: its finished task is the answer, with the first message in its history', async () => {
   const { task } = await send((ctx, updater) => {
     updater.working();
     updater.addArtifact({ name: 'echo', parts: [{ text: ctx.text }] });
