@@ -162,6 +162,23 @@ test('memory store: past maxTasks only terminal tasks are evicted, oldest first'
   for (const id of ['w1', 'w2', 'w3', 'w4']) assert.ok(await store.getTask(scope, id), id);
 });
 
+test('memory store: a task id holding NUL cannot reach another tenant\'s task', async () => {
+  const store = new InMemoryTaskStore();
+  await store.saveTask({ tenant: 'acme', owner: '' }, task('t1', 'TASK_STATE_COMPLETED', 1));
+  assert.ok(await store.getTask({ tenant: 'acme', owner: '' }, 't1'));
+  assert.equal(await store.getTask(scope, 'acme\u0000t1'), undefined);
+  await assert.rejects(store.saveTask(scope, task('acme\u0000t1', 'TASK_STATE_WORKING', 2)), /not found/i);
+  assert.equal((await store.getTask({ tenant: 'acme', owner: '' }, 't1'))?.status.state, 'TASK_STATE_COMPLETED');
+});
+
+test('memory store: past the cap it evicts a batch (1 %), so inserts at the cap stay cheap', async () => {
+  const store = new InMemoryTaskStore({ maxTasks: 1000 });
+  for (let i = 0; i < 1001; i++) await store.saveTask(scope, task(`t${i}`, 'TASK_STATE_COMPLETED', i));
+  assert.equal(store.size, 990);
+  assert.equal(await store.getTask(scope, 't10'), undefined);
+  assert.ok(await store.getTask(scope, 't11'));
+});
+
 test('§3.1.4 memory store: cursor pagination walks every task once, newest first, ties by id', async () => {
   const store = new InMemoryTaskStore();
   const ids: string[] = [];

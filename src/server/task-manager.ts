@@ -36,7 +36,8 @@ export interface TaskManagerOptions {
 
 const RESOLVED = Promise.resolve();
 
-const runKey = (scope: Scope, id: string): string => `${scope.tenant}\u0000${id}`;
+// A client-sent id may hold NUL and so equal another tenant's key: lookups check the tenant as well.
+const runKey = (scope: Scope, id: string): string => (scope.tenant ? `${scope.tenant}\u0000${id}` : id);
 
 export class TaskManager {
   readonly #runs = new Map<string, TaskRun>();
@@ -58,7 +59,7 @@ export class TaskManager {
   /** The live run of a task, if one is in memory. */
   liveRun(scope: Scope, id: string): TaskRun | undefined {
     const r = this.#runs.get(runKey(scope, id));
-    return r && r.scope.owner === scope.owner ? r : undefined;
+    return r && r.scope.owner === scope.owner && r.scope.tenant === scope.tenant ? r : undefined;
   }
 
   /** The run of a stored task, tracked so that later events reach its listeners. */

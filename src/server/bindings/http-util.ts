@@ -79,6 +79,7 @@ const JSON_MEDIA_TYPES = new Set(['application/json', A2A_MEDIA_TYPE]);
 
 /** Whether a Content-Type names a JSON body we read (`application/json` or `application/a2a+json`, UTF-8). */
 export function isJsonContentType(header: string | undefined): boolean {
+  if (header === 'application/json' || header === A2A_MEDIA_TYPE) return true; // the usual case, without parsing
   const [type, ...params] = (header ?? '').split(';').map((s) => s.trim().toLowerCase());
   const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
   return type !== undefined && JSON_MEDIA_TYPES.has(type) && (!charset || charset === 'utf-8' || charset === 'utf8');

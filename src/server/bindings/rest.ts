@@ -155,6 +155,7 @@ function checkContentType(header: string | undefined): BodyProblem | undefined {
 
 /** Path fields win, but a body or query value that contradicts them is an error, not silently replaced. */
 function merge(input: Record<string, unknown>, path: Record<string, string>, tenant: string | undefined): Record<string, unknown> {
+  if (tenant === undefined && isEmpty(path)) return input;
   const violations: FieldViolation[] = [];
   const out: Record<string, unknown> = { ...input };
   const pin = (field: string, value: string, where: string): void => {
@@ -167,4 +168,9 @@ function merge(input: Record<string, unknown>, path: Record<string, string>, ten
   if (tenant !== undefined) pin('tenant', tenant, 'tenant path segment');
   if (violations.length > 0) throw A2AError.invalidParams(violations);
   return out;
+}
+
+function isEmpty(o: Record<string, string>): boolean {
+  for (const _ in o) return false;
+  return true;
 }

@@ -48,7 +48,7 @@ export interface MemoryTaskStoreOptions {
   maxTasks?: number;
 }
 
-// Task ids are server-generated and never hold NUL, so a bare id cannot collide with a tenant key.
+// A client-sent id may hold NUL and so equal another tenant's key: lookups check the tenant as well.
 const keyOf = (tenant: string, id: string): string => (tenant ? `${tenant}\u0000${id}` : id);
 
 export class InMemoryTaskStore implements TaskStore {
@@ -66,7 +66,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   #visible(scope: Scope, id: string): Entry | undefined {
     const e = this.#entries.get(keyOf(scope.tenant, id));
-    return e && e.owner === scope.owner ? e : undefined;
+    return e && e.owner === scope.owner && e.tenant === scope.tenant ? e : undefined;
   }
 
   async getTask(scope: Scope, id: string): Promise<Task | undefined> {
@@ -78,7 +78,7 @@ export class InMemoryTaskStore implements TaskStore {
     const key = keyOf(scope.tenant, task.id);
     const e = this.#entries.get(key);
     if (e) {
-      if (e.owner !== scope.owner) throw A2AError.taskNotFound(task.id);
+      if (e.owner !== scope.owner || e.tenant !== scope.tenant) throw A2AError.taskNotFound(task.id);
       fill(e, task);
       return;
     }
