@@ -78,9 +78,11 @@ export function renderMarkdown(meta, results) {
       const fm = (x) => (x === null ? 'n/a' : num(x / scale));
       L.push(`| Memory, ${c.tasks.toLocaleString('en-US')} tasks | ${label} | ${fm(o)} | ${fm(s)} | ${fm(b)} | ${r(o, s)} | ${r(o, b)} |`);
     };
-    row('bytes/task, ΔRSS after GC ↓', (x) => x.bytesPerTaskRss);
-    row('bytes/task, Δ(heap+external) after GC ↓', (x) => x.bytesPerTaskHeap);
-    row('RSS after tasks, MB ↓', (x) => x.rssAfter, 1e6);
+    row('bytes/task, ΔRSS after GC, first batch (includes first use of V8's young generation) ↓', (x) => x.bytesPerTaskRss);
+    row('bytes/task, Δ(heap+external) after GC, first batch ↓', (x) => x.bytesPerTaskHeap);
+    row('bytes/task, ΔRSS after GC, second batch (steady state) ↓', (x) => x.bytesPerTaskRssSteady ?? null);
+    row('bytes/task, Δ(heap+external) after GC, second batch ↓', (x) => x.bytesPerTaskHeapSteady ?? null);
+    row('RSS after first batch, MB ↓', (x) => x.rssAfter, 1e6);
     row(`RSS change from 1st to last of ${c.flatRuns} GetTask runs, MB ↓`, (x) => x.flatGrowthRss, 1e6);
   }
   L.push('');
@@ -112,9 +114,17 @@ export function targets(results) {
   const m = results.memory ?? {};
   const mo = m.ours && !m.ours.failed ? m.ours : null;
   const ms = m.sdk && !m.sdk.failed ? m.sdk : null;
-  const mr = mo && ms ? mo.bytesPerTaskRss / ms.bytesPerTaskRss : null;
-  const mh = mo && ms ? mo.bytesPerTaskHeap / ms.bytesPerTaskHeap : null;
-  out.push({ what: 'memory ≤ ½ SDK bytes/task', ok: mr === null ? null : mr <= 0.5 && mh <= 0.5, detail: `${rfmt(mr)} (RSS), ${rfmt(mh)} (heap)` });
+  // Steady state (second batch) when measured: the first batch also pays for V8 growing its young generation
+  // once, which lands inside the window for a server that allocates little and before it for one that allocates a lot.
+  const steady = mo?.bytesPerTaskRssSteady != null && ms?.bytesPerTaskRssSteady != null;
+  const mr = mo && ms ? (steady ? mo.bytesPerTaskRssSteady / ms.bytesPerTaskRssSteady : mo.bytesPerTaskRss / ms.bytesPerTaskRss) : null;
+  const mh = mo && ms ? (steady ? mo.bytesPerTaskHeapSteady / ms.bytesPerTaskHeapSteady : mo.bytesPerTaskHeap / ms.bytesPerTaskHeap) : null;
+  const m1 = mo && ms ? mo.bytesPerTaskRss / ms.bytesPerTaskRss : null;
+  out.push({
+    what: `memory ≤ ½ SDK bytes/task${steady ? ' (steady state, second batch)' : ''}`,
+    ok: mr === null ? null : mr <= 0.5 && mh <= 0.5,
+    detail: `${rfmt(mr)} (RSS), ${rfmt(mh)} (heap)${steady ? `; first batch ΔRSS ${rfmt(m1)}` : ''}`,
+  });
   // "Flat": across repeated runs that create nothing, RSS grows by less than 5 MB or 5 % (shrinking is fine).
   const flatOk = mo ? mo.flatGrowthRss <= Math.max(5e6, 0.05 * mo.flatRss[0]) : null;
   const mb = (x) => `${(x / 1e6).toFixed(1)}`;

@@ -9,50 +9,62 @@ import type { TaskRun } from './task-run.js';
 
 const RESOLVED = Promise.resolve();
 
-class Gate {
-  opened = false;
-  #promise: Promise<void> | undefined;
-  #resolve: (() => void) | undefined;
-
-  open(): void {
-    if (this.opened) return;
-    this.opened = true;
-    this.#resolve?.();
-  }
-
-  wait(): Promise<void> {
-    if (this.opened) return RESOLVED;
-    return (this.#promise ??= new Promise<void>((r) => (this.#resolve = r)));
-  }
-}
-
 export class Execution {
-  readonly #first = new Gate();
-  readonly #done = new Gate();
+  // Two one-shot gates, kept as plain fields: a promise is made only for a wait that starts before its gate opens.
+  #answered = false;
+  #finished = false;
+  #first: Promise<void> | undefined;
+  #openFirst: (() => void) | undefined;
+  #done: Promise<void> | undefined;
+  #openDone: (() => void) | undefined;
 
   constructor(readonly run: TaskRun) {
     // A follow-up's task already exists: returnImmediately must not wait for the agent's first update.
-    if (run.task) this.#first.open();
+    if (run.task) this.#answered = true;
+  }
+
+  /** Whether the first answer exists (so `first` is settled). */
+  get answered(): boolean {
+    return this.#answered;
+  }
+
+  /** Whether the call has stopped (so `done` is settled). */
+  get finished(): boolean {
+    return this.#finished;
   }
 
   get first(): Promise<void> {
-    return this.#first.wait();
+    if (this.#answered) return RESOLVED;
+    return (this.#first ??= new Promise<void>((r) => (this.#openFirst = r)));
   }
 
   get done(): Promise<void> {
-    return this.#done.wait();
+    if (this.#finished) return RESOLVED;
+    return (this.#done ??= new Promise<void>((r) => (this.#openDone = r)));
   }
 
   /** Every event of the run while this call is in progress. */
   saw(event: StreamResponse): void {
-    this.#first.open();
-    if (stops(event)) this.#done.open();
+    this.#seeFirst();
+    if (stops(event)) this.#finish();
   }
 
   /** The agent returned (or threw). */
   end(): void {
-    this.#first.open();
-    this.#done.open();
+    this.#seeFirst();
+    this.#finish();
+  }
+
+  #seeFirst(): void {
+    if (this.#answered) return;
+    this.#answered = true;
+    this.#openFirst?.();
+  }
+
+  #finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#openDone?.();
   }
 }
 

@@ -211,8 +211,11 @@ export class A2AService {
   async #sendMessage(req: SendMessageRequest, scope: Scope, cc: CallContext): Promise<SendMessageResponse> {
     const cfg = req.configuration;
     const inline = cfg?.taskPushNotificationConfig ? await this.#inlinePushConfig(cfg.taskPushNotificationConfig, scope) : undefined;
-    const exec = await this.tasks.send(req, scope, cc, undefined, inline);
-    await (cfg?.returnImmediately ? exec.first : exec.done);
+    const started = this.tasks.send(req, scope, cc, undefined, inline);
+    const exec = started instanceof Promise ? await started : started;
+    // A synchronous agent has finished by now: no turn of the event loop is spent waiting for it.
+    const immediate = cfg?.returnImmediately === true;
+    if (!(immediate ? exec.answered : exec.finished)) await (immediate ? exec.first : exec.done);
     const { run } = exec;
     if (run.reply) return { message: run.reply };
     if (!run.task) throw run.error ?? new A2AError('Internal', 'The agent produced no answer');

@@ -67,8 +67,26 @@ export class TaskManager {
     return this.liveRun(scope, task.id) ?? this.#track(new TaskRun(scope, task.id, task.contextId, this, task));
   }
 
-  /** Start (or continue) a task for an incoming message; `listener` sees every event from the first. */
-  async send(
+  /**
+   * Start (or continue) a task for an incoming message; `listener` sees every event from the first.
+   * A new task starts synchronously (no promise to wait on); a follow-up may have to read the store.
+   */
+  send(
+    req: SendMessageRequest,
+    scope: Scope,
+    cc: CallContext,
+    listener?: RunListener,
+    onCreated?: (run: TaskRun) => void,
+  ): Execution | Promise<Execution> {
+    const incoming = req.message;
+    if (incoming.taskId) return this.#continue(incoming.taskId, req, scope, cc, listener, onCreated);
+    const run = this.#track(new TaskRun(scope, newId(), incoming.contextId || newId(), this));
+    if (onCreated) run.onCreated = onCreated;
+    return this.#execute(run, { ...incoming, taskId: run.taskId, contextId: run.contextId }, req, cc, listener);
+  }
+
+  async #continue(
+    taskId: string,
     req: SendMessageRequest,
     scope: Scope,
     cc: CallContext,
@@ -76,41 +94,31 @@ export class TaskManager {
     onCreated?: (run: TaskRun) => void,
   ): Promise<Execution> {
     const incoming = req.message;
-    let run: TaskRun;
-    let existing: Task | undefined;
-    if (incoming.taskId) {
-      // The live run is ahead of the store (saves are queued), e.g. right after a cancel.
-      existing = this.liveRun(scope, incoming.taskId)?.task ?? (await this.options.store.getTask(scope, incoming.taskId));
-      if (!existing) throw A2AError.taskNotFound(incoming.taskId);
-      refuseTerminal(existing);
-      if (incoming.contextId && incoming.contextId !== existing.contextId) {
-        throw A2AError.invalidParams([
-          { field: 'message.contextId', description: `does not match the context of task ${existing.id}` },
-        ]);
-      }
-      run = this.liveRun(scope, existing.id) ?? this.#track(new TaskRun(scope, existing.id, existing.contextId, this, existing));
-      if (run.active) {
-        // An interrupted task may still be finishing its previous executor call: give it a moment.
-        if (isInterrupted(existing.status.state)) await Promise.race([run.settled, delay(5000)]);
-        if (run.active) throw new A2AError('UnsupportedOperation', `Task ${existing.id} is still processing a message`);
-        // That call may have ended the task while we waited.
-        refuseTerminal(run.task ?? existing);
-      }
-    } else {
-      run = this.#track(new TaskRun(scope, newId(), incoming.contextId || newId(), this));
+    // The live run is ahead of the store (saves are queued), e.g. right after a cancel.
+    const existing = this.liveRun(scope, taskId)?.task ?? (await this.options.store.getTask(scope, taskId));
+    if (!existing) throw A2AError.taskNotFound(taskId);
+    refuseTerminal(existing);
+    if (incoming.contextId && incoming.contextId !== existing.contextId) {
+      throw A2AError.invalidParams([{ field: 'message.contextId', description: `does not match the context of task ${existing.id}` }]);
+    }
+    const run = this.liveRun(scope, existing.id) ?? this.#track(new TaskRun(scope, existing.id, existing.contextId, this, existing));
+    if (run.active) {
+      // An interrupted task may still be finishing its previous executor call: give it a moment.
+      if (isInterrupted(existing.status.state)) await Promise.race([run.settled, delay(5000)]);
+      if (run.active) throw new A2AError('UnsupportedOperation', `Task ${existing.id} is still processing a message`);
+      // That call may have ended the task while we waited.
+      refuseTerminal(run.task ?? existing);
     }
     if (onCreated) {
       if (run.task) onCreated(run);
       else run.onCreated = onCreated;
     }
     const message: Message = { ...incoming, taskId: run.taskId, contextId: run.contextId };
-    if (existing) {
-      const task = run.task ?? existing;
-      (task.history ??= []).push(message);
-      this.#persist(run);
-      // A stream of a follow-up starts with the task as it is now, before the agent changes it (§3.1.2).
-      listener?.({ task }, run.seq);
-    }
+    const task = run.task ?? existing;
+    (task.history ??= []).push(message);
+    this.#persist(run);
+    // A stream of a follow-up starts with the task as it is now, before the agent changes it (§3.1.2).
+    listener?.({ task }, run.seq);
     return this.#execute(run, message, req, cc, listener);
   }
 
