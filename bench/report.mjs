@@ -78,7 +78,7 @@ export function renderMarkdown(meta, results) {
       const fm = (x) => (x === null ? 'n/a' : num(x / scale));
       L.push(`| Memory, ${c.tasks.toLocaleString('en-US')} tasks | ${label} | ${fm(o)} | ${fm(s)} | ${fm(b)} | ${r(o, s)} | ${r(o, b)} |`);
     };
-    row('bytes/task, ΔRSS after GC, first batch (includes first use of V8's young generation) ↓', (x) => x.bytesPerTaskRss);
+    row('bytes/task, ΔRSS after GC, first batch (includes first use of the V8 young generation) ↓', (x) => x.bytesPerTaskRss);
     row('bytes/task, Δ(heap+external) after GC, first batch ↓', (x) => x.bytesPerTaskHeap);
     row('bytes/task, ΔRSS after GC, second batch (steady state) ↓', (x) => x.bytesPerTaskRssSteady ?? null);
     row('bytes/task, Δ(heap+external) after GC, second batch ↓', (x) => x.bytesPerTaskHeapSteady ?? null);
