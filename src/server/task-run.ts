@@ -10,6 +10,7 @@ import {
   type JsonObject,
   type Message,
   type StreamResponse,
+  type TaskArtifactUpdateEvent,
   type Task,
   type TaskPushNotificationConfig,
   type TaskState,
@@ -177,25 +178,21 @@ export class TaskRun {
   addArtifact(init: ArtifactInit, opts: { append?: boolean; lastChunk?: boolean; metadata?: JsonObject }): string {
     const task = this.task!;
     if (isTerminal(task.status.state)) return init.artifactId ?? '';
-    // A copy: the event is buffered (replay, streams not yet open, push queues) and agents often reuse
-    // one object for successive chunks.
-    // Artifacts in the task are replaced, never mutated, so the event and the task can share this copy.
+    // A copy: the event is buffered (replay, streams not yet open, push queues) and agents often reuse one
+    // object for successive chunks. Artifacts in the task are replaced, never mutated, so the event and
+    // the task can share this copy.
     const artifact = { ...init, artifactId: init.artifactId || newId(), parts: init.parts.slice() };
     const list = (task.artifacts ??= []);
-    const i = list.findIndex((a) => a.artifactId === artifact.artifactId);
+    let i = list.length - 1;
+    while (i >= 0 && list[i]!.artifactId !== artifact.artifactId) i--;
     if (i < 0) list.push(artifact);
     else if (opts.append) list[i] = { ...list[i]!, parts: [...list[i]!.parts, ...artifact.parts] };
     else list[i] = artifact;
-    this.emit({
-      artifactUpdate: {
-        taskId: task.id,
-        contextId: task.contextId,
-        artifact,
-        ...(opts.append ? { append: true } : {}),
-        ...(opts.lastChunk ? { lastChunk: true } : {}),
-        ...(opts.metadata ? { metadata: opts.metadata } : {}),
-      },
-    });
+    const update: TaskArtifactUpdateEvent = { taskId: task.id, contextId: task.contextId, artifact };
+    if (opts.append) update.append = true;
+    if (opts.lastChunk) update.lastChunk = true;
+    if (opts.metadata) update.metadata = opts.metadata;
+    this.emit({ artifactUpdate: update });
     return artifact.artifactId;
   }
 

@@ -51,8 +51,17 @@ export interface TaskStore {
 /** Sort key of a task in listings: status timestamp (ms), then id for a total order. */
 export function statusTime(task: Task): number {
   const t = task.status.timestamp;
-  return t ? Date.parse(t) : 0;
+  if (!t) return 0;
+  // Tasks saved in the same millisecond share one timestamp string (see nowIso): parse it once.
+  if (t !== lastText) {
+    lastText = t;
+    lastTime = Date.parse(t);
+  }
+  return lastTime;
 }
+
+let lastText = '';
+let lastTime = 0;
 
 /** Cursor = position of the last task of the previous page in the (time desc, id asc) order. */
 export function encodeCursor(task: Task): string {
