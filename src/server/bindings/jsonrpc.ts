@@ -70,7 +70,8 @@ export function jsonRpcListener(service: A2AService, opts: BindingOptions = {}) 
     }
     let cc: CallContext | undefined;
     try {
-      cc = await contextOf(req, res, opts, queryOf(req.url));
+      const pending = contextOf(req, res, opts, queryOf(req.url));
+      cc = pending instanceof Promise ? await pending : pending;
       if (!op.streaming) {
         const result = await service.call(op, params, cc);
         const text = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(op.name, result)}}`;

@@ -69,7 +69,8 @@ export function restListener(service: A2AService, opts: BindingOptions = {}) {
         input = queryParams(op, query);
       }
       const params = merge(input, pathParams, tenant);
-      cc = await contextOf(req, res, opts, query);
+      const pending = contextOf(req, res, opts, query);
+      cc = pending instanceof Promise ? await pending : pending;
       if (!op.streaming) {
         const result = await service.call(op, params, cc);
         const text = resultJson(op.name, result);

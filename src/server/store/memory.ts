@@ -14,34 +14,43 @@ import { knownTaskJson, taskJson } from '../task-json.js';
 
 /**
  * A stored task. A finished task never changes again, so it is kept as its JSON text (about a third
- * of the memory of the object tree), with the few fields listing filters on kept beside it.
+ * of the memory of the object tree), with the few fields listing filters on kept beside it. A class
+ * with every field set in its constructor keeps them all inside the object (no second properties
+ * array), which is a tenth of what a finished task costs here.
  */
-interface Entry {
-  task: Task | undefined;
-  json: string | undefined;
+class Entry {
+  /** The live task, or the JSON text of a finished one. */
+  value: Task | string;
   time: number;
   contextId: string;
   state: Task['status']['state'];
-  id: string;
-  owner: string;
-  tenant: string;
-  configs?: Map<string, TaskPushNotificationConfig>;
-}
+  configs: Map<string, TaskPushNotificationConfig> | undefined = undefined;
 
-function fill(e: Entry, task: Task): void {
-  e.time = statusTime(task);
-  e.contextId = task.contextId;
-  e.state = task.status.state;
-  if (isTerminal(task.status.state)) {
-    e.json = taskJson(task);
-    e.task = undefined;
-  } else {
-    e.task = task;
-    e.json = undefined;
+  constructor(
+    readonly id: string,
+    readonly owner: string,
+    readonly tenant: string,
+    task: Task,
+  ) {
+    this.value = task;
+    this.time = 0;
+    this.contextId = task.contextId;
+    this.state = task.status.state;
+    this.fill(task);
+  }
+
+  fill(task: Task): void {
+    this.time = statusTime(task);
+    this.contextId = task.contextId;
+    this.state = task.status.state;
+    this.value = isTerminal(task.status.state) ? taskJson(task) : task;
+  }
+
+  get task(): Task {
+    const v = this.value;
+    return typeof v === 'string' ? knownTaskJson(JSON.parse(v) as Task, v) : v;
   }
 }
-
-const taskOf = (e: Entry): Task => e.task ?? knownTaskJson(JSON.parse(e.json!) as Task, e.json!);
 
 export interface MemoryTaskStoreOptions {
   /** Most tasks kept; default 100 000. Only terminal tasks are evicted, oldest first. */
@@ -71,7 +80,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   async getTask(scope: Scope, id: string): Promise<Task | undefined> {
     const e = this.#visible(scope, id);
-    return e ? taskOf(e) : undefined;
+    return e?.task;
   }
 
   async saveTask(scope: Scope, task: Task): Promise<void> {
@@ -79,12 +88,10 @@ export class InMemoryTaskStore implements TaskStore {
     const e = this.#entries.get(key);
     if (e) {
       if (e.owner !== scope.owner || e.tenant !== scope.tenant) throw A2AError.taskNotFound(task.id);
-      fill(e, task);
+      e.fill(task);
       return;
     }
-    const entry = { id: task.id, owner: scope.owner, tenant: scope.tenant } as Entry;
-    fill(entry, task);
-    this.#entries.set(key, entry);
+    this.#entries.set(key, new Entry(task.id, scope.owner, scope.tenant, task));
     if (this.#entries.size > this.#max) this.#evict();
   }
 
@@ -119,7 +126,7 @@ export class InMemoryTaskStore implements TaskStore {
       if (!cursor) throw A2AError.invalidParams([{ field: 'pageToken', description: 'is not a token this server issued' }]);
       while (start < matches.length && !listsBefore(cursor, matches[start]!)) start++;
     }
-    const tasks = matches.slice(start, start + q.pageSize).map(taskOf);
+    const tasks = matches.slice(start, start + q.pageSize).map((e) => e.task);
     const more = start + q.pageSize < matches.length;
     return { tasks, nextPageToken: more ? encodeCursor(tasks[tasks.length - 1]!) : '', totalSize: matches.length };
   }
