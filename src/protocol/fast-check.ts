@@ -99,160 +99,66 @@ function isParts(v: unknown): boolean {
   return true;
 }
 
-function isMessage(m: unknown): boolean {
-  if (!isPlain(m)) return false;
-  // for…in never yields a key twice, so counting the required keys proves all three are present.
-  let required = 0;
-  for (const k in m) {
-    const v = m[k];
-    switch (k) {
-      case 'messageId':
-        if (!isNonEmptyString(v)) return false;
-        required++;
-        break;
-      case 'role':
-        if (v !== 'ROLE_USER' && v !== 'ROLE_AGENT') return false;
-        required++;
-        break;
-      case 'parts':
-        if (!isParts(v)) return false;
-        required++;
-        break;
-      case 'contextId':
-      case 'taskId':
-        if (typeof v !== 'string') return false;
-        break;
-      case 'metadata':
-        if (!isStruct(v)) return false;
-        break;
-      case 'extensions':
-      case 'referenceTaskIds':
-        if (!isStringList(v)) return false;
-        break;
-      default:
-        return false;
+const isString = (v: unknown): boolean => typeof v === 'string';
+const isRole = (v: unknown): boolean => v === 'ROLE_USER' || v === 'ROLE_AGENT';
+const isBoolean = (v: unknown): boolean => typeof v === 'boolean';
+
+/**
+ * A check for a plain object whose members are all in `members` (each with its own check) and which
+ * has every `required` one. Built once per object type; a Map, so keys like `__proto__` are never found.
+ */
+function objectCheck(members: Record<string, (v: unknown) => boolean>, required: readonly string[]): (v: unknown) => boolean {
+  const checks = new Map(Object.entries(members));
+  return (o) => {
+    if (!isPlain(o)) return false;
+    // for…in never yields a key twice, so counting the required keys proves all of them are present.
+    let found = 0;
+    for (const k in o) {
+      const check = checks.get(k);
+      if (check === undefined || !check(o[k])) return false;
+      if (required.includes(k)) found++;
     }
-  }
-  return required === 3;
+    return found === required.length;
+  };
 }
 
+const isMessage = objectCheck(
+  {
+    messageId: isNonEmptyString,
+    role: isRole,
+    parts: isParts,
+    contextId: isString,
+    taskId: isString,
+    metadata: isStruct,
+    extensions: isStringList,
+    referenceTaskIds: isStringList,
+  },
+  ['messageId', 'role', 'parts'],
+);
+
 // An inline taskPushNotificationConfig needs URL parsing; it is rare enough to leave to zod.
-function isSendConfiguration(c: unknown): boolean {
-  if (!isPlain(c)) return false;
-  for (const k in c) {
-    const v = c[k];
-    switch (k) {
-      case 'acceptedOutputModes':
-        if (!isStringList(v)) return false;
-        break;
-      case 'historyLength':
-        if (!isHistoryLength(v)) return false;
-        break;
-      case 'returnImmediately':
-        if (typeof v !== 'boolean') return false;
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
+const isSendConfiguration = objectCheck({ acceptedOutputModes: isStringList, historyLength: isHistoryLength, returnImmediately: isBoolean }, []);
+
+/** A fast check for a request type: the request itself when it passes, else undefined ("ask zod"). */
+function requestCheck(members: Record<string, (v: unknown) => boolean>, required: string): FastCheck {
+  const check = objectCheck(members, [required]);
+  return (params) => (check(params) ? (params as object) : undefined);
 }
 
 /** Fast check for `SendMessageRequestSchema` (SendMessage and SendStreamingMessage). */
-export function fastCheckSendMessageRequest(params: unknown): object | undefined {
-  if (!isPlain(params)) return undefined;
-  let hasMessage = false;
-  for (const k in params) {
-    const v = params[k];
-    switch (k) {
-      case 'message':
-        if (!isMessage(v)) return undefined;
-        hasMessage = true;
-        break;
-      case 'tenant':
-        if (typeof v !== 'string') return undefined;
-        break;
-      case 'configuration':
-        if (!isSendConfiguration(v)) return undefined;
-        break;
-      case 'metadata':
-        if (!isStruct(v)) return undefined;
-        break;
-      default:
-        return undefined;
-    }
-  }
-  return hasMessage ? params : undefined;
-}
+export const fastCheckSendMessageRequest = requestCheck(
+  { message: isMessage, tenant: isString, configuration: isSendConfiguration, metadata: isStruct },
+  'message',
+);
 
 /** Fast check for `GetTaskRequestSchema`. */
-export function fastCheckGetTaskRequest(params: unknown): object | undefined {
-  if (!isPlain(params)) return undefined;
-  let hasId = false;
-  for (const k in params) {
-    const v = params[k];
-    switch (k) {
-      case 'id':
-        if (!isNonEmptyString(v)) return undefined;
-        hasId = true;
-        break;
-      case 'tenant':
-        if (typeof v !== 'string') return undefined;
-        break;
-      case 'historyLength':
-        if (!isHistoryLength(v)) return undefined;
-        break;
-      default:
-        return undefined;
-    }
-  }
-  return hasId ? params : undefined;
-}
+export const fastCheckGetTaskRequest = requestCheck({ id: isNonEmptyString, tenant: isString, historyLength: isHistoryLength }, 'id');
 
 /** Fast check for `CancelTaskRequestSchema`. */
-export function fastCheckCancelTaskRequest(params: unknown): object | undefined {
-  if (!isPlain(params)) return undefined;
-  let hasId = false;
-  for (const k in params) {
-    const v = params[k];
-    switch (k) {
-      case 'id':
-        if (!isNonEmptyString(v)) return undefined;
-        hasId = true;
-        break;
-      case 'tenant':
-        if (typeof v !== 'string') return undefined;
-        break;
-      case 'metadata':
-        if (!isStruct(v)) return undefined;
-        break;
-      default:
-        return undefined;
-    }
-  }
-  return hasId ? params : undefined;
-}
+export const fastCheckCancelTaskRequest = requestCheck({ id: isNonEmptyString, tenant: isString, metadata: isStruct }, 'id');
 
 /** Fast check for `SubscribeToTaskRequestSchema`. */
-export function fastCheckSubscribeToTaskRequest(params: unknown): object | undefined {
-  if (!isPlain(params)) return undefined;
-  let hasId = false;
-  for (const k in params) {
-    const v = params[k];
-    switch (k) {
-      case 'id':
-        if (!isNonEmptyString(v)) return undefined;
-        hasId = true;
-        break;
-      case 'tenant':
-        if (typeof v !== 'string') return undefined;
-        break;
-      default:
-        return undefined;
-    }
-  }
-  return hasId ? params : undefined;
-}
+export const fastCheckSubscribeToTaskRequest = requestCheck({ id: isNonEmptyString, tenant: isString }, 'id');
 
 /**
  * Fast checks by operation. An operation without an entry always goes through zod; an entry's
