@@ -7,7 +7,8 @@
 import { isInterrupted, isTerminal, type StreamResponse } from '../protocol/index.js';
 import type { TaskRun } from './task-run.js';
 
-const RESOLVED = Promise.resolve();
+/** One already-settled promise, shared by everything that answers "nothing to wait for". */
+export const RESOLVED: Promise<void> = Promise.resolve();
 
 export class Execution {
   // Two one-shot gates, kept as plain fields: a promise is made only for a wait that starts before its gate opens.

@@ -14,7 +14,7 @@ import {
 } from '../protocol/index.js';
 import type { CallContext } from './caller.js';
 import type { AgentExecutor } from './executor.js';
-import { Execution } from './execution.js';
+import { Execution, RESOLVED } from './execution.js';
 import { RunContext, RunUpdater } from './run-updater.js';
 import type { Logger } from './logger.js';
 import type { Scope, TaskStore } from './store/task-store.js';
@@ -34,7 +34,6 @@ export interface TaskManagerOptions {
 }
 
 
-const RESOLVED = Promise.resolve();
 
 // A client-sent id may hold NUL and so equal another tenant's key: lookups check the tenant as well.
 const runKey = (scope: Scope, id: string): string => (scope.tenant ? `${scope.tenant}\u0000${id}` : id);

@@ -17,7 +17,7 @@ import {
 } from '../protocol/index.js';
 import { canTransition, IllegalTransitionError } from './task-state.js';
 import type { ArtifactInit } from './executor.js';
-import type { Execution } from './execution.js';
+import { RESOLVED, type Execution } from './execution.js';
 import type { Scope } from './store/task-store.js';
 
 let isoMs = 0;
@@ -49,7 +49,6 @@ export interface RunHooks {
 }
 
 const REPLAY_CAPACITY = 256;
-const RESOLVED = Promise.resolve();
 
 export class TaskRun {
   task: Task | undefined;
