@@ -33,8 +33,6 @@ export interface TaskManagerOptions {
   maxRetainedRuns?: number;
 }
 
-
-
 // A client-sent id may hold NUL and so equal another tenant's key: lookups check the tenant as well.
 const runKey = (scope: Scope, id: string): string => (scope.tenant ? `${scope.tenant}\u0000${id}` : id);
 
