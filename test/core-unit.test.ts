@@ -162,13 +162,37 @@ test('memory store: past maxTasks only terminal tasks are evicted, oldest first'
   for (const id of ['w1', 'w2', 'w3', 'w4']) assert.ok(await store.getTask(scope, id), id);
 });
 
-test('memory store: a task id holding NUL cannot reach another tenant\'s task', async () => {
+test('§13.1 memory store: a task id holding NUL cannot reach another tenant\'s task', async () => {
   const store = new InMemoryTaskStore();
   await store.saveTask({ tenant: 'acme', owner: '' }, task('t1', 'TASK_STATE_COMPLETED', 1));
   assert.ok(await store.getTask({ tenant: 'acme', owner: '' }, 't1'));
   assert.equal(await store.getTask(scope, 'acme\u0000t1'), undefined);
   await assert.rejects(store.saveTask(scope, task('acme\u0000t1', 'TASK_STATE_WORKING', 2)), /not found/i);
   assert.equal((await store.getTask({ tenant: 'acme', owner: '' }, 't1'))?.status.state, 'TASK_STATE_COMPLETED');
+});
+
+test('§13.1 a live task of one tenant is not found from another through an id holding NUL', async () => {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const service = new A2AService({
+    card: card('http://127.0.0.1:1'),
+    executor: async (_ctx, t) => {
+      t.working();
+      await held;
+      t.complete();
+    },
+  });
+  const cc = () => callContext({ version: '1.0' });
+  const sent = (await service.call(OPERATIONS_BY_NAME.SendMessage, {
+    tenant: 'acme',
+    message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hold' }] },
+    configuration: { returnImmediately: true },
+  }, cc())) as { task: Task };
+  const id = sent.task.id;
+  assert.equal(((await service.call(OPERATIONS_BY_NAME.GetTask, { tenant: 'acme', id }, cc())) as Task).id, id);
+  await assert.rejects(service.call(OPERATIONS_BY_NAME.GetTask, { id: `acme\u0000${id}` }, cc()), (e: unknown) => e instanceof A2AError && e.kind === 'TaskNotFound');
+  await assert.rejects(service.call(OPERATIONS_BY_NAME.CancelTask, { id: `acme\u0000${id}` }, cc()), (e: unknown) => e instanceof A2AError && e.kind === 'TaskNotFound');
+  release();
 });
 
 test('memory store: past the cap it evicts a batch (1 %), so inserts at the cap stay cheap', async () => {

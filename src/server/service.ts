@@ -65,8 +65,6 @@ export interface A2AServiceOptions {
   push?: PushOptions;
 }
 
-const NONE: readonly string[] = [];
-
 const SCHEMAS: Record<OperationName, z.ZodType> = {
   SendMessage: SendMessageRequestSchema,
   SendStreamingMessage: SendMessageRequestSchema,
@@ -134,14 +132,14 @@ export class A2AService {
       const kind = CAPABILITY_ERROR[op.capability];
       throw new A2AError(kind, kind === 'PushNotificationNotSupported' ? undefined : `${op.name} is not supported: the agent card does not declare capabilities.${op.capability}`);
     }
-    const missing = this.#requiredExtensions.length > 0 ? this.#requiredExtensions.filter((uri) => !cc.requestedExtensions.includes(uri)) : NONE;
+    const missing = this.#requiredExtensions.filter((uri) => !cc.requestedExtensions.includes(uri));
     if (missing.length > 0) {
       throw new A2AError('ExtensionSupportRequired', `This agent requires the extension(s) ${missing.join(', ')}; declare them in A2A-Extensions`);
     }
-    // Zod 4 leaves `input` off its issues unless asked; violationsOf needs it to tell a missing field from a wrong type.
     // The usual requests are checked by hand without a copy; anything else (and every error) goes to zod.
     let valid = FAST_CHECKS[op.name]?.(params);
     if (valid === undefined) {
+      // Zod 4 leaves `input` off its issues unless asked; violationsOf needs it to tell a missing field from a wrong type.
       const parsed = SCHEMAS[op.name].safeParse(withoutNulls(params), { reportInput: true });
       if (!parsed.success) throw A2AError.invalidParams(violationsOf(parsed.error));
       valid = parsed.data as object;

@@ -17,7 +17,7 @@ import type { AgentExecutor } from './executor.js';
 import { Execution, RESOLVED } from './execution.js';
 import { RunContext, RunUpdater } from './run-updater.js';
 import type { Logger } from './logger.js';
-import type { Scope, TaskStore } from './store/task-store.js';
+import { taskKey, type Scope, type TaskStore } from './store/task-store.js';
 import { TaskRun, type RunListener } from './task-run.js';
 
 /** Something that wants every event of every task (push delivery, metrics…). */
@@ -32,9 +32,6 @@ export interface TaskManagerOptions {
   /** At most this many finished runs are kept for resumes; the oldest go first. Default 1000. */
   maxRetainedRuns?: number;
 }
-
-// A client-sent id may hold NUL and so equal another tenant's key: lookups check the tenant as well.
-const runKey = (scope: Scope, id: string): string => (scope.tenant ? `${scope.tenant}\u0000${id}` : id);
 
 export class TaskManager {
   readonly #runs = new Map<string, TaskRun>();
@@ -55,7 +52,7 @@ export class TaskManager {
 
   /** The live run of a task, if one is in memory. */
   liveRun(scope: Scope, id: string): TaskRun | undefined {
-    const r = this.#runs.get(runKey(scope, id));
+    const r = this.#runs.get(taskKey(scope, id));
     return r && r.scope.owner === scope.owner && r.scope.tenant === scope.tenant ? r : undefined;
   }
 
@@ -227,7 +224,7 @@ export class TaskManager {
   }
 
   #track(run: TaskRun): TaskRun {
-    this.#runs.set(runKey(run.scope, run.taskId), run);
+    this.#runs.set(taskKey(run.scope, run.taskId), run);
     return run;
   }
 
@@ -235,7 +232,7 @@ export class TaskManager {
   #release(run: TaskRun): void {
     if (run.active || run.listening) return;
     if (run.task && !isTerminal(run.task.status.state) && !isInterrupted(run.task.status.state)) return;
-    const key = runKey(run.scope, run.taskId);
+    const key = taskKey(run.scope, run.taskId);
     if (!run.hadStreams) {
       if (this.#runs.get(key) === run) this.#runs.delete(key);
       return;

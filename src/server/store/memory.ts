@@ -5,6 +5,7 @@ import {
   encodeCursor,
   listsBefore,
   statusTime,
+  taskKey,
   type Scope,
   type TaskPage,
   type TaskQuery,
@@ -20,10 +21,10 @@ import { knownTaskJson, taskJson } from '../task-json.js';
  */
 class Entry {
   /** The live task, or the JSON text of a finished one. */
-  value: Task | string;
-  time: number;
-  contextId: string;
-  state: Task['status']['state'];
+  value!: Task | string;
+  time!: number;
+  contextId!: string;
+  state!: Task['status']['state'];
   configs: Map<string, TaskPushNotificationConfig> | undefined = undefined;
 
   constructor(
@@ -32,10 +33,6 @@ class Entry {
     readonly tenant: string,
     task: Task,
   ) {
-    this.value = task;
-    this.time = 0;
-    this.contextId = task.contextId;
-    this.state = task.status.state;
     this.fill(task);
   }
 
@@ -57,8 +54,6 @@ export interface MemoryTaskStoreOptions {
   maxTasks?: number;
 }
 
-// A client-sent id may hold NUL and so equal another tenant's key: lookups check the tenant as well.
-const keyOf = (tenant: string, id: string): string => (tenant ? `${tenant}\u0000${id}` : id);
 
 export class InMemoryTaskStore implements TaskStore {
   // Map iteration order is insertion order: the first entries are the oldest, which makes eviction cheap.
@@ -74,7 +69,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   #visible(scope: Scope, id: string): Entry | undefined {
-    const e = this.#entries.get(keyOf(scope.tenant, id));
+    const e = this.#entries.get(taskKey(scope, id));
     return e && e.owner === scope.owner && e.tenant === scope.tenant ? e : undefined;
   }
 
@@ -84,7 +79,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async saveTask(scope: Scope, task: Task): Promise<void> {
-    const key = keyOf(scope.tenant, task.id);
+    const key = taskKey(scope, task.id);
     const e = this.#entries.get(key);
     if (e) {
       if (e.owner !== scope.owner || e.tenant !== scope.tenant) throw A2AError.taskNotFound(task.id);

@@ -48,6 +48,14 @@ export interface TaskStore {
   close?(): Promise<void>;
 }
 
+/**
+ * A map key for a task within its tenant. A client-sent id may hold NUL and so equal another tenant's
+ * key: whoever looks a task up by this key must also compare the tenant (§13.1).
+ */
+export function taskKey(scope: Scope, id: string): string {
+  return scope.tenant ? `${scope.tenant}\u0000${id}` : id;
+}
+
 /** Sort key of a task in listings: status timestamp (ms), then id for a total order. */
 export function statusTime(task: Task): number {
   const t = task.status.timestamp;
