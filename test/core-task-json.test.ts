@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Task } from '../src/protocol/index.js';
-import { knownTaskJson, resultJson, taskJson } from '../src/server/task-json.js';
+import { knownTaskJson, resultJson, storedTaskJson, taskJson } from '../src/server/task-json.js';
+import { InMemoryTaskStore } from '../src/server/store/memory.js';
 
 const task = (state: Task['status']['state'], text: string): Task => ({
   id: 't-1',
@@ -32,4 +33,26 @@ test('a task still in progress is serialised afresh every time (it may have chan
   const first = taskJson(live);
   live.artifacts![0] = { artifactId: 'a-1', parts: [{ text: 'after' }] };
   assert.notEqual(taskJson(live), first);
+});
+
+test('a store serialises a finished task as it is now, even one it just read back and that was changed', async () => {
+  const done = task('TASK_STATE_COMPLETED', 'x');
+  taskJson(done);
+  done.metadata = { note: 'added later' };
+  assert.deepEqual(JSON.parse(storedTaskJson(done)).metadata, { note: 'added later' });
+
+  const store = new InMemoryTaskStore();
+  const scope = { tenant: '', owner: '' };
+  await store.saveTask(scope, task('TASK_STATE_COMPLETED', 'y'));
+  const read = (await store.getTask(scope, 't-1'))!;
+  read.metadata = { reviewed: true };
+  await store.saveTask(scope, read);
+  assert.deepEqual((await store.getTask(scope, 't-1'))!.metadata, { reviewed: true });
+});
+
+test('the answer for a finished task is the text its store just made, not a second serialisation', () => {
+  const done = task('TASK_STATE_COMPLETED', 'z');
+  const stored = storedTaskJson(done);
+  assert.equal(taskJson(done), stored);
+  assert.equal(resultJson('SendMessage', { task: done }), `{"task":${stored}}`);
 });

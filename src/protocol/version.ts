@@ -3,6 +3,8 @@
 /** `1.0.1` → `1.0`; `1` → `1.0`; anything else → undefined. Patch numbers never matter (§3.6). */
 export function majorMinor(version: unknown): string | undefined {
   if (typeof version !== 'string') return undefined;
+  if (version === '1.0') return version; // what nearly every request sends, without a regex match
+
   const m = /^\s*v?(\d+)(?:\.(\d+))?(?:\.\d+)?\s*$/.exec(version);
   return m ? `${Number(m[1])}.${Number(m[2] ?? 0)}` : undefined;
 }

@@ -159,7 +159,9 @@ export class A2AService {
     const scope: Scope = { tenant: req.tenant ?? '', owner: cc.caller?.id ?? '' };
     switch (op.name) {
       case 'SendMessage':
-        return this.#sendMessage(req as SendMessageRequest, scope, cc);
+        // Awaited, not returned: an async function that returns a promise takes two more turns of the
+        // microtask queue (and their allocations) to adopt it than one that awaits it.
+        return await this.#sendMessage(req as SendMessageRequest, scope, cc);
       case 'GetTask':
         return viewTask(await this.#task(scope, req.id), { historyLength: req.historyLength });
       case 'ListTasks':

@@ -7,6 +7,7 @@ import { newId } from './ids.js';
 import {
   A2AError,
   isTerminal,
+  type Artifact,
   type JsonObject,
   type Message,
   type StreamResponse,
@@ -179,8 +180,10 @@ export class TaskRun {
     if (isTerminal(task.status.state)) return init.artifactId ?? '';
     // A copy: the event is buffered (replay, streams not yet open, push queues) and agents often reuse one
     // object for successive chunks. Artifacts in the task are replaced, never mutated, so the event and
-    // the task can share this copy.
-    const artifact = { ...init, artifactId: init.artifactId || newId(), parts: init.parts.slice() };
+    // the task can share this copy. Made by assignment: see ownMessage in task-manager.ts for why not a spread.
+    const artifact = Object.assign({}, init) as Artifact;
+    artifact.artifactId = init.artifactId || newId();
+    artifact.parts = init.parts.slice();
     const list = (task.artifacts ??= []);
     let i = list.length - 1;
     while (i >= 0 && list[i]!.artifactId !== artifact.artifactId) i--;

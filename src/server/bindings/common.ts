@@ -22,13 +22,24 @@ export interface BindingOptions {
   logger?: Logger;
 }
 
-/** The call context of one HTTP request; its abort signal is made on first use. */
+const EXTENSIONS_HEADER = HEADER_EXTENSIONS.toLowerCase();
+
+/** The call context of one HTTP request; its abort signal and its activated extensions are made on first use. */
 class HttpCallContext implements CallContext {
-  readonly activatedExtensions = new Set<string>();
   caller?: Caller;
   version?: string;
   readonly #res: ServerResponse;
   #ac: AbortController | undefined;
+  #activated: Set<string> | undefined;
+
+  get activatedExtensions(): Set<string> {
+    return (this.#activated ??= new Set());
+  }
+
+  /** The extensions activated so far, without making the set. */
+  get activated(): ReadonlySet<string> | undefined {
+    return this.#activated;
+  }
 
   constructor(
     res: ServerResponse,
@@ -77,7 +88,8 @@ export function contextOf(
 /** Headers every A2A answer carries: activated extensions echoed back (§3.2.6). */
 export function answerHeaders(cc: CallContext | undefined, contentType: string): Record<string, string> {
   const h: Record<string, string> = { 'content-type': contentType };
-  if (cc && cc.activatedExtensions.size > 0) h[HEADER_EXTENSIONS.toLowerCase()] = [...cc.activatedExtensions].join(',');
+  const activated = cc instanceof HttpCallContext ? cc.activated : cc?.activatedExtensions;
+  if (activated && activated.size > 0) h[EXTENSIONS_HEADER] = [...activated].join(',');
   return h;
 }
 

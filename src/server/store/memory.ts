@@ -11,7 +11,7 @@ import {
   type TaskQuery,
   type TaskStore,
 } from './task-store.js';
-import { knownTaskJson, taskJson } from '../task-json.js';
+import { knownTaskJson, storedTaskJson } from '../task-json.js';
 
 /**
  * A stored task. A finished task never changes again, so it is kept as its JSON text (about a third
@@ -40,7 +40,7 @@ class Entry {
     this.time = statusTime(task);
     this.contextId = task.contextId;
     this.state = task.status.state;
-    this.value = isTerminal(task.status.state) ? taskJson(task) : task;
+    this.value = isTerminal(task.status.state) ? storedTaskJson(task) : task;
   }
 
   get task(): Task {

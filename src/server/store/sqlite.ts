@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { A2AError, type Task, type TaskPushNotificationConfig } from '../../protocol/index.js';
-import { knownTaskJson, taskJson } from '../task-json.js';
+import { knownTaskJson, storedTaskJson } from '../task-json.js';
 import { decodeCursor, encodeCursor, statusTime, type Scope, type TaskPage, type TaskQuery, type TaskStore } from './task-store.js';
 
 type Db = import('better-sqlite3').Database;
@@ -66,7 +66,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async saveTask(scope: Scope, task: Task): Promise<void> {
-    const r = this.#upsert.run(scope.tenant, task.id, scope.owner, task.contextId, task.status.state, statusTime(task), taskJson(task));
+    const r = this.#upsert.run(scope.tenant, task.id, scope.owner, task.contextId, task.status.state, statusTime(task), storedTaskJson(task));
     if (r.changes === 0) throw A2AError.taskNotFound(task.id);
   }
 
