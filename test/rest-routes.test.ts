@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { restRouteTable } from '../src/server/index.js';
+import { matchRoute } from '../src/server/bindings/rest-routes.js';
 import { message, startAgent } from './rest-fixture.js';
 
 let origin = '';
@@ -231,4 +232,19 @@ describe('§11.7 streaming', () => {
       assert.deepEqual(replay.map((e) => /^id: (\S+)/.exec(e)![1]), parsed.slice(1).map((e) => e.id), method);
     }
   });
+});
+
+test('every route of fixed segments is found at its path, for each of its verbs, without and with a tenant', () => {
+  const fixed = restRouteTable().filter(([, path]) => !path.includes('{'));
+  assert.ok(fixed.length >= 4);
+  for (const [verb, path, name] of fixed) {
+    const plain = matchRoute(verb, path);
+    assert.equal(plain.kind, 'found', `${verb} ${path}`);
+    if (plain.kind !== 'found') continue;
+    assert.equal(plain.op.name, name);
+    assert.deepEqual(plain.params, {});
+    assert.equal(plain.tenant, undefined);
+    const tenanted = matchRoute(verb, `/acme${path}`);
+    assert.ok(tenanted.kind === 'found' && tenanted.op.name === name && tenanted.tenant === 'acme', `${verb} /acme${path}`);
+  }
 });

@@ -112,6 +112,11 @@ function resolve(route: CompiledRoute, raw: Record<string, string>, verb: string
  * operation (`GET /tasks/tasks`: task "tasks", or tenant "tasks" listing), the one without wins.
  */
 export function matchRoute(verb: string, subpath: string): RouteMatch {
+  const fixed = FIXED.get(`${verb} ${subpath}`);
+  return fixed ? { kind: 'found', op: fixed, params: {} } : matchPath(verb, subpath);
+}
+
+function matchPath(verb: string, subpath: string): RouteMatch {
   if (!subpath.startsWith('/')) return { kind: 'none' };
   const segments = subpath.split('/').slice(1);
   let plain: RouteMatch = { kind: 'none' };
@@ -134,6 +139,19 @@ export function matchRoute(verb: string, subpath: string): RouteMatch {
   }
   return plain;
 }
+
+/**
+ * The operation behind `VERB /path` for every route made of fixed segments only (`POST /message:send`,
+ * `GET /tasks`…), as the general matcher resolves it: the usual calls skip splitting and walking the table.
+ */
+const FIXED = new Map<string, Operation>(
+  ROUTES.filter((r) => r.segments.every((s) => s.literal !== undefined)).flatMap((r) =>
+    [...r.byVerb.keys()].flatMap((verb): Array<[string, Operation]> => {
+      const m = matchPath(verb, r.template);
+      return m.kind === 'found' && m.tenant === undefined ? [[`${verb} ${r.template}`, m.op]] : [];
+    }),
+  ),
+);
 
 type QueryType = 'string' | 'int' | 'bool';
 

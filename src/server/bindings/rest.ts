@@ -158,7 +158,7 @@ function checkContentType(header: string | undefined): BodyProblem | undefined {
 function merge(input: Record<string, unknown>, path: Record<string, string>, tenant: string | undefined): Record<string, unknown> {
   if (tenant === undefined && isEmpty(path)) return input;
   const violations: FieldViolation[] = [];
-  const out: Record<string, unknown> = { ...input };
+  const out: Record<string, unknown> = Object.assign({}, input); // not a spread: see ownMessage in task-manager.ts
   const pin = (field: string, value: string, where: string): void => {
     if (out[field] !== undefined && out[field] !== value) {
       violations.push({ field, description: `is "${String(out[field]).slice(0, 80)}" but the ${where} says "${value.slice(0, 80)}"` });
