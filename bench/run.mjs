@@ -22,7 +22,7 @@ const opt = (n, d) => {
 const quick = flag('quick');
 const cfg = {
   quick,
-  runs: Number(opt('runs', quick ? 1 : 3)),
+  runs: Number(opt('runs', quick ? 1 : 5)),
   duration: Number(opt('duration', quick ? 2 : 4)),
   warmup: Number(opt('warmup', quick ? 0.5 : 1)),
   tasks: Number(opt('tasks', quick ? 5_000 : 20_000)),
@@ -46,7 +46,9 @@ const scenarios = SCENARIOS.filter((s) => !cfg.only || cfg.only.includes(s.id));
 for (const sc of scenarios) {
   const per = Object.fromEntries(cfg.servers.map((s) => [s, []]));
   for (let run = 0; run < cfg.runs; run++) {
-    for (const name of cfg.servers) {
+    // Each round starts with a different server, so none is always first after a quiet pause or last before one.
+    const order = cfg.servers.map((_, i) => cfg.servers[(i + run) % cfg.servers.length]);
+    for (const name of order) {
       const busy = await waitQuiet();
       const srv = await startServer(name);
       try {

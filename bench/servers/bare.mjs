@@ -30,6 +30,11 @@ const SSE_DONE = `data: ${status('TASK_STATE_COMPLETED')}\n\n`;
 let CARD = '';
 let ETAG = '';
 const json = { 'content-type': 'application/json' };
+// Answers carry content-length, as ours do (a chunked answer is not "the same bytes").
+const sized = (body) => ({ ...json, 'content-length': String(Buffer.byteLength(body)) });
+const SEND_RPC_HEAD = sized(SEND_RPC);
+const GET_RPC_HEAD = sized(GET_RPC);
+const SEND_REST_HEAD = sized(SEND_REST);
 
 function onBody(req, cb) {
   let body = '';
@@ -42,7 +47,7 @@ const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
   const url = req.url ?? '/';
   if (url === '/.well-known/agent-card.json') {
     if (req.headers['if-none-match'] === ETAG) return void res.writeHead(304, { etag: ETAG }).end();
-    return void res.writeHead(200, { ...json, etag: ETAG, 'cache-control': 'public, max-age=300' }).end(CARD);
+    return void res.writeHead(200, { ...sized(CARD), etag: ETAG, 'cache-control': 'public, max-age=300' }).end(CARD);
   }
   if (req.method !== 'POST' && !url.startsWith('/a2a/rest/tasks/')) return void res.writeHead(404).end();
   onBody(req, (body) => {
@@ -56,9 +61,10 @@ const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
         res.write(SSE_ARTIFACT);
         return void res.end(SSE_DONE);
       }
-      return void res.writeHead(200, json).end(body.includes('"GetTask"') ? GET_RPC : SEND_RPC);
+      const get = body.includes('"GetTask"');
+      return void res.writeHead(200, get ? GET_RPC_HEAD : SEND_RPC_HEAD).end(get ? GET_RPC : SEND_RPC);
     }
-    if (url === '/a2a/rest/message:send') return void res.writeHead(200, json).end(SEND_REST);
+    if (url === '/a2a/rest/message:send') return void res.writeHead(200, SEND_REST_HEAD).end(SEND_REST);
     if (url.startsWith('/a2a/rest/tasks/')) return void res.writeHead(200, json).end(JSON.stringify(task('TASK_STATE_COMPLETED', true)));
     res.writeHead(404).end();
   });
