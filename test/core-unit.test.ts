@@ -5,6 +5,7 @@ import { A2AError, OPERATIONS_BY_NAME, TASK_STATES, TERMINAL_STATES, type Task, 
 import { A2AService, callContext, canTransition, IllegalTransitionError, InMemoryTaskStore } from '../src/server/index.js';
 import { TaskRun } from '../src/server/task-run.js';
 import { viewTask } from '../src/server/task-view.js';
+import { plainCopy } from '../src/server/plain-copy.js';
 import { card, probe, scripted } from './core-fixture.js';
 
 const ACTIVE: TaskState[] = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED'];
@@ -238,4 +239,18 @@ test('§13.1 memory store: another owner or tenant sees nothing', async () => {
   assert.equal(await store.getTask({ tenant: '', owner: 'bob' }, 'a'), undefined);
   assert.equal(await store.getTask({ tenant: 'x', owner: 'alice' }, 'a'), undefined);
   assert.equal((await store.listTasks({ tenant: '', owner: 'bob' }, { pageSize: 10 })).totalSize, 0);
+});
+
+test('plainCopy: a shallow copy with the same members in the same order, whose prototype a "__proto__" member never sets', () => {
+  const src = { b: 1, a: [2], c: { d: 3 } };
+  const copy = plainCopy(src);
+  assert.notEqual(copy, src);
+  assert.deepEqual(Object.keys(copy), ['b', 'a', 'c']);
+  assert.equal(copy.a, src.a);
+  const hostile = JSON.parse('{"__proto__":{"polluted":true},"x":1}') as Record<string, unknown>;
+  const safe = plainCopy(hostile);
+  assert.equal(Object.getPrototypeOf(safe), Object.prototype);
+  assert.equal((safe as { polluted?: boolean }).polluted, undefined);
+  assert.ok(Object.hasOwn(safe, '__proto__'));
+  assert.equal(safe.x, 1);
 });

@@ -157,6 +157,15 @@ describe('§11.3 path values', () => {
     const id = r.body.task.id;
     assert.equal((await send('GET', `/tasks/tasks/${id}`)).body.id, id);
   });
+
+  test('a body member named __proto__ stays a member: it never becomes the prototype of the request', async () => {
+    // With the tenant from the path the binding copies the body to pin the tenant into it; a copy that set
+    // the prototype would read "other" as the body's tenant and refuse the request as contradicting the path.
+    const body = `{"__proto__":{"tenant":"other"},"message":${JSON.stringify(message('echo'))}}`;
+    const r = await send('POST', '/acme/message:send', { headers: JSON_H, body });
+    assert.equal(r.status, 200, r.text);
+    assert.equal((await send('GET', `/acme/tasks/${r.body.task.id}`)).status, 200);
+  });
 });
 
 describe('§11.5 query parameters', () => {

@@ -3,6 +3,7 @@
  * one, cancels, and persists every event in order. Bindings never see it; the service calls it.
  */
 import { newId } from './ids.js';
+import { plainCopy } from './plain-copy.js';
 import {
   A2AError,
   isInterrupted,
@@ -264,13 +265,9 @@ export class TaskManager {
   }
 }
 
-/**
- * The incoming message as this task keeps it: a copy, with the task's ids. Copied with Object.assign,
- * not `{ ...m, taskId, contextId }`: V8 (Node 20) adds a member the spread source lacked through its
- * runtime, ~0.45 µs each, where a copy made by assignment takes the usual fast path.
- */
+/** The incoming message as this task keeps it: a copy, with the task's ids. */
 function ownMessage(incoming: Message, run: TaskRun): Message {
-  const m: Message = Object.assign({}, incoming);
+  const m = plainCopy(incoming);
   m.taskId = run.taskId;
   m.contextId = run.contextId;
   return m;

@@ -4,6 +4,7 @@
  * replay buffer so a stream that reconnects with Last-Event-ID gets what it missed.
  */
 import { newId } from './ids.js';
+import { plainCopy } from './plain-copy.js';
 import {
   A2AError,
   isTerminal,
@@ -180,8 +181,8 @@ export class TaskRun {
     if (isTerminal(task.status.state)) return init.artifactId ?? '';
     // A copy: the event is buffered (replay, streams not yet open, push queues) and agents often reuse one
     // object for successive chunks. Artifacts in the task are replaced, never mutated, so the event and
-    // the task can share this copy. Made by assignment: see ownMessage in task-manager.ts for why not a spread.
-    const artifact = Object.assign({}, init) as Artifact;
+    // the task can share this copy.
+    const artifact = plainCopy(init) as Artifact;
     artifact.artifactId = init.artifactId || newId();
     artifact.parts = init.parts.slice();
     const list = (task.artifacts ??= []);

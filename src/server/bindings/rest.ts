@@ -14,6 +14,7 @@ import { jsonTypeFor, sendRestError, type RestErrorOptions } from './rest-errors
 import { matchRoute, queryParams } from './rest-routes.js';
 import { SseWriter } from './sse.js';
 import { resultJson } from '../task-json.js';
+import { plainCopy } from '../plain-copy.js';
 
 
 /** Why a body cannot be used, and the HTTP status to say so with when it is not the catalogue's. */
@@ -158,7 +159,7 @@ function checkContentType(header: string | undefined): BodyProblem | undefined {
 function merge(input: Record<string, unknown>, path: Record<string, string>, tenant: string | undefined): Record<string, unknown> {
   if (tenant === undefined && isEmpty(path)) return input;
   const violations: FieldViolation[] = [];
-  const out: Record<string, unknown> = Object.assign({}, input); // not a spread: see ownMessage in task-manager.ts
+  const out = plainCopy(input);
   const pin = (field: string, value: string, where: string): void => {
     if (out[field] !== undefined && out[field] !== value) {
       violations.push({ field, description: `is "${String(out[field]).slice(0, 80)}" but the ${where} says "${value.slice(0, 80)}"` });
