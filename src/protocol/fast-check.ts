@@ -9,6 +9,7 @@
  * Inputs are assumed to be JSON.parse output: symbol keys and accessors are not looked for.
  */
 import type { OperationName } from './operations.js';
+import { BASE64_PATTERN } from './schemas.js';
 
 /**
  * A fast check: returns `params` itself (same reference, no copy) when zod's `safeParse` would
@@ -19,8 +20,6 @@ export type FastCheck = (params: unknown) => object | undefined;
 const OBJECT_PROTO = Object.prototype;
 const ARRAY_PROTO = Array.prototype;
 const hasOwn = Object.prototype.hasOwnProperty;
-// Must stay identical to the BASE64 pattern in schemas.ts; the fuzz test feeds both invalid base64.
-const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 // Zod builds every object output on a fresh `{}`, so anything but Object.prototype would not compare equal.
 function isPlain(v: unknown): v is Record<string, unknown> {
@@ -71,7 +70,7 @@ function isPart(p: unknown): boolean {
         if (k === 'text') content++;
         break;
       case 'raw':
-        if (typeof v !== 'string' || !BASE64.test(v)) return false;
+        if (typeof v !== 'string' || !BASE64_PATTERN.test(v)) return false;
         content++;
         break;
       case 'url':

@@ -16,12 +16,13 @@ const historyLength = z
   .min(0, 'must be zero or positive');
 
 const CONTENT_KEYS = ['text', 'raw', 'url', 'data'] as const;
-const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+/** Base64 text of a `raw` part, standard or URL-safe alphabet (the fast checks use the same pattern). */
+export const BASE64_PATTERN = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 export const PartSchema = z
   .object({
     text: z.string({ error: 'must be a string' }).optional(),
-    raw: z.string({ error: 'must be a base64 string' }).regex(BASE64, 'must be base64').optional(),
+    raw: z.string({ error: 'must be a base64 string' }).regex(BASE64_PATTERN, 'must be base64').optional(),
     url: z.string({ error: 'must be a string' }).min(1, 'must not be empty').optional(),
     data: z.unknown().optional(),
     metadata: struct.optional(),

@@ -1,9 +1,9 @@
 /** What both HTTP bindings share: options, authentication, the call context of a request. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { A2AError, HEADER_EXTENSIONS, isA2AError } from '../../protocol/index.js';
+import { A2AError, isA2AError } from '../../protocol/index.js';
 import type { Caller, CallContext } from '../caller.js';
 import type { Logger } from '../logger.js';
-import { requestedExtensions, requestedVersionParam } from './http-util.js';
+import { EXTENSIONS_HEADER, requestedExtensions, requestedVersionParam } from './http-util.js';
 import type { SseOptions } from './sse.js';
 
 /**
@@ -21,8 +21,6 @@ export interface BindingOptions {
   challenge?: string;
   logger?: Logger;
 }
-
-const EXTENSIONS_HEADER = HEADER_EXTENSIONS.toLowerCase();
 
 /** The call context of one HTTP request; its abort signal and its activated extensions are made on first use. */
 class HttpCallContext implements CallContext {

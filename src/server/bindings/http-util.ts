@@ -47,7 +47,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-const EXTENSIONS_HEADER = HEADER_EXTENSIONS.toLowerCase();
+/** `A2A-Extensions` as node:http names it (lower case). */
+export const EXTENSIONS_HEADER = HEADER_EXTENSIONS.toLowerCase();
 // Shared by every request without the header; frozen so that no caller can change it for the others.
 const NO_EXTENSIONS = Object.freeze([]) as unknown as string[];
 
