@@ -6,22 +6,21 @@
  * Prints req/s per round, the median of B ÷ A within rounds, and server CPU per request.
  */
 import { resolve } from 'node:path';
-import { runLoad, startServer, stats, waitQuiet } from './lib.mjs';
+import { cliOptions, runLoad, startServer, stats, waitQuiet } from './lib.mjs';
 import { SCENARIOS } from './scenarios.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (n, d) => {
-  const i = argv.indexOf(`--${n}`);
-  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : d;
-};
-const [a, b] = argv.filter((x, i) => !x.startsWith('--') && !argv[i - 1]?.startsWith('--'));
-if (!a || !b) {
-  console.error('usage: node bench/ab.mjs <distA> <distB> [--rounds N] [--duration S] [--only id]');
+const { values: o, positionals: [a, b] } = cliOptions(
+  'node bench/ab.mjs <distA> <distB> [--rounds N] [--duration S] [--only scenario-id]',
+  { rounds: { type: 'string' }, duration: { type: 'string' }, only: { type: 'string' } },
+  { positionals: 2, numbers: ['rounds', 'duration'] },
+);
+const rounds = Math.min(20, Number(o.rounds ?? 5));
+const duration = Math.min(30, Number(o.duration ?? 3));
+const sc = SCENARIOS.find((s) => s.id === (o.only ?? 'rpc-send-c32'));
+if (!sc) {
+  console.error(`unknown scenario ${o.only}; one of ${SCENARIOS.map((s) => s.id).join(', ')}`);
   process.exit(2);
 }
-const rounds = Math.min(20, Number(opt('rounds', 5)));
-const duration = Math.min(30, Number(opt('duration', 3)));
-const sc = SCENARIOS.find((s) => s.id === opt('only', 'rpc-send-c32'));
 const ratios = [];
 const cpu = { A: [], B: [] };
 for (let r = 0; r < rounds; r++) {

@@ -3,8 +3,40 @@ import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 export const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+
+/**
+ * Command-line options for a bench script: `options` as for util.parseArgs (without defaults, so a
+ * script can tell a given option from an absent one); options named in `numbers` come back as numbers.
+ * `--help` prints `usage` and exits 0; an unknown option, a missing value or a value that is not a
+ * number prints what was wrong and the usage, and exits 2, before anything runs.
+ */
+export function cliOptions(usage, options, { positionals = 0, numbers = [] } = {}) {
+  const fail = (why) => {
+    process.stderr.write(`${why}\nusage: ${usage}\n`);
+    process.exit(2);
+  };
+  let parsed;
+  try {
+    parsed = parseArgs({ options: { ...options, help: { type: 'boolean' } }, allowPositionals: positionals > 0, strict: true });
+  } catch (err) {
+    fail(err.message);
+  }
+  if (parsed.values.help) {
+    process.stdout.write(`usage: ${usage}\n`);
+    process.exit(0);
+  }
+  if (parsed.positionals.length !== positionals) fail(`expected ${positionals} argument(s), got ${parsed.positionals.length}`);
+  for (const name of numbers) {
+    if (parsed.values[name] === undefined) continue;
+    const n = Number(parsed.values[name]);
+    if (!Number.isFinite(n)) fail(`--${name} needs a number, got ${JSON.stringify(parsed.values[name])}`);
+    parsed.values[name] = n;
+  }
+  return parsed;
+}
 
 /** `taskset -c N` when it exists and there are at least two cores; otherwise no pinning. */
 export const canPin = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;

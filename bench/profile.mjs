@@ -7,19 +7,23 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { here, runLoad, startServer, waitQuiet } from './lib.mjs';
+import { cliOptions, here, runLoad, startServer, waitQuiet } from './lib.mjs';
 import { SCENARIOS } from './scenarios.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (n, d) => {
-  const i = argv.indexOf(`--${n}`);
-  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : d;
-};
-const duration = Math.min(60, Number(opt('duration', 8)));
-const server = opt('server', 'ours');
-const top = Number(opt('top', 30));
-const sc = SCENARIOS.find((x) => x.id === opt('scenario', 'rpc-send-c32'));
-if (!sc) throw new Error(`unknown scenario; one of ${SCENARIOS.map((x) => x.id).join(', ')}`);
+const { values: o } = cliOptions('node bench/profile.mjs [--duration S] [--server ours|sdk|bare] [--scenario id] [--top N]', {
+  duration: { type: 'string' },
+  server: { type: 'string' },
+  scenario: { type: 'string' },
+  top: { type: 'string' },
+}, { numbers: ['duration', 'top'] });
+const duration = Math.min(60, Number(o.duration ?? 8));
+const server = o.server ?? 'ours';
+const top = Number(o.top ?? 30);
+const sc = SCENARIOS.find((x) => x.id === (o.scenario ?? 'rpc-send-c32'));
+if (!sc || !['ours', 'sdk', 'bare'].includes(server)) {
+  console.error(`unknown scenario or server; scenarios are ${SCENARIOS.map((x) => x.id).join(', ')}, servers ours, sdk, bare`);
+  process.exit(2);
+}
 const dir = here(`./results/prof/${server}`);
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });

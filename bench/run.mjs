@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * a2a-kit vs @a2a-js/sdk vs bare node:http. Usage (after `npm run build`):
- *   node bench/run.mjs [--quick] [--runs N] [--duration S] [--only id,id] [--no-memory] [--tasks N]
+ *   node bench/run.mjs [--quick] [--runs N] [--duration S] [--warmup S] [--only id,id] [--servers …] [--no-memory] [--tasks N]
  * Every measurement starts a fresh server (core 0) and a fresh load process (core 1); servers are
  * interleaved per scenario (ours, sdk, bare, ours, sdk, bare, …). Writes bench/results/<date>.{md,json}.
  */
@@ -9,28 +9,39 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { execFileSync } from 'node:child_process';
-import { canNice, canPin, here, runLoad, startServer, stats, waitQuiet } from './lib.mjs';
+import { canNice, canPin, cliOptions, here, runLoad, startServer, stats, waitQuiet } from './lib.mjs';
 import { SCENARIOS, SEND_RPC } from './scenarios.mjs';
 import { renderMarkdown } from './report.mjs';
 
-const argv = process.argv.slice(2);
-const flag = (n) => argv.includes(`--${n}`);
-const opt = (n, d) => {
-  const i = argv.indexOf(`--${n}`);
-  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : d;
-};
-const quick = flag('quick');
+const USAGE = 'node bench/run.mjs [--quick] [--runs N] [--duration S] [--warmup S] [--only id,id] [--servers ours,sdk,bare] [--no-memory] [--tasks N]';
+const str = { type: 'string' };
+const { values: o } = cliOptions(USAGE, {
+  quick: { type: 'boolean' },
+  runs: str,
+  duration: str,
+  warmup: str,
+  tasks: str,
+  only: str,
+  servers: str,
+  'no-memory': { type: 'boolean' },
+}, { numbers: ['runs', 'duration', 'warmup', 'tasks'] });
+const quick = Boolean(o.quick);
 const cfg = {
   quick,
-  runs: Number(opt('runs', quick ? 1 : 5)),
-  duration: Number(opt('duration', quick ? 2 : 4)),
-  warmup: Number(opt('warmup', quick ? 0.5 : 1)),
-  tasks: Number(opt('tasks', quick ? 5_000 : 20_000)),
+  runs: Number(o.runs ?? (quick ? 1 : 5)),
+  duration: Number(o.duration ?? (quick ? 2 : 4)),
+  warmup: Number(o.warmup ?? (quick ? 0.5 : 1)),
+  tasks: Number(o.tasks ?? (quick ? 5_000 : 20_000)),
   flatRuns: quick ? 2 : 3,
-  only: opt('only', '') ? opt('only', '').split(',') : null,
-  memory: !flag('no-memory'),
-  servers: opt('servers', 'ours,sdk,bare').split(','),
+  only: o.only ? o.only.split(',') : null,
+  memory: !o['no-memory'],
+  servers: (o.servers ?? 'ours,sdk,bare').split(','),
 };
+const unknown = [...(cfg.only ?? []).filter((id) => !SCENARIOS.some((s) => s.id === id)), ...cfg.servers.filter((s) => !['ours', 'sdk', 'bare'].includes(s))];
+if (unknown.length) {
+  console.error(`unknown scenario or server: ${unknown.join(', ')}; scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  process.exit(2);
+}
 if (!(cfg.runs >= 1 && cfg.runs <= 20 && cfg.duration > 0 && cfg.duration <= 60 && cfg.tasks >= 1 && cfg.tasks <= 200_000)) {
   console.error('runs must be 1..20, duration 0..60 s, tasks 1..200000');
   process.exit(2);
@@ -201,7 +212,7 @@ const meta = {
 };
 const md = renderMarkdown(meta, results);
 // Only a default run (full or --quick) owns the date's file name; anything narrower is marked partial.
-const partial = cfg.only || argv.some((a) => ['--servers', '--runs', '--duration', '--warmup', '--tasks', '--no-memory'].includes(a));
+const partial = ['only', 'servers', 'runs', 'duration', 'warmup', 'tasks', 'no-memory'].some((k) => o[k] !== undefined);
 const stamp = started.toISOString().slice(0, 10) + (quick ? '-quick' : '') + (partial ? '-partial' : '');
 const dir = here('./results');
 mkdirSync(dir, { recursive: true });

@@ -12,19 +12,15 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { cliOptions } from './lib.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (n, d) => {
-  const i = argv.indexOf(`--${n}`);
-  return i >= 0 && argv[i + 1] !== undefined ? Number(argv[i + 1]) : d;
-};
-const dists = argv.filter((x, i) => !x.startsWith('--') && !argv[i - 1]?.startsWith('--'));
-if (dists.length !== 2) {
-  console.error('usage: node bench/service-ab.mjs <distA> <distB> [--rounds N] [--calls N]');
-  process.exit(2);
-}
-const rounds = Math.min(50, Math.max(3, opt('rounds', 12)));
-const calls = Math.min(200_000, Math.max(1000, opt('calls', 20_000)));
+const { values: o, positionals: dists } = cliOptions(
+  'node bench/service-ab.mjs <distA> <distB> [--rounds N] [--calls N]',
+  { rounds: { type: 'string' }, calls: { type: 'string' } },
+  { positionals: 2, numbers: ['rounds', 'calls'] },
+);
+const rounds = Math.min(50, Math.max(3, Number(o.rounds ?? 12)));
+const calls = Math.min(200_000, Math.max(1000, Number(o.calls ?? 20_000)));
 const WARM_ROUNDS = 2;
 
 const BODY = JSON.stringify({
