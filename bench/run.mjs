@@ -6,7 +6,7 @@
  * interleaved per scenario (ours, sdk, bare, ours, sdk, bare, …). Writes bench/results/<date>.{md,json}.
  */
 /* global AbortSignal */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { canNice, canPin, cliOptions, here, runLoad, startServer, stats, waitQuiet } from './lib.mjs';
@@ -216,7 +216,10 @@ const partial = ['only', 'servers', 'runs', 'duration', 'warmup', 'tasks', 'no-m
 const stamp = started.toISOString().slice(0, 10) + (quick ? '-quick' : '') + (partial ? '-partial' : '');
 const dir = here('./results');
 mkdirSync(dir, { recursive: true });
-writeFileSync(`${dir}/${stamp}.md`, md);
-writeFileSync(`${dir}/${stamp}.json`, JSON.stringify({ meta, results }, null, 2));
+// A later run of the same day takes the next free name (…-2, …-3): a saved result is never overwritten.
+let name = stamp;
+for (let n = 2; existsSync(`${dir}/${name}.md`) || existsSync(`${dir}/${name}.json`); n++) name = `${stamp}-${n}`;
+writeFileSync(`${dir}/${name}.md`, md);
+writeFileSync(`${dir}/${name}.json`, JSON.stringify({ meta, results }, null, 2));
 process.stdout.write(md);
-log(`written: bench/results/${stamp}.md and .json`);
+log(`written: bench/results/${name}.md and .json`);
