@@ -14,8 +14,8 @@ const { values: o, positionals: [a, b] } = cliOptions(
   { rounds: { type: 'string' }, duration: { type: 'string' }, only: { type: 'string' } },
   { positionals: 2, numbers: ['rounds', 'duration'] },
 );
-const rounds = Math.min(20, Number(o.rounds ?? 5));
-const duration = Math.min(30, Number(o.duration ?? 3));
+const rounds = Math.max(1, Math.min(20, o.rounds ?? 5));
+const duration = Math.max(1, Math.min(30, o.duration ?? 3));
 const sc = SCENARIOS.find((s) => s.id === (o.only ?? 'rpc-send-c32'));
 if (!sc) {
   console.error(`unknown scenario ${o.only}; one of ${SCENARIOS.map((s) => s.id).join(', ')}`);

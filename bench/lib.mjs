@@ -84,6 +84,9 @@ function nextMessage(child, pred, ms, what) {
   });
 }
 
+/** The servers the bench compares, by the name of their file in servers/. */
+export const SERVERS = ['ours', 'sdk', 'bare'];
+
 /** A fresh server on core 0; resolves { origin, rest, mem(), stop() }. */
 export async function startServer(name, nodeFlags = [], env = {}) {
   const child = launch(0, ['--expose-gc', ...nodeFlags, here(`./servers/${name}.mjs`)], { NODE_ENV: 'production', ...env });

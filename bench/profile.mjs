@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliOptions, here, runLoad, startServer, waitQuiet } from './lib.mjs';
+import { SERVERS, cliOptions, here, runLoad, startServer, waitQuiet } from './lib.mjs';
 import { SCENARIOS } from './scenarios.mjs';
 
 const { values: o } = cliOptions('node bench/profile.mjs [--duration S] [--server ours|sdk|bare] [--scenario id] [--top N]', {
@@ -16,12 +16,12 @@ const { values: o } = cliOptions('node bench/profile.mjs [--duration S] [--serve
   scenario: { type: 'string' },
   top: { type: 'string' },
 }, { numbers: ['duration', 'top'] });
-const duration = Math.min(60, Number(o.duration ?? 8));
+const duration = Math.min(60, o.duration ?? 8);
 const server = o.server ?? 'ours';
-const top = Number(o.top ?? 30);
+const top = o.top ?? 30;
 const sc = SCENARIOS.find((x) => x.id === (o.scenario ?? 'rpc-send-c32'));
-if (!sc || !['ours', 'sdk', 'bare'].includes(server)) {
-  console.error(`unknown scenario or server; scenarios are ${SCENARIOS.map((x) => x.id).join(', ')}, servers ours, sdk, bare`);
+if (!sc || !SERVERS.includes(server)) {
+  console.error(`unknown scenario or server; scenarios are ${SCENARIOS.map((x) => x.id).join(', ')}, servers ${SERVERS.join(', ')}`);
   process.exit(2);
 }
 const dir = here(`./results/prof/${server}`);

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { execFileSync } from 'node:child_process';
-import { canNice, canPin, cliOptions, here, runLoad, startServer, stats, waitQuiet } from './lib.mjs';
+import { SERVERS, canNice, canPin, cliOptions, here, runLoad, startServer, stats, waitQuiet } from './lib.mjs';
 import { SCENARIOS, SEND_RPC } from './scenarios.mjs';
 import { renderMarkdown } from './report.mjs';
 
@@ -28,16 +28,16 @@ const { values: o } = cliOptions(USAGE, {
 const quick = Boolean(o.quick);
 const cfg = {
   quick,
-  runs: Number(o.runs ?? (quick ? 1 : 5)),
-  duration: Number(o.duration ?? (quick ? 2 : 4)),
-  warmup: Number(o.warmup ?? (quick ? 0.5 : 1)),
-  tasks: Number(o.tasks ?? (quick ? 5_000 : 20_000)),
+  runs: o.runs ?? (quick ? 1 : 5),
+  duration: o.duration ?? (quick ? 2 : 4),
+  warmup: o.warmup ?? (quick ? 0.5 : 1),
+  tasks: o.tasks ?? (quick ? 5_000 : 20_000),
   flatRuns: quick ? 2 : 3,
   only: o.only ? o.only.split(',') : null,
   memory: !o['no-memory'],
-  servers: (o.servers ?? 'ours,sdk,bare').split(','),
+  servers: o.servers ? o.servers.split(',') : SERVERS,
 };
-const unknown = [...(cfg.only ?? []).filter((id) => !SCENARIOS.some((s) => s.id === id)), ...cfg.servers.filter((s) => !['ours', 'sdk', 'bare'].includes(s))];
+const unknown = [...(cfg.only ?? []).filter((id) => !SCENARIOS.some((s) => s.id === id)), ...cfg.servers.filter((s) => !SERVERS.includes(s))];
 if (unknown.length) {
   console.error(`unknown scenario or server: ${unknown.join(', ')}; scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}`);
   process.exit(2);

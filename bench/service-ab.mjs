@@ -19,8 +19,8 @@ const { values: o, positionals: dists } = cliOptions(
   { rounds: { type: 'string' }, calls: { type: 'string' } },
   { positionals: 2, numbers: ['rounds', 'calls'] },
 );
-const rounds = Math.min(50, Math.max(3, Number(o.rounds ?? 12)));
-const calls = Math.min(200_000, Math.max(1000, Number(o.calls ?? 20_000)));
+const rounds = Math.min(50, Math.max(3, o.rounds ?? 12));
+const calls = Math.min(200_000, Math.max(1000, o.calls ?? 20_000));
 const WARM_ROUNDS = 2;
 
 const BODY = JSON.stringify({
