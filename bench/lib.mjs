@@ -49,7 +49,12 @@ export const canPin = availableParallelism() >= 2 && spawnSync('taskset', ['-c',
  */
 const NICE = process.env.BENCH_NICE ?? '-15';
 export const canNice = NICE !== '0' && spawnSync('nice', ['-n', NICE, 'true']).status === 0;
-if (canNice) {
+let raised = false;
+
+// Done when the first bench process starts, not on import: `--help` or a rejected option changes nothing.
+function raisePriority() {
+  if (raised || !canNice) return;
+  raised = true;
   try {
     writeFileSync('/proc/self/autogroup', NICE);
   } catch {
@@ -58,6 +63,7 @@ if (canNice) {
 }
 
 function launch(core, args, env) {
+  raisePriority();
   const argv = [...(canNice ? ['nice', '-n', NICE] : []), ...(canPin ? ['taskset', '-c', String(core)] : []), process.execPath, ...args];
   return spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
 }

@@ -39,11 +39,11 @@ const cfg = {
 };
 const unknown = [...(cfg.only ?? []).filter((id) => !SCENARIOS.some((s) => s.id === id)), ...cfg.servers.filter((s) => !SERVERS.includes(s))];
 if (unknown.length) {
-  console.error(`unknown scenario or server: ${unknown.join(', ')}; scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  console.error(`unknown scenario or server: ${unknown.join(', ')}; scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}; servers are ${SERVERS.join(', ')}`);
   process.exit(2);
 }
-if (!(cfg.runs >= 1 && cfg.runs <= 20 && cfg.duration > 0 && cfg.duration <= 60 && cfg.tasks >= 1 && cfg.tasks <= 200_000)) {
-  console.error('runs must be 1..20, duration 0..60 s, tasks 1..200000');
+if (!(cfg.runs >= 1 && cfg.runs <= 20 && cfg.duration > 0 && cfg.duration <= 60 && cfg.warmup >= 0 && cfg.warmup <= 60 && cfg.tasks >= 1 && cfg.tasks <= 200_000)) {
+  console.error('runs must be 1..20, duration 0..60 s, warmup 0..60 s, tasks 1..200000');
   process.exit(2);
 }
 

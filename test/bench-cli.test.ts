@@ -1,6 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const autogroup = () => {
+  try {
+    return readFileSync('/proc/self/autogroup', 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+// Read before any test of this file runs a bench script: each of them could change it.
+const AUTOGROUP_AT_START = autogroup();
 
 // The bench scripts take minutes; a mistyped option must stop them before anything starts, not be ignored.
 const run = (script: string, ...args: string[]) => spawnSync(process.execPath, [`bench/${script}`, ...args], { encoding: 'utf8', timeout: 20_000 });
@@ -33,4 +44,11 @@ test('bench/ab.mjs: two builds are required', () => {
   const r = run('ab.mjs', 'dist');
   assert.equal(r.status, 2);
   assert.match(r.stderr, /expected 2 argument\(s\), got 1/);
+});
+
+// Last in this file: the tests above ran every script with --help and with a rejected option.
+test('bench scripts raise the scheduling priority of the session only when they start measuring, not for --help or a bad option', (t) => {
+  if (AUTOGROUP_AT_START === undefined) return t.skip('no /proc/self/autogroup on this machine');
+  for (const script of ['run.mjs', 'ab.mjs', 'service-ab.mjs', 'profile.mjs']) run(script, '--runs', 'x');
+  assert.equal(autogroup(), AUTOGROUP_AT_START);
 });
