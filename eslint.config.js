@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'http/**', '.kit-work/**', '.tmp-*/**', '**/*.d.ts'] },
+  { ignores: ['dist/**', 'kit/dist/**', 'node_modules/**', 'bench/results/**', 'http/**', '.kit-work/**', '.tmp-*/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -13,7 +13,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/protocol/**', 'src/server/**', 'src/client/**'],
+    files: ['src/**'],
     rules: { 'no-console': 'error' },
   },
   {

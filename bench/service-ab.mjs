@@ -47,10 +47,10 @@ const card = {
 
 async function load(dist) {
   const base = pathToFileURL(`${resolve(dist)}/`).href;
-  const { A2AService, callContext } = await import(`${base}server/index.js`);
+  const { OperationDispatcher, callContext } = await import(`${base}server/index.js`);
   const { OPERATIONS_BY_METHOD } = await import(`${base}protocol/index.js`);
   const { resultJson } = await import(`${base}server/task-json.js`);
-  const service = new A2AService({ card, executor: echo });
+  const service = new OperationDispatcher({ card, executor: echo });
   const op = OPERATIONS_BY_METHOD.get('SendMessage');
   return async (n) => {
     for (let i = 0; i < n; i++) {

@@ -4,7 +4,7 @@
  * (without a base URL it starts the echo example agent on a free port first).
  */
 import { randomUUID } from 'node:crypto';
-import { A2AClient } from '../src/client/index.js';
+import { A2AClient } from 'a2a-kit/client';
 import { echoAgent } from './echo-agent.js';
 
 const local = process.argv[2] ? undefined : await echoAgent(0);

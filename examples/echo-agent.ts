@@ -1,5 +1,5 @@
 /** The smallest useful agent: echoes the text it receives as an artifact. Run: npx tsx examples/echo-agent.ts */
-import { createAgentServer, type AgentExecutor } from '../src/server/index.js';
+import { createAgentServer, type AgentExecutor } from 'a2a-kit/server';
 
 export const echo: AgentExecutor = async (ctx, task) => {
   task.working('echoing');

@@ -4,7 +4,7 @@
  * Run: npx tsx examples/rest-agent.ts, then e.g.
  *   curl -H 'A2A-Version: 1.0' http://127.0.0.1:41241/a2a/rest/tasks
  */
-import { createAgentServer, type AgentExecutor } from '../src/server/index.js';
+import { createAgentServer, type AgentExecutor } from 'a2a-kit/server';
 
 const agent: AgentExecutor = async (ctx, task) => {
   task.working('on it');

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AgentCard } from '../src/protocol/index.js';
-import {
-  apiKey, basic, bearer, challengeFromCard, createAgentServer, mutualTls, safeEqual, staticApiKeys, staticBearerTokens, toFetchHandler,
-} from '../src/server/index.js';
+import { apiKey, basic, bearer, challengeFromCard, createAgentServer, mutualTls, staticApiKeys, staticBearerTokens } from '../src/server/index.js';
 import { TRANSPORTS, baseCard, basicHeader, bearerHeader, call, failed, ok, say, start } from './auth-fixture.js';
+import { safeEqual } from '../src/server/auth/verifiers.js';
+import { toFetchHandler } from '../src/server/adapters/fetch.js';
 
 const BEARER = { httpAuthSecurityScheme: { scheme: 'Bearer' } };
 const KEY_HEADER = { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } };

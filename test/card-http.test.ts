@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateKeyPair } from 'jose';
-import { CardResponder, parseIfNoneMatch } from '../src/server/card-http.js';
-import { signAgentCard } from '../src/server/card-signing.js';
+import { CardResponder, parseIfNoneMatch } from '../src/server/card/responder.js';
+import { signAgentCard } from '../src/server/card/signing.js';
 import { cardETag, servedCardBytes } from '../src/protocol/card-canonical.js';
 import { fullCard } from './card-fixture.js';
 

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FlattenedSign, exportJWK, generateKeyPair } from 'jose';
 import type { CryptoKey, JSONWebKeySet } from 'jose';
-import { signAgentCard } from '../src/server/card-signing.js';
+import { signAgentCard } from '../src/server/card/signing.js';
 import { AgentCardVerificationError, assertAgentCardVerified, verifyAgentCard } from '../src/client/card-verify.js';
 import { canonicalCardBytes } from '../src/protocol/card-canonical.js';
 import { parseAgentCard } from '../src/protocol/card-schema.js';

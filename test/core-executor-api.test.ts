@@ -2,8 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Task } from '../src/protocol/index.js';
-import { A2AService, callContext, type AgentExecutor } from '../src/server/index.js';
+import { type AgentExecutor } from '../src/server/index.js';
 import { OPERATIONS_BY_METHOD } from '../src/protocol/index.js';
+import { OperationDispatcher } from '../src/server/dispatch/dispatcher.js';
+import { callContext } from '../src/server/dispatch/call-context.js';
 
 const card = {
   name: 'detached',
@@ -17,7 +19,7 @@ const card = {
 };
 
 async function send(executor: AgentExecutor): Promise<{ task: Task; extensions: Set<string> }> {
-  const service = new A2AService({ card, executor });
+  const service = new OperationDispatcher({ card, executor });
   const cc = callContext({ version: '1.0' });
   const op = OPERATIONS_BY_METHOD.get('SendMessage')!;
   const r = (await service.call(op, { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } }, cc)) as { task: Task };

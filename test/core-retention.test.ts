@@ -1,9 +1,10 @@
 /** Finished runs kept for Last-Event-ID resumes are bounded: the oldest go first (memory under heavy streaming). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TaskManager } from '../src/server/task-manager.js';
+import { TaskManager } from '../src/server/tasks/manager.js';
 import { InMemoryTaskStore } from '../src/server/store/memory.js';
-import { callContext, silentLogger } from '../src/server/index.js';
+import { silentLogger } from '../src/server/index.js';
+import { callContext } from '../src/server/dispatch/call-context.js';
 
 test('streamed runs are retained for resumes, at most maxRetainedRuns of them, oldest dropped first', async () => {
   const tasks = new TaskManager({

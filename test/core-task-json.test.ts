@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Task } from '../src/protocol/index.js';
-import { knownTaskJson, resultJson, storedTaskJson, taskJson } from '../src/server/task-json.js';
+import { knownTaskJson, resultJson, storedTaskJson, taskJson } from '../src/server/tasks/json.js';
 import { InMemoryTaskStore } from '../src/server/store/memory.js';
 
 const task = (state: Task['status']['state'], text: string): Task => ({

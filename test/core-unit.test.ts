@@ -2,11 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { A2AError, OPERATIONS_BY_NAME, TASK_STATES, TERMINAL_STATES, type Task, type TaskState } from '../src/protocol/index.js';
-import { A2AService, callContext, canTransition, IllegalTransitionError, InMemoryTaskStore } from '../src/server/index.js';
-import { TaskRun } from '../src/server/task-run.js';
-import { viewTask } from '../src/server/task-view.js';
-import { plainCopy } from '../src/server/plain-copy.js';
+import { IllegalTransitionError, InMemoryTaskStore } from '../src/server/index.js';
+import { TaskRun } from '../src/server/tasks/run.js';
+import { viewTask } from '../src/server/tasks/view.js';
+import { plainCopy } from '../src/server/util/plain-copy.js';
 import { card, probe, scripted } from './core-fixture.js';
+import { OperationDispatcher } from '../src/server/dispatch/dispatcher.js';
+import { callContext } from '../src/server/dispatch/call-context.js';
+import { canTransition } from '../src/server/tasks/state.js';
 
 const ACTIVE: TaskState[] = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED'];
 
@@ -51,7 +54,7 @@ test('§4.1.3 a task run refuses illegal transitions: an error for WORKING → S
 
 // ---- validation (SPEC-NOTES 13) through the transport-agnostic service
 
-const service = () => new A2AService({ card: card('http://127.0.0.1:1', { streaming: true }), executor: scripted(probe()) });
+const service = () => new OperationDispatcher({ card: card('http://127.0.0.1:1', { streaming: true }), executor: scripted(probe()) });
 const cc = () => callContext({ version: '1.0' });
 const SEND = OPERATIONS_BY_NAME.SendMessage;
 
@@ -175,7 +178,7 @@ test('§13.1 memory store: a task id holding NUL cannot reach another tenant\'s 
 test('§13.1 a live task of one tenant is not found from another through an id holding NUL', async () => {
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
-  const service = new A2AService({
+  const service = new OperationDispatcher({
     card: card('http://127.0.0.1:1'),
     executor: async (_ctx, t) => {
       t.working();

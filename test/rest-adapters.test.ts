@@ -11,8 +11,11 @@ import { Readable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import express from 'express';
 import Fastify from 'fastify';
-import { a2aExpress, a2aFastify, createAgentServer, toFetchHandler } from '../src/server/index.js';
+import { createAgentServer } from '../src/server/index.js';
 import { BOUND_MS, message, optionsFor, readSse } from './rest-fixture.js';
+import { a2aExpress } from '../src/server/adapters/express.js';
+import { a2aFastify } from '../src/server/adapters/fastify.js';
+import { toFetchHandler } from '../src/server/adapters/fetch.js';
 
 const H = { 'a2a-version': '1.0', 'content-type': 'application/json' };
 const cleanups: Array<() => Promise<unknown> | void> = [];

@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { restRouteTable } from '../src/server/index.js';
 import { matchRoute } from '../src/server/bindings/rest-routes.js';
 import { message, startAgent } from './rest-fixture.js';
+import { restRouteTable } from '../src/server/bindings/rest-routes.js';
 
 let origin = '';
 let base = '';

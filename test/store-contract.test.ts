@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Task } from '../src/protocol/index.js';
 import { InMemoryTaskStore } from '../src/server/store/memory.js';
 import { SqliteTaskStore } from '../src/server/store/sqlite.js';
-import type { TaskStore } from '../src/server/store/task-store.js';
+import type { PushConfigStore, TaskStore } from '../src/server/store/task-store.js';
 
 const A = { tenant: '', owner: 'alice' };
 const B = { tenant: '', owner: 'bob' };
@@ -20,7 +20,7 @@ function task(id: string, ms: number, state: Task['status']['state'] = 'TASK_STA
 const dir = mkdtempSync(join(tmpdir(), 'a2a-store-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
-const stores: Array<[string, () => TaskStore]> = [
+const stores: Array<[string, () => TaskStore & PushConfigStore]> = [
   ['memory', () => new InMemoryTaskStore()],
   ['sqlite', () => new SqliteTaskStore({ path: join(dir, `${Math.random().toString(36).slice(2)}.db`) })],
 ];

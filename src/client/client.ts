@@ -34,7 +34,7 @@ import type { StreamEvent } from './transport.js';
 import { DEFAULT_RETRY_POLICY, SAFE_OPERATIONS, withRetry, type RetryPolicy } from './retry.js';
 import { DEFAULT_RESUME_POLICY, resumableStream, type ResumePolicy } from './resume.js';
 import { DEFAULT_BINDINGS, compatibleInterfaces, selectInterface, type SelectedInterface } from './select-interface.js';
-import { Caller } from './caller.js';
+import { Invoker } from './invoker.js';
 import type { A2AClientOptions, CallOptions, ConnectOptions, StreamOptions } from './options.js';
 
 /** A client for one agent, bound to the interface chosen from its card. */
@@ -43,7 +43,7 @@ export class A2AClient {
   private chosen = 0;
   private readonly fallback: boolean;
   private currentCard: AgentCard;
-  private readonly caller: Caller;
+  private readonly invoker: Invoker;
   private readonly retry: RetryPolicy | undefined;
   private readonly retrySend: boolean;
   private readonly trust: CardTrust | undefined;
@@ -61,7 +61,7 @@ export class A2AClient {
     this.candidates = compatibleInterfaces(card, selection);
     if (this.candidates.length === 0) selectInterface(card, selection); // throws the explanatory error
     this.fallback = options.fallback !== false;
-    this.caller = new Caller(this.interface, options, () => this.currentCard);
+    this.invoker = new Invoker(this.interface, options, () => this.currentCard);
     this.retry = options.retry === false ? undefined : { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.retrySend = options.retrySend === true;
     this.trust = options.trust;
@@ -218,12 +218,12 @@ export class A2AClient {
     this.assertCapable(operation, options);
     const repeatable = SAFE_OPERATIONS.has(operation) || (operation === 'SendMessage' && this.retrySend);
     const policy = repeatable && this.retry ? this.retry : { ...DEFAULT_RETRY_POLICY, retries: 0 };
-    const result = await this.caller.withDeadline(operation, options, async (signal) => {
+    const result = await this.invoker.withDeadline(operation, options, async (signal) => {
       for (;;) {
         try {
-          return await withRetry(() => this.caller.call(operation, this.scoped(params), options, signal), policy, {
+          return await withRetry(() => this.invoker.call(operation, this.scoped(params), options, signal), policy, {
             signal,
-            onRetry: (info) => this.caller.log('debug', { operation, ...info }, `retrying ${operation}`),
+            onRetry: (info) => this.invoker.log('debug', { operation, ...info }, `retrying ${operation}`),
           });
         } catch (err) {
           if (!this.fallBack(operation, err)) throw err;
@@ -241,8 +241,8 @@ export class A2AClient {
     const to = this.interface;
     const why = `after [${from.index}] ${from.binding} at ${from.url} could not be reached`;
     this.candidates[this.chosen] = { ...to, reason: `${to.reason} (${why})` };
-    this.caller.use(this.interface);
-    this.caller.log('warn', { operation, from: from.url, to: to.url }, `falling back to [${to.index}] ${to.binding} ${why}`);
+    this.invoker.use(this.interface);
+    this.invoker.log('warn', { operation, from: from.url, to: to.url }, `falling back to [${to.index}] ${to.binding} ${why}`);
     return true;
   }
 
@@ -256,7 +256,7 @@ export class A2AClient {
     for (;;) {
       let received = false;
       try {
-        for await (const ev of this.caller.stream(operation, this.scoped(params), options, lastEventId)) {
+        for await (const ev of this.invoker.stream(operation, this.scoped(params), options, lastEventId)) {
           received = true;
           yield ev;
         }
@@ -284,7 +284,7 @@ export class A2AClient {
       policy: this.resume,
       signal: options.signal,
       onEventId: options.onEventId,
-      onResume: (info) => this.caller.log('info', { operation, ...info }, `stream dropped; resuming task ${info.taskId}`),
+      onResume: (info) => this.invoker.log('info', { operation, ...info }, `stream dropped; resuming task ${info.taskId}`),
     });
   }
 }

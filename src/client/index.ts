@@ -1,7 +1,8 @@
 /**
  * a2a-kit client: discover an agent (well-known card, HTTP caching, signature check), choose the
  * interface the spec says to choose (§8.3.2), and call the eleven A2A operations over JSON-RPC or
- * HTTP+JSON with capability checks before any round trip.
+ * HTTP+JSON with capability checks before any round trip. The push-notification receiver is on
+ * `a2a-kit/client/push-receiver`.
  *
  * @example
  * ```ts
@@ -50,4 +51,25 @@ export type { RetryPolicy } from './retry.js';
 export type { FetchLike } from './http.js';
 
 // Errors the agent reports arrive as A2AError, with the kind the agent sent.
-export { A2AError, isA2AError } from '../protocol/index.js';
+export { A2AError, isA2AError, type A2AErrorKind } from '../protocol/errors.js';
+
+// The protocol model the client's results are made of (everything else is on `a2a-kit`).
+export type {
+  AgentCard,
+  AgentInterface,
+  AgentSkill,
+  Artifact,
+  JsonObject,
+  JsonValue,
+  ListTasksResponse,
+  Message,
+  Part,
+  SendMessageRequest,
+  SendMessageResponse,
+  StreamResponse,
+  Task,
+  TaskArtifactUpdateEvent,
+  TaskPushNotificationConfig,
+  TaskState,
+  TaskStatusUpdateEvent,
+} from '../index.js';

@@ -5,15 +5,15 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { PROTOCOL_VERSION, PUSH_JWKS_PATH, WELL_KNOWN_CARD_PATH, majorMinor, parseAgentCard, type AgentCard } from '../protocol/index.js';
-import type { Caller } from './caller.js';
-import { A2AService, type A2AServiceOptions } from './service.js';
+import type { Caller } from './dispatch/call-context.js';
+import { OperationDispatcher, type DispatcherOptions } from './dispatch/dispatcher.js';
 import type { BindingOptions } from './bindings/common.js';
 import { SERVED_BINDINGS, type MountedBinding } from './bindings/registry.js';
-import { CardResponder } from './card-http.js';
-import { signAgentCard, type CardSigningKey } from './card-signing.js';
+import { CardResponder } from './card/responder.js';
+import { signAgentCard, type CardSigningKey } from './card/signing.js';
 import { serverAuthOptions, type ServerAuthOptions } from './auth/authenticator.js';
 
-export interface AgentServerOptions extends Omit<A2AServiceOptions, 'card'>, BindingOptions {
+export interface AgentServerOptions extends Omit<DispatcherOptions, 'card'>, BindingOptions {
   /** The public card, or a function of the server origin (`http://127.0.0.1:PORT`) for servers on port 0. */
   card: AgentCard | ((origin: string) => AgentCard);
   /** Sign the public (and extended) card with these keys at start (§8.4). */
@@ -31,7 +31,7 @@ interface Mount {
 }
 
 export class AgentServer {
-  readonly service: A2AService;
+  readonly service: OperationDispatcher;
   #mounts: Mount[] = [];
   #card: CardResponder | undefined;
   #server: Server | undefined;
@@ -44,7 +44,7 @@ export class AgentServer {
 
   constructor(private readonly options: AgentServerOptions) {
     const placeholder = typeof options.card === 'function' ? undefined : options.card;
-    this.service = new A2AService({
+    this.service = new OperationDispatcher({
       ...options,
       card: placeholder ?? ({ capabilities: {} } as AgentCard),
       ...(options.extendedCard && options.signingKeys?.length ? { extendedCard: signedSource(options.extendedCard, options.signingKeys) } : {}),

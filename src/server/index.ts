@@ -1,6 +1,39 @@
-/** Server side of a2a-kit: write an executor, describe a card, serve it. */
+/**
+ * Serve an agent over A2A 1.0.1: write an executor (a function that drives a task), describe the
+ * agent card, and `listen` — or mount the server's listener in your own HTTP server.
+ *
+ * Optional parts live on their own subpaths: `a2a-kit/server/sqlite` (the SQLite store, needs
+ * `better-sqlite3`), `a2a-kit/server/express`, `a2a-kit/server/fastify` and `a2a-kit/server/fetch`.
+ *
+ * @example
+ * ```ts
+ * import { createAgentServer, type AgentExecutor } from 'a2a-kit/server';
+ *
+ * const echo: AgentExecutor = (ctx, task) => {
+ *   task.addArtifact({ name: 'echo', parts: [{ text: ctx.text }] });
+ *   task.complete();
+ * };
+ * const server = createAgentServer({
+ *   executor: echo,
+ *   card: (origin) => ({
+ *     name: 'echo', description: 'Echoes text', version: '1.0.0',
+ *     supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+ *     capabilities: { streaming: true }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+ *     skills: [{ id: 'echo', name: 'Echo', description: 'Repeats the text', tags: ['demo'] }],
+ *   }),
+ * });
+ * const origin = await server.listen(41240);
+ * ```
+ * @packageDocumentation
+ */
+
+// The server and its options.
 export { createAgentServer, AgentServer, type AgentServerOptions } from './agent-server.js';
-export { A2AService, type A2AServiceOptions, type ExtendedCardSource } from './service.js';
+export type { BindingOptions, Authenticator } from './bindings/common.js';
+export type { PushOptions, ExtendedCardSource } from './dispatch/dispatcher.js';
+export { silentLogger, type Logger } from './logger.js';
+
+// The agent author's API.
 export {
   agentMessage,
   textOf,
@@ -9,18 +42,18 @@ export {
   type ArtifactInit,
   type RequestContext,
   type TaskUpdater,
-} from './executor.js';
-export { callContext, type Caller, type CallContext } from './caller.js';
-export { silentLogger, type Logger } from './logger.js';
-export { canTransition, IllegalTransitionError } from './task-state.js';
-export type { TaskStore, Scope, TaskQuery, TaskPage } from './store/task-store.js';
+} from './agent/executor.js';
+export type { Caller } from './dispatch/call-context.js';
+export { IllegalTransitionError } from './tasks/state.js';
+
+// Stores (the SQLite store is on `a2a-kit/server/sqlite`).
 export { InMemoryTaskStore, type MemoryTaskStoreOptions } from './store/memory.js';
-export { SqliteTaskStore, type SqliteTaskStoreOptions } from './store/sqlite.js';
-export type { Authenticator, BindingOptions } from './bindings/common.js';
-export { jsonRpcListener } from './bindings/jsonrpc.js';
-export type { EventStream, StreamSink } from './event-stream.js';
-export { CardResponder, type CardResponderOptions } from './card-http.js';
-export { signAgentCard, type CardSigningKey } from './card-signing.js';
+export type { TaskStore, PushConfigStore, StoredPushConfig, Scope, TaskQuery, TaskPage } from './store/task-store.js';
+
+// Agent cards: signing (§8.4).
+export { signAgentCard, type CardSigningKey, type CardSigningAlg } from './card/signing.js';
+
+// Authentication (§7): verifiers per security scheme, or one authenticator from the card.
 export {
   authenticatorFromCard,
   challengeFromCard,
@@ -31,7 +64,6 @@ export {
   jwtBearer,
   staticBearerTokens,
   staticApiKeys,
-  safeEqual,
   type SchemeVerifier,
   type SchemeOutcome,
   type Verifiers,
@@ -39,7 +71,26 @@ export {
   type ServerAuthOptions,
   type JwtBearerOptions,
 } from './auth/index.js';
-export { restListener } from './bindings/rest.js';
-export { restRouteTable } from './bindings/rest-routes.js';
-export { toFetchHandler, type FetchHandlerOptions, type NodeListener } from './adapters/fetch.js';
-export { a2aExpress, a2aFastify, type FastifyLike, type FrameworkAdapterOptions } from './adapters/frameworks.js';
+
+// Push notifications (§9): sender settings, signing, the webhook address policy.
+export type { PushSenderOptions, PushLogger, PushStats, DeliveryOutcome } from './push/options.js';
+export type { RetryOptions } from './push/retry.js';
+export { createPushSigner, generatePushSigner, type PushSigner, type PushSignerOptions, type PushSigningAlg } from './push/signing.js';
+export type { WebhookPolicy } from './push/ssrf.js';
+
+// Errors an executor or an authenticator throws, and the protocol model.
+export { A2AError, isA2AError, type A2AErrorKind } from '../protocol/errors.js';
+export type {
+  AgentCard,
+  AgentInterface,
+  AgentSkill,
+  Artifact,
+  JsonObject,
+  JsonValue,
+  Message,
+  Part,
+  StreamResponse,
+  Task,
+  TaskPushNotificationConfig,
+  TaskState,
+} from '../index.js';

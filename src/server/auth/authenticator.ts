@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { A2AError, ERROR_INFO_TYPE, KIT_ERROR_DOMAIN, type AgentCard } from '../../protocol/index.js';
 import type { Authenticator, BindingOptions } from '../bindings/common.js';
-import type { Caller } from '../caller.js';
+import type { Caller } from '../dispatch/call-context.js';
 import { challengeFromCard, describeScheme, schemesInPlay } from './challenge.js';
 import type { SchemeOutcome, SchemeVerifier } from './verifiers.js';
 

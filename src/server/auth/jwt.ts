@@ -5,7 +5,7 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type KeyObject, type JWK, type CryptoKey } from 'jose';
 import type { IncomingMessage } from 'node:http';
 import type { SecurityScheme } from '../../protocol/index.js';
-import type { Caller } from '../caller.js';
+import type { Caller } from '../dispatch/call-context.js';
 import { authorizationOf, carriesBearer, settle, type SchemeVerifier } from './verifiers.js';
 
 export interface JwtBearerOptions {

@@ -7,7 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { PeerCertificate, TLSSocket } from 'node:tls';
 import type { SecurityScheme } from '../../protocol/index.js';
-import type { Caller } from '../caller.js';
+import type { Caller } from '../dispatch/call-context.js';
 
 type Maybe<T> = T | undefined | Promise<T | undefined>;
 

@@ -1,7 +1,7 @@
 /** What both HTTP bindings share: options, authentication, the call context of a request. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, isA2AError } from '../../protocol/index.js';
-import type { Caller, CallContext } from '../caller.js';
+import type { Caller, CallContext } from '../dispatch/call-context.js';
 import type { Logger } from '../logger.js';
 import { EXTENSIONS_HEADER, requestedExtensions, requestedVersionParam } from './http-util.js';
 import type { SseOptions } from './sse.js';

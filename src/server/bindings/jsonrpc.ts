@@ -5,18 +5,18 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, OPERATIONS_BY_METHOD, type StreamResponse } from '../../protocol/index.js';
-import type { CallContext } from '../caller.js';
-import type { A2AService } from '../service.js';
+import type { CallContext } from '../dispatch/call-context.js';
+import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import { answerHeaders, asA2AError, contextOf, type BindingOptions } from './common.js';
 import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, isJsonContentType, queryOf, readBody } from './http-util.js';
 import { SseWriter } from './sse.js';
-import { resultJson } from '../task-json.js';
+import { resultJson } from '../tasks/json.js';
 
 type Id = string | number | null;
 const JSON_TYPE = 'application/json';
 
 /** A node:http listener serving the JSON-RPC binding of `service`. */
-export function jsonRpcListener(service: A2AService, opts: BindingOptions = {}) {
+export function jsonRpcListener(service: OperationDispatcher, opts: BindingOptions = {}) {
   const limit = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const logger = opts.logger ?? service.logger;
 

@@ -11,7 +11,7 @@ import {
   KIT_ERROR_DOMAIN,
   type ErrorDetail,
 } from '../../protocol/index.js';
-import type { CallContext } from '../caller.js';
+import type { CallContext } from '../dispatch/call-context.js';
 import { answerHeaders } from './common.js';
 
 /** The `{"error": …}` body of an error answered with `httpStatus`. */

@@ -6,15 +6,15 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, type FieldViolation, type StreamResponse } from '../../protocol/index.js';
-import type { CallContext } from '../caller.js';
-import type { A2AService } from '../service.js';
+import type { CallContext } from '../dispatch/call-context.js';
+import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import { answerHeaders, asA2AError, contextOf, type BindingOptions } from './common.js';
 import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, isJsonContentType, queryOf, readBody } from './http-util.js';
 import { jsonTypeFor, sendRestError, type RestErrorOptions } from './rest-errors.js';
 import { matchRoute, queryParams } from './rest-routes.js';
 import { SseWriter } from './sse.js';
-import { resultJson } from '../task-json.js';
-import { plainCopy } from '../plain-copy.js';
+import { resultJson } from '../tasks/json.js';
+import { plainCopy } from '../util/plain-copy.js';
 
 
 /** Why a body cannot be used, and the HTTP status to say so with when it is not the catalogue's. */
@@ -29,7 +29,7 @@ class BodyProblem {
  * A node:http listener serving the HTTP+JSON binding of `service`. `subpath` is the request path
  * below the interface URL; without it the whole request path is used.
  */
-export function restListener(service: A2AService, opts: BindingOptions = {}) {
+export function restListener(service: OperationDispatcher, opts: BindingOptions = {}) {
   const limit = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const logger = opts.logger ?? service.logger;
 

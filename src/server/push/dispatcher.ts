@@ -5,10 +5,10 @@
  */
 import { isTerminal, type StreamResponse, type Task, type TaskPushNotificationConfig } from '../../protocol/index.js';
 import type { Logger } from '../logger.js';
-import type { Scope, TaskStore } from '../store/task-store.js';
+import type { PushConfigStore, Scope } from '../store/task-store.js';
 import type { PushSender } from './sender.js';
 // Events held back while configs load are snapshotted; the sender itself serialises at enqueue.
-import { snapshotEvent } from '../task-view.js';
+import { snapshotEvent } from '../tasks/view.js';
 
 const keyOf = (scope: Scope, taskId: string): string => `${scope.tenant}\u0000${scope.owner}\u0000${taskId}`;
 
@@ -19,7 +19,7 @@ export class PushDispatcher {
 
   constructor(
     private readonly sender: PushSender,
-    private readonly store: TaskStore,
+    private readonly store: PushConfigStore,
     private readonly logger: Logger,
   ) {}
 

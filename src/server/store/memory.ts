@@ -10,8 +10,10 @@ import {
   type TaskPage,
   type TaskQuery,
   type TaskStore,
+  type PushConfigStore,
+  type StoredPushConfig,
 } from './task-store.js';
-import { knownTaskJson, storedTaskJson } from '../task-json.js';
+import { knownTaskJson, storedTaskJson } from '../tasks/json.js';
 
 /**
  * A stored task. A finished task never changes again, so it is kept as its JSON text (about a third
@@ -55,7 +57,7 @@ export interface MemoryTaskStoreOptions {
 }
 
 
-export class InMemoryTaskStore implements TaskStore {
+export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   // Map iteration order is insertion order: the first entries are the oldest, which makes eviction cheap.
   readonly #entries = new Map<string, Entry>();
   readonly #max: number;
@@ -126,7 +128,7 @@ export class InMemoryTaskStore implements TaskStore {
     return { tasks, nextPageToken: more ? encodeCursor(tasks[tasks.length - 1]!) : '', totalSize: matches.length };
   }
 
-  async savePushConfig(scope: Scope, config: TaskPushNotificationConfig & { id: string; taskId: string }): Promise<void> {
+  async savePushConfig(scope: Scope, config: StoredPushConfig): Promise<void> {
     const e = this.#visible(scope, config.taskId);
     if (!e) throw A2AError.taskNotFound(config.taskId);
     (e.configs ??= new Map()).set(config.id, config);

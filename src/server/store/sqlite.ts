@@ -4,8 +4,8 @@
  */
 import { createRequire } from 'node:module';
 import { A2AError, type Task, type TaskPushNotificationConfig } from '../../protocol/index.js';
-import { knownTaskJson, storedTaskJson } from '../task-json.js';
-import { decodeCursor, encodeCursor, statusTime, type Scope, type TaskPage, type TaskQuery, type TaskStore } from './task-store.js';
+import { knownTaskJson, storedTaskJson } from '../tasks/json.js';
+import { decodeCursor, encodeCursor, statusTime, type Scope, type TaskPage, type TaskQuery, type TaskStore, type PushConfigStore, type StoredPushConfig } from './task-store.js';
 
 type Db = import('better-sqlite3').Database;
 type Stmt = import('better-sqlite3').Statement;
@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS a2a_push_configs (
   PRIMARY KEY (tenant, task_id, id)
 );`;
 
-export class SqliteTaskStore implements TaskStore {
+export class SqliteTaskStore implements TaskStore, PushConfigStore {
   readonly persistent = true;
   readonly #db: Db;
   readonly #get: Stmt;
@@ -40,8 +40,7 @@ export class SqliteTaskStore implements TaskStore {
 
   constructor(options: SqliteTaskStoreOptions) {
     // better-sqlite3 is CommonJS; load it lazily so apps that never use SQLite never load it.
-    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3');
-    this.#db = new Database(options.path);
+    this.#db = new (loadDriver())(options.path);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
     this.#db.exec(SCHEMA);
@@ -103,7 +102,7 @@ export class SqliteTaskStore implements TaskStore {
     return row !== undefined && row.owner === scope.owner;
   }
 
-  async savePushConfig(scope: Scope, config: TaskPushNotificationConfig & { id: string; taskId: string }): Promise<void> {
+  async savePushConfig(scope: Scope, config: StoredPushConfig): Promise<void> {
     if (!this.#visible(scope, config.taskId)) throw A2AError.taskNotFound(config.taskId);
     this.#putConfig.run(scope.tenant, config.taskId, config.id, JSON.stringify(config));
   }
@@ -133,5 +132,15 @@ function parse<T>(text: string, id: string): T {
     return JSON.parse(text) as T;
   } catch (cause) {
     throw new A2AError('Internal', `Stored record ${id} is unreadable`, [], { cause });
+  }
+}
+
+/** better-sqlite3 is an optional peer dependency: say which package to install when it is missing. */
+function loadDriver(): typeof import('better-sqlite3') {
+  try {
+    return createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3');
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'MODULE_NOT_FOUND') throw err;
+    throw new Error('SqliteTaskStore needs the package better-sqlite3 (version 12 on Node 20): npm install better-sqlite3@12', { cause: err });
   }
 }

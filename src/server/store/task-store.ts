@@ -1,6 +1,7 @@
 /**
- * Where tasks and push configs live. Every read and write is scoped by tenant and owner, so a task
- * of one tenant or caller is invisible (not found) from another (§13.1).
+ * Where tasks live ({@link TaskStore}) and where push-notification configs live ({@link PushConfigStore}).
+ * Every read and write is scoped by tenant and owner, so a task of one tenant or caller is invisible
+ * (not found) from another (§13.1). The built-in stores implement both interfaces.
  */
 import type { Task, TaskPushNotificationConfig, TaskState } from '../../protocol/index.js';
 
@@ -27,7 +28,7 @@ export interface TaskPage {
 }
 
 /**
- * Async store interface. Implementations may keep the object they are given (the in-memory store
+ * Where tasks live. Implementations may keep the object they are given (the in-memory store
  * does); callers never mutate a task they read.
  */
 export interface TaskStore {
@@ -38,14 +39,34 @@ export interface TaskStore {
   saveTask(scope: Scope, task: Task): Promise<void>;
   /** Newest status timestamp first, cursor-paginated. */
   listTasks(scope: Scope, query: TaskQuery): Promise<TaskPage>;
+  /** Release connections and files; called once when the server closes. */
+  close?(): Promise<void>;
+}
 
-  savePushConfig(scope: Scope, config: TaskPushNotificationConfig & { id: string; taskId: string }): Promise<void>;
+/** A push config as stored: its id and task id are always set. */
+export type StoredPushConfig = TaskPushNotificationConfig & { id: string; taskId: string };
+
+/**
+ * Where the push-notification configs of tasks live (§3.1.7–§3.1.10), apart from the tasks
+ * themselves so that a deployment can keep them elsewhere. Same scoping rules as {@link TaskStore}.
+ */
+export interface PushConfigStore {
+  /** True when configs outlive the process (then they are loaded per task on its first event). */
+  readonly persistent?: boolean;
+  /** Insert or replace the config with this task id and id. */
+  savePushConfig(scope: Scope, config: StoredPushConfig): Promise<void>;
   getPushConfig(scope: Scope, taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined>;
+  /** Every config of the task, ordered by id. */
   listPushConfigs(scope: Scope, taskId: string): Promise<TaskPushNotificationConfig[]>;
   /** Idempotent. */
   deletePushConfig(scope: Scope, taskId: string, id: string): Promise<void>;
-
   close?(): Promise<void>;
+}
+
+/** Whether a task store also keeps push configs (the built-in ones do). */
+export function isPushConfigStore(store: object): store is PushConfigStore {
+  const s = store as Partial<PushConfigStore>;
+  return typeof s.savePushConfig === 'function' && typeof s.getPushConfig === 'function' && typeof s.listPushConfigs === 'function' && typeof s.deletePushConfig === 'function';
 }
 
 /**

@@ -1,0 +1,155 @@
+/**
+ * The code-reviewer agent: TypeScript compiler diagnostics plus plain rules over the files it is sent
+ * (file parts), a directory of its workspace, or a pasted snippet. One WORKING update per reviewed file,
+ * then a `review` artifact (text summary + data part with findings and verdict).
+ */
+import {
+  reviewDirectory,
+  reviewFiles,
+  reviewSnippet,
+  ReviewUnavailableError,
+  WorkspaceError,
+  type FileReview,
+  type ReviewReport,
+  type SourceInput,
+} from '../work/index.js';
+import { silentLogger, type AgentExecutor, type Logger, type TaskUpdater } from 'a2a-kit/server';
+import type { JsonObject, Part } from 'a2a-kit';
+import { guarded, inbound, stringField, unquote, type Inbound } from './common.js';
+
+export interface CodeReviewerOptions {
+  /** Directory whose subdirectories may be reviewed by path. */
+  workspaceRoot: string;
+  logger?: Logger;
+}
+
+export const CODE_REVIEWER_USAGE =
+  'I review JavaScript and TypeScript. Send file parts ({"raw": <base64>, "filename": "x.ts"} or {"text": …, ' +
+  '"filename": "x.ts"}), a data part {"path": "<directory in my workspace>"}, the text "review <directory>", ' +
+  'or paste a code snippet.';
+
+const REVIEW_TEXT = /^(?:please\s+)?review\s+(?:the\s+)?(?:(?:code|directory|dir|folder)\s+)?(?:(?:in|of|at)\s+)?(\S+)\s*$/i;
+
+/** Tokens that only code has; plain prose rarely carries two of them. */
+const CODE_HINTS = [/[;{}]/, /=>|===|!==|\(\s*\)/, /\b(?:const|let|var|function|class|import|export|return|interface|type)\b/, /\w\s*\(.*\)/, /^\s*(?:\/\/|\/\*)/m];
+
+/** Whether a text looks like source code rather than a request or noise. */
+export function looksLikeCode(text: string): boolean {
+  return CODE_HINTS.filter((r) => r.test(text)).length >= 2;
+}
+
+type Plan =
+  | { kind: 'files'; files: SourceInput[] }
+  | { kind: 'directory'; path: string }
+  | { kind: 'snippet'; code: string; filename: string }
+  | { kind: 'unsupported'; why: string };
+
+const EXT_BY_TYPE: Record<string, string> = {
+  'text/javascript': '.js',
+  'application/javascript': '.js',
+  'text/x-typescript': '.ts',
+  'application/typescript': '.ts',
+  'text/typescript': '.ts',
+};
+
+function fileOf(p: Part, n: number): SourceInput | string {
+  if (typeof p.url === 'string') return `file parts by URL are not fetched (${p.filename ?? p.url}); send the content as raw or text`;
+  const name = p.filename ?? `file-${n + 1}${EXT_BY_TYPE[p.mediaType ?? ''] ?? '.ts'}`;
+  if (typeof p.raw === 'string') {
+    const content = Buffer.from(p.raw, 'base64').toString('utf8');
+    if (content.includes('\0')) return `"${name}" is binary, not source code`;
+    return { path: name, content };
+  }
+  return { path: name, content: p.text ?? '' };
+}
+
+/** Decide what a message asks for. */
+export function reviewPlanOf(input: Inbound): Plan {
+  if (input.files.length > 0) {
+    const files: SourceInput[] = [];
+    for (const [n, p] of input.files.entries()) {
+      const f = fileOf(p, n);
+      if (typeof f === 'string') return { kind: 'unsupported', why: f };
+      files.push(f);
+    }
+    return { kind: 'files', files };
+  }
+  const path = stringField(input.data, 'path', 'dir', 'directory');
+  if (path) return { kind: 'directory', path };
+  const code = stringField(input.data, 'code', 'snippet');
+  if (code) return { kind: 'snippet', code, filename: stringField(input.data, 'filename') ?? 'snippet.ts' };
+  const m = REVIEW_TEXT.exec(input.text);
+  if (m) return { kind: 'directory', path: unquote(m[1]!) };
+  if (input.text && looksLikeCode(input.text)) return { kind: 'snippet', code: stripFence(input.text), filename: 'snippet.ts' };
+  return { kind: 'unsupported', why: '' };
+}
+
+/** A snippet pasted inside a Markdown code fence is reviewed without the fence lines. */
+function stripFence(text: string): string {
+  const m = /^```[\w-]*\n([\s\S]*?)\n?```\s*$/.exec(text.trim());
+  return m ? m[1]! : text;
+}
+
+export function codeReviewerExecutor(opts: CodeReviewerOptions): AgentExecutor {
+  const logger = opts.logger ?? silentLogger;
+  return guarded('code-reviewer', logger, async (ctx, task) => {
+    const plan = reviewPlanOf(inbound(ctx.message));
+    if (plan.kind === 'unsupported') return task.reply(plan.why ? `${plan.why}. ${CODE_REVIEWER_USAGE}` : CODE_REVIEWER_USAGE);
+    const subject = plan.kind === 'directory' ? plan.path : plan.kind === 'snippet' ? 'the snippet' : `${plan.files.length} file(s)`;
+    const onFile = (r: FileReview): void => fileUpdate(task, r);
+    const ropts = { onFile, signal: ctx.signal };
+    let report: ReviewReport;
+    try {
+      task.working(`Reviewing ${subject}`);
+      report =
+        plan.kind === 'directory'
+          ? await reviewDirectory(opts.workspaceRoot, plan.path, ropts)
+          : plan.kind === 'snippet'
+            ? await reviewSnippet(plan.code, plan.filename, ropts)
+            : await reviewFiles(plan.files, ropts);
+    } catch (err) {
+      if (ctx.signal.aborted) return;
+      if (err instanceof WorkspaceError) return task.reject(`Cannot review ${subject}: ${err.message}`);
+      if (err instanceof ReviewUnavailableError) return task.fail(err.message);
+      throw err;
+    }
+    if (ctx.signal.aborted) return;
+    logger.info({ taskId: task.taskId, files: report.files.length, verdict: report.verdict }, 'review finished');
+    task.addArtifact({
+      name: 'review',
+      description: `Review of ${subject}`,
+      parts: [{ text: summary(subject, report) }, { data: reportData(report) }],
+    });
+    task.complete(`Verdict: ${report.verdict} (${report.errors} error(s), ${report.warnings} warning(s) in ${report.files.length} file(s)).`);
+  });
+}
+
+function fileUpdate(task: TaskUpdater, r: FileReview): void {
+  const data: JsonObject = {
+    event: 'file',
+    file: r.file,
+    errors: r.errors,
+    warnings: r.warnings,
+    findings: r.findings.map((f) => ({ ...f })),
+  };
+  task.working({ parts: [{ text: `${r.file}: ${r.errors} error(s), ${r.warnings} warning(s)` }, { data }] });
+}
+
+function reportData(r: ReviewReport): JsonObject {
+  return {
+    verdict: r.verdict,
+    errors: r.errors,
+    warnings: r.warnings,
+    infos: r.infos,
+    files: r.files,
+    findings: r.findings.map((f) => ({ ...f })),
+  };
+}
+
+function summary(subject: string, r: ReviewReport): string {
+  const lines = [`Review of ${subject}: ${r.verdict} — ${r.errors} error(s), ${r.warnings} warning(s), ${r.infos} note(s) in ${r.files.length} file(s)`];
+  const shown = r.findings.filter((f) => f.severity !== 'info').slice(0, 50);
+  for (const f of shown) lines.push(`${f.severity === 'error' ? '✗' : '!'} ${f.file}:${f.line}:${f.column} ${f.rule}: ${f.message}`);
+  if (r.findings.length > shown.length) lines.push(`… and ${r.findings.length - shown.length} more in the data part`);
+  return lines.join('\n');
+}

@@ -1,0 +1,163 @@
+/**
+ * Turns one operation into one request on the chosen transport: headers, credentials, the
+ * deadline, and the single retry after the `onUnauthorized` hook refreshed credentials.
+ */
+import { BINDINGS, isA2AError, type AgentCard, type OperationName } from '../protocol/index.js';
+import { applyCredentials, type AppliedAuth, type Credentials } from './auth.js';
+import { A2AClientError } from './errors.js';
+import { callSignal, toClientError } from './http.js';
+import { JsonRpcTransport } from './jsonrpc-transport.js';
+import type { A2AClientOptions, CallOptions, ClientLogger, StreamOptions } from './options.js';
+import { RestTransport } from './rest-transport.js';
+import type { SelectedInterface } from './select-interface.js';
+import type { HttpTransportOptions, StreamEvent, Transport, TransportFactory, TransportRequest } from './transport.js';
+import { httpFailureOf } from './wire.js';
+
+const BUILT_IN: Readonly<Record<string, TransportFactory>> = {
+  [BINDINGS.JSONRPC]: (url, o) => new JsonRpcTransport(url, o),
+  [BINDINGS.HTTP_JSON]: (url, o) => new RestTransport(url, o),
+};
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+export class Invoker {
+  private current: Transport;
+  private credentials: Credentials | undefined;
+  private readonly options: A2AClientOptions;
+  private readonly card: () => AgentCard;
+  private readonly logger: ClientLogger | undefined;
+
+  constructor(iface: SelectedInterface, options: A2AClientOptions, card: () => AgentCard) {
+    this.options = options;
+    this.card = card;
+    this.credentials = options.credentials;
+    this.logger = options.logger;
+    this.current = this.transportFor(iface);
+  }
+
+  /** The transport requests go through now. */
+  get transport(): Transport {
+    return this.current;
+  }
+
+  /** Switches to another interface of the same agent (fallback, §5.2). */
+  use(iface: SelectedInterface): void {
+    this.current = this.transportFor(iface);
+  }
+
+  private transportFor(iface: SelectedInterface): Transport {
+    const options = this.options;
+    const factories: Record<string, TransportFactory> = { ...BUILT_IN, ...options.transports };
+    const factory = Object.entries(factories).find(([name]) => name.toUpperCase() === iface.binding.toUpperCase())?.[1];
+    if (!factory) {
+      throw new A2AClientError('NO_COMPATIBLE_INTERFACE', `No transport for binding ${iface.binding}; pass one in options.transports`);
+    }
+    const httpOptions: HttpTransportOptions = {
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
+      ...(options.maxEventBytes !== undefined ? { maxEventBytes: options.maxEventBytes } : {}),
+      ...(options.streamIdleTimeoutMs !== undefined ? { streamIdleTimeoutMs: options.streamIdleTimeoutMs } : {}),
+    };
+    return factory(iface.url, httpOptions);
+  }
+
+  log(level: 'debug' | 'info' | 'warn', obj: object, msg: string): void {
+    this.logger?.[level]?.(obj, msg);
+  }
+
+  private timeoutOf(options: CallOptions): number {
+    return options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /** Runs `fn` under the caller's signal and the call's timeout; timeouts become `TIMEOUT` errors. */
+  async withDeadline<T>(operation: OperationName, options: CallOptions, fn: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+    const timeoutMs = this.timeoutOf(options);
+    const signal = callSignal(options.signal, timeoutMs);
+    try {
+      return await fn(signal);
+    } catch (err) {
+      throw toClientError(err, operation, this.transport.url, timeoutMs);
+    }
+  }
+
+  /** One unary request, retried once with refreshed credentials after a 401. */
+  async call(operation: OperationName, body: object, options: CallOptions, signal: AbortSignal | undefined): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      const auth = await applyCredentials(this.card(), this.credentials);
+      try {
+        return await this.transport.call(operation, body, this.request(options, auth, signal, undefined));
+      } catch (err) {
+        if (attempt > 0 || !(await this.refreshAfter(err, operation, auth))) throw err;
+      }
+    }
+  }
+
+  /**
+   * One streaming request. The timeout covers the wait for the first event only: a healthy
+   * stream may legitimately stay open far longer than any unary call.
+   */
+  async *stream(operation: OperationName, body: object, options: StreamOptions, lastEventId: string | undefined): AsyncGenerator<StreamEvent> {
+    const timeoutMs = this.timeoutOf(options);
+    for (let attempt = 0; ; attempt++) {
+      const auth = await applyCredentials(this.card(), this.credentials);
+      const firstEvent = new AbortController();
+      const timer = setTimeout(
+        () => firstEvent.abort(new DOMException(`${operation} timed out`, 'TimeoutError')),
+        timeoutMs,
+      );
+      const signal = options.signal ? AbortSignal.any([options.signal, firstEvent.signal]) : firstEvent.signal;
+      let received = false;
+      try {
+        for await (const ev of this.transport.stream(operation, body, this.request(options, auth, signal, lastEventId))) {
+          if (!received) {
+            received = true;
+            clearTimeout(timer);
+          }
+          yield ev;
+        }
+        return;
+      } catch (err) {
+        if (received || attempt > 0 || !(await this.refreshAfter(err, operation, auth))) {
+          throw toClientError(err, operation, this.transport.url, timeoutMs);
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  }
+
+  private request(
+    options: CallOptions,
+    auth: AppliedAuth,
+    signal: AbortSignal | undefined,
+    lastEventId: string | undefined,
+  ): TransportRequest {
+    const extensions = [...(this.options.extensions ?? []), ...(options.extensions ?? [])];
+    return {
+      signal,
+      headers: { ...this.options.headers, ...auth.headers, ...options.headers },
+      query: auth.query,
+      extensions: [...new Set(extensions)],
+      lastEventId,
+      timeoutMs: this.timeoutOf(options),
+    };
+  }
+
+  /** Asks the hook for fresh credentials after an authentication failure; true means "retry". */
+  private async refreshAfter(err: unknown, operation: OperationName, auth: AppliedAuth): Promise<boolean> {
+    const hook = this.options.onUnauthorized;
+    if (!hook || !isA2AError(err) || err.kind !== 'Unauthenticated') return false;
+    const http = httpFailureOf(err);
+    const answer = await hook({
+      operation,
+      status: http?.status,
+      challenge: http?.wwwAuthenticate ?? null,
+      schemes: auth.schemes,
+      card: this.card(),
+    });
+    if (answer === false) return false;
+    if (answer !== undefined && answer !== true) this.credentials = answer;
+    this.log('debug', { operation }, 'retrying once after refreshing credentials');
+    return true;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * Streams of a task's events for SendStreamingMessage and SubscribeToTask (§3.1.2, §3.1.6, §3.5.2):
+ * first a Task (or a single Message), then updates in order, closed at a terminal or interrupted
+ * state. Each event carries its per-task sequence number, which bindings send as the SSE `id:`.
+ */
+import {
+  A2AError,
+  isTerminal,
+  type SendMessageRequest,
+  type StreamResponse,
+  type Task,
+} from '../../protocol/index.js';
+import type { CallContext } from '../dispatch/call-context.js';
+import type { Scope } from '../store/task-store.js';
+import { snapshotEvent } from './view.js';
+import { stops } from './execution.js';
+import type { TaskManager } from './manager.js';
+
+export interface StreamSink {
+  event(event: StreamResponse, id: string): void;
+  end(): void;
+}
+
+/** A stream ready to be written; events that arrive before `open` are buffered. */
+export interface EventStream {
+  open(sink: StreamSink): void;
+  /** The client went away: stop listening. Safe to call more than once. */
+  close(): void;
+}
+
+class BufferedStream implements EventStream {
+  #sink: StreamSink | undefined;
+  #buffer: Array<[StreamResponse, string]> = [];
+  #ended = false;
+  #finishing = false;
+  onClose: (() => void) | undefined;
+
+  push(event: StreamResponse, id: string): void {
+    if (this.#ended) return;
+    if (!this.#sink) {
+      // The live task keeps changing while buffered: keep the state it had at this event.
+      this.#buffer.push([snapshotEvent(event), id]);
+      if (stops(event)) this.#finishing = true;
+      return;
+    }
+    this.#write(event, id);
+  }
+
+  #write(event: StreamResponse, id: string): void {
+    const sink = this.#sink!;
+    sink.event(event, id);
+    if (stops(event)) this.finish();
+  }
+
+  open(sink: StreamSink): void {
+    this.#sink = sink;
+    const buffered = this.#buffer;
+    this.#buffer = [];
+    for (const [e, id] of buffered) {
+      if (this.#ended) break;
+      this.#write(e, id);
+    }
+    if (this.#finishing) this.finish();
+  }
+
+  /** End the stream after what was written so far. */
+  finish(): void {
+    if (this.#ended) return;
+    if (!this.#sink) {
+      this.#finishing = true;
+      return;
+    }
+    this.#ended = true;
+    this.#sink.end();
+    this.close();
+  }
+
+  close(): void {
+    this.#ended = true;
+    const c = this.onClose;
+    this.onClose = undefined;
+    c?.();
+  }
+}
+
+/** The task manager hands the first event (a new Task, the Message, or a follow-up's current Task). */
+async function forMessage(tasks: TaskManager, req: SendMessageRequest, scope: Scope, cc: CallContext): Promise<EventStream> {
+  const stream = new BufferedStream();
+  const exec = await tasks.send(req, scope, cc, (event, seq) => stream.push(event, String(seq)));
+  await exec.first;
+  if (!exec.run.task && !exec.run.reply) throw exec.run.error ?? new A2AError('Internal', 'The agent produced no answer');
+  void exec.done.then(() => stream.finish());
+  return stream;
+}
+
+function forSubscription(tasks: TaskManager, task: Task, scope: Scope, lastEventId?: string): EventStream {
+  const run = tasks.attach(scope, task);
+  const resumeFrom = lastEventId !== undefined && /^\d+$/.test(lastEventId) ? Number(lastEventId) : undefined;
+  const missed = resumeFrom !== undefined ? run.eventsAfter(resumeFrom) : undefined;
+  const current = run.task ?? task;
+  if (isTerminal(current.status.state) && !missed) {
+    throw new A2AError(
+      'UnsupportedOperation',
+      `Task ${task.id} is ${current.status.state}; subscribing needs a task that is not in a terminal state`,
+    );
+  }
+  const stream = new BufferedStream();
+  // A resume continues the earlier stream (which began with the Task); a new subscription starts with it.
+  if (missed) {
+    for (const { seq, event } of missed) stream.push(event, String(seq));
+  } else {
+    stream.push({ task: current }, String(run.seq));
+  }
+  if (isTerminal(current.status.state)) {
+    stream.finish();
+    return stream;
+  }
+  const unlisten = run.listen((event, seq) => stream.push(event, String(seq)), true);
+  stream.onClose = () => {
+    unlisten();
+    tasks.detached(run);
+  };
+  return stream;
+}
+
+export const openRunStream = { forMessage, forSubscription };

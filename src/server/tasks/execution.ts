@@ -1,0 +1,78 @@
+/**
+ * One executor call on a task, as its caller waits on it: `first` settles with the first answer (the
+ * task exists, or the agent replied), `done` when the task stops (terminal, interrupted, a reply) or the
+ * agent returns. Promises are made only for whoever waits before that happens: a unary call to a
+ * synchronous agent finds both already settled and allocates nothing.
+ */
+import { isInterrupted, isTerminal, type StreamResponse } from '../../protocol/index.js';
+import { RESOLVED } from '../util/settled.js';
+import type { RunWatcher, TaskRun } from './run.js';
+
+export class Execution implements RunWatcher {
+  // Two one-shot gates, kept as plain fields: a promise is made only for a wait that starts before its gate opens.
+  #answered = false;
+  #finished = false;
+  #first: Promise<void> | undefined;
+  #openFirst: (() => void) | undefined;
+  #done: Promise<void> | undefined;
+  #openDone: (() => void) | undefined;
+
+  constructor(readonly run: TaskRun) {
+    // A follow-up's task already exists: returnImmediately must not wait for the agent's first update.
+    if (run.task) this.#answered = true;
+  }
+
+  /** Whether the first answer exists (so `first` is settled). */
+  get answered(): boolean {
+    return this.#answered;
+  }
+
+  /** Whether the call has stopped (so `done` is settled). */
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  get first(): Promise<void> {
+    if (this.#answered) return RESOLVED;
+    return (this.#first ??= new Promise<void>((r) => (this.#openFirst = r)));
+  }
+
+  get done(): Promise<void> {
+    if (this.#finished) return RESOLVED;
+    return (this.#done ??= new Promise<void>((r) => (this.#openDone = r)));
+  }
+
+  /** Every event of the run while this call is in progress. */
+  saw(event: StreamResponse): void {
+    this.#seeFirst();
+    if (stops(event)) this.#finish();
+  }
+
+  /** The agent returned (or threw). */
+  end(): void {
+    this.#seeFirst();
+    this.#finish();
+  }
+
+  #seeFirst(): void {
+    if (this.#answered) return;
+    this.#answered = true;
+    this.#openFirst?.();
+  }
+
+  #finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#openDone?.();
+  }
+}
+
+/** Whether an event ends a wait: a direct message, or a terminal or interrupted status. */
+export function stops(event: StreamResponse): boolean {
+  if ('message' in event) return true;
+  if ('statusUpdate' in event) {
+    const s = event.statusUpdate.status.state;
+    return isTerminal(s) || isInterrupted(s);
+  }
+  return false;
+}

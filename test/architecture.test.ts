@@ -1,0 +1,91 @@
+/**
+ * The layering rules of the README's architecture section, checked on the sources: no import cycle
+ * (type-only imports included), `protocol` imports nothing of ours, `server` and `client` reach each
+ * other only through `protocol`, and the kit and the examples import the library by package name.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name !== 'node_modules' && e.name !== 'dist') out.push(...sources(p));
+    } else if (/\.ts$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** Every module specifier a file imports or re-exports (static and dynamic). */
+function specifiers(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]/gm)) out.push(m[1]!);
+  for (const m of text.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)) out.push(m[1]!);
+  for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push(m[1]!);
+  return out;
+}
+
+function resolveRelative(from: string, spec: string): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  return path.resolve(path.dirname(from), spec).replace(/\.js$/, '.ts');
+}
+
+const rel = (p: string) => path.relative(root, p);
+
+describe('architecture', () => {
+  const lib = sources(path.join(root, 'src'));
+
+  it('the library has no import cycle, type-only imports included', () => {
+    const graph = new Map(lib.map((f) => [f, specifiers(f).map((s) => resolveRelative(f, s)).filter((t): t is string => !!t)]));
+    const state = new Map<string, 'open' | 'done'>();
+    const cycles: string[] = [];
+    const visit = (f: string, trail: string[]): void => {
+      if (state.get(f) === 'done') return;
+      if (state.get(f) === 'open') {
+        cycles.push([...trail.slice(trail.indexOf(f)), f].map(rel).join(' → '));
+        return;
+      }
+      state.set(f, 'open');
+      for (const t of graph.get(f) ?? []) visit(t, [...trail, f]);
+      state.set(f, 'done');
+    };
+    for (const f of graph.keys()) visit(f, []);
+    assert.deepEqual(cycles, []);
+  });
+
+  it('protocol imports nothing of ours; server and client meet only in protocol', () => {
+    const wrong: string[] = [];
+    for (const f of lib) {
+      const area = rel(f).split(path.sep)[1];
+      for (const s of specifiers(f)) {
+        const t = resolveRelative(f, s);
+        if (!t) continue;
+        const to = rel(t).split(path.sep)[1];
+        const ok =
+          area === to ||
+          to === 'protocol' ||
+          (area === 'index.ts' && to === 'protocol') ||
+          ((area === 'server' || area === 'client') && to === 'index.ts');
+        if (!ok || (area === 'protocol' && to !== 'protocol')) wrong.push(`${rel(f)} imports ${s}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
+
+  it('the kit and the examples import the library by package name, never by path', () => {
+    const users = [...sources(path.join(root, 'kit', 'src')), ...sources(path.join(root, 'examples'))];
+    assert.ok(users.length > 20, 'found the kit and the examples');
+    const wrong = users.flatMap((f) =>
+      specifiers(f)
+        .filter((s) => s.startsWith('.') && !resolveRelative(f, s)!.startsWith(path.dirname(f.includes(`${path.sep}kit${path.sep}`) ? path.join(root, 'kit', 'src') : path.join(root, 'examples'))))
+        .map((s) => `${rel(f)} imports ${s}`),
+    );
+    assert.deepEqual(wrong, []);
+  });
+});
