@@ -14,6 +14,7 @@ import type { SchemeOutcome, SchemeVerifier } from './verifiers.js';
 /** Verifiers by scheme name, as the card's `securitySchemes` names them. */
 export type Verifiers = Readonly<Record<string, SchemeVerifier>>;
 
+/** How the card's security requirements are enforced (shared by `createAgentServer({ auth })` and {@link authenticatorFromCard}). */
 export interface CardAuthOptions {
   /**
    * Check the scopes a requirement lists against the caller's granted scopes (`claims.scopes`

@@ -25,6 +25,7 @@ export interface PushClock {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
+/** Delivery settings of push notifications: retries, timeouts, queues per destination, signing. */
 export interface PushSenderOptions extends Partial<RetryOptions> {
   logger?: PushLogger;
   /** Pending events per lane; on overflow the oldest pending one is dropped. Default 1000. */

@@ -18,6 +18,7 @@ export { PUSH_SIGNATURE_HEADER, PUSH_JWKS_PATH } from '../../protocol/push.js';
 /** Asymmetric algorithms a signer may use (symmetric keys would have to be shared with every receiver). */
 export type PushSigningAlg = 'ES256' | 'ES384' | 'ES512' | 'EdDSA' | 'RS256' | 'PS256';
 
+/** The key a {@link createPushSigner} signs push bodies with, and how it is published. */
 export interface PushSignerOptions {
   /** The private key: a KeyObject, a CryptoKey, a private JWK or a PEM string. */
   privateKey: KeyObject | CryptoKey | JWK | string;

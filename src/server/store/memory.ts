@@ -51,12 +51,22 @@ class Entry {
   }
 }
 
+/** Settings of {@link InMemoryTaskStore}. */
 export interface MemoryTaskStoreOptions {
   /** Most tasks kept; default 100 000. Only terminal tasks are evicted, oldest first. */
   maxTasks?: number;
 }
 
-
+/**
+ * The default store: tasks and push configs in this process's memory, lost on restart. Bounded:
+ * past `maxTasks`, the oldest finished tasks are evicted (a running task never is). Finished tasks are
+ * kept as compact JSON text.
+ *
+ * @example
+ * ```ts
+ * const server = createAgentServer({ card, executor, store: new InMemoryTaskStore({ maxTasks: 10_000 }) });
+ * ```
+ */
 export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   // Map iteration order is insertion order: the first entries are the oldest, which makes eviction cheap.
   readonly #entries = new Map<string, Entry>();

@@ -10,6 +10,7 @@ import { decodeCursor, encodeCursor, statusTime, type Scope, type TaskPage, type
 type Db = import('better-sqlite3').Database;
 type Stmt = import('better-sqlite3').Statement;
 
+/** Settings of {@link SqliteTaskStore}. */
 export interface SqliteTaskStoreOptions {
   /** File path, or `:memory:`. */
   path: string;
@@ -27,6 +28,17 @@ CREATE TABLE IF NOT EXISTS a2a_push_configs (
   PRIMARY KEY (tenant, task_id, id)
 );`;
 
+/**
+ * Tasks and push configs in one SQLite file, so they survive a restart of the process: the embedded
+ * store for a single instance. Needs the optional peer dependency `better-sqlite3` (version 12 on
+ * Node 20), loaded only when a store is constructed.
+ *
+ * @example
+ * ```ts
+ * import { SqliteTaskStore } from 'a2a-kit/server/sqlite';
+ * const server = createAgentServer({ card, executor, store: new SqliteTaskStore({ path: './tasks.db' }) });
+ * ```
+ */
 export class SqliteTaskStore implements TaskStore, PushConfigStore {
   readonly persistent = true;
   readonly #db: Db;

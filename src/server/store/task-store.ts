@@ -11,6 +11,7 @@ export interface Scope {
   owner: string;
 }
 
+/** What `ListTasks` asks a store for: filters and one page (§3.1.4). */
 export interface TaskQuery {
   contextId?: string;
   status?: TaskState;
@@ -21,6 +22,7 @@ export interface TaskQuery {
   pageToken?: string;
 }
 
+/** One page of `ListTasks`: the tasks, the cursor of the next page (empty on the last) and the total. */
 export interface TaskPage {
   tasks: Task[];
   nextPageToken: string;
