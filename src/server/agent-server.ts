@@ -35,6 +35,7 @@ export class AgentServer {
   #mounts: Mount[] = [];
   #card: CardResponder | undefined;
   #server: Server | undefined;
+  #recovered: Promise<number> | undefined;
   /** Open SSE streams, ended first when the server closes. */
   readonly #streams = new Set<ServerResponse>();
   readonly #trackStream = (res: ServerResponse): void => {
@@ -65,6 +66,9 @@ export class AgentServer {
       handle: SERVED_BINDINGS[binding]!(this.service, bindingOptions),
     }));
     this.service.card = card;
+    // Once per server: tasks a previous process left running get a final state before anything is served.
+    this.#recovered ??= this.service.tasks.recover();
+    await this.#recovered;
     this.#card = new CardResponder(card, o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {});
     return card;
   }

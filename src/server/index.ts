@@ -31,6 +31,7 @@
 export { createAgentServer, AgentServer, type AgentServerOptions } from './agent-server.js';
 export type { BindingOptions, Authenticator } from './bindings/common.js';
 export type { PushOptions, ExtendedCardSource } from './dispatch/dispatcher.js';
+export type { StoreErrorHook } from './tasks/manager.js';
 export { silentLogger, type Logger } from './logger.js';
 
 // The agent author's API.

@@ -35,7 +35,7 @@ import type { AgentExecutor } from '../agent/executor.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { InMemoryTaskStore } from '../store/memory.js';
 import { isPushConfigStore, type PushConfigStore, type Scope, type StoredPushConfig, type TaskStore } from '../store/task-store.js';
-import { TaskManager } from '../tasks/manager.js';
+import { TaskManager, type StoreErrorHook } from '../tasks/manager.js';
 import { viewTask } from '../tasks/view.js';
 import { inputModeMatcher, unsupportedMediaType } from './media-types.js';
 import { openRunStream, type EventStream } from '../tasks/event-stream.js';
@@ -66,6 +66,12 @@ export interface DispatcherOptions {
   logger?: Logger;
   extendedCard?: ExtendedCardSource;
   push?: PushOptions;
+  /** Fail a task after this long (ms) without an event once its agent returned without finishing it. Default: no limit. */
+  idleTimeoutMs?: number;
+  /** Tasks a previous process left SUBMITTED or WORKING: `'fail'` them at start (default) or `'resume'` them. */
+  recovery?: 'fail' | 'resume';
+  /** Told of every failed store write, besides the log (a failed save also fails the call). */
+  onStoreError?: StoreErrorHook;
 }
 
 const SCHEMAS: Record<OperationName, z.ZodType> = {
@@ -102,7 +108,14 @@ export class OperationDispatcher {
     this.pushConfigs = options.pushConfigStore ?? (isPushConfigStore(this.store) ? this.store : new InMemoryTaskStore());
     this.logger = options.logger ?? silentLogger;
     this.#extendedCard = options.extendedCard;
-    this.tasks = new TaskManager({ store: this.store, executor: options.executor, logger: this.logger });
+    this.tasks = new TaskManager({
+      store: this.store,
+      executor: options.executor,
+      logger: this.logger,
+      ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+      ...(options.recovery ? { recovery: options.recovery } : {}),
+      ...(options.onStoreError ? { onStoreError: options.onStoreError } : {}),
+    });
     this.#pushPolicy = options.push?.policy ?? {};
     const sender = options.push?.sender;
     this.pushSender =

@@ -46,12 +46,14 @@ export class PushDispatcher {
       return;
     }
     const list = this.#configs.get(key);
-    if (list === undefined && this.store.persistent) {
+    // A task's first event ('task') is its creation: nothing can be stored for it yet, so nothing is loaded.
+    if (list === undefined && this.store.persistent && !('task' in event)) {
       this.#load(scope, task.id, key, snapshotEvent(event));
       return;
     }
     this.#send(list, event);
     if (isTerminal(task.status.state)) this.#configs.delete(key);
+    else if (list === undefined && 'task' in event && this.store.persistent) this.#configs.set(key, []);
   };
 
   #send(list: TaskPushNotificationConfig[] | undefined, event: StreamResponse): void {
@@ -71,8 +73,14 @@ export class PushDispatcher {
       .then((configs) => {
         this.#loading.delete(key);
         const merged = [...configs, ...(this.#configs.get(key) ?? []).filter((c) => !configs.some((s) => s.id === c.id))];
-        this.#configs.set(key, merged);
         for (const e of queue) this.#send(merged, e);
+        // A task that finished while its configs loaded is done with them; keeping the entry would leak it.
+        if (queue.some(isFinal)) this.#configs.delete(key);
+        else this.#configs.set(key, merged);
       });
   }
+}
+
+function isFinal(event: StreamResponse): boolean {
+  return 'statusUpdate' in event && isTerminal(event.statusUpdate.status.state);
 }

@@ -109,6 +109,13 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     return { tasks, nextPageToken: more ? encodeCursor(tasks[tasks.length - 1]!) : '', totalSize: total };
   }
 
+  async unfinishedTasks(): Promise<Array<{ scope: Scope; task: Task }>> {
+    const rows = this.#db
+      .prepare(`SELECT tenant, owner, id, body FROM a2a_tasks WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')`)
+      .all() as Array<{ tenant: string; owner: string; id: string; body: string }>;
+    return rows.map((r) => ({ scope: { tenant: r.tenant, owner: r.owner }, task: parse<Task>(r.body, r.id) }));
+  }
+
   #visible(scope: Scope, taskId: string): boolean {
     const row = this.#owner.get(scope.tenant, taskId) as { owner: string } | undefined;
     return row !== undefined && row.owner === scope.owner;

@@ -41,6 +41,11 @@ export interface TaskStore {
   saveTask(scope: Scope, task: Task): Promise<void>;
   /** Newest status timestamp first, cursor-paginated. */
   listTasks(scope: Scope, query: TaskQuery): Promise<TaskPage>;
+  /**
+   * Every task, in any scope, that is SUBMITTED or WORKING: after a restart, the ones a previous process
+   * was running. Persistent stores implement it so those tasks can be recovered at start.
+   */
+  unfinishedTasks?(): Promise<Array<{ scope: Scope; task: Task }>>;
   /** Release connections and files; called once when the server closes. */
   close?(): Promise<void>;
 }

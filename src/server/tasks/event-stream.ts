@@ -16,8 +16,11 @@ import { snapshotEvent } from './view.js';
 import { stops } from './execution.js';
 import type { TaskManager } from './manager.js';
 
+/** Where a binding writes a stream: events in order, then an end, or an error and then an end. */
 export interface StreamSink {
   event(event: StreamResponse, id: string): void;
+  /** The stream failed after it started (e.g. the task could not be saved): write an error event. */
+  error?(err: A2AError): void;
   end(): void;
 }
 
@@ -33,6 +36,7 @@ class BufferedStream implements EventStream {
   #buffer: Array<[StreamResponse, string]> = [];
   #ended = false;
   #finishing = false;
+  #failure: A2AError | undefined;
   onClose: (() => void) | undefined;
 
   push(event: StreamResponse, id: string): void {
@@ -60,7 +64,20 @@ class BufferedStream implements EventStream {
       if (this.#ended) break;
       this.#write(e, id);
     }
-    if (this.#finishing) this.finish();
+    if (this.#failure) this.fail(this.#failure);
+    else if (this.#finishing) this.finish();
+  }
+
+  /** End the stream with an error event after what was written so far. */
+  fail(err: A2AError): void {
+    if (this.#ended) return;
+    if (!this.#sink) {
+      this.#failure = err;
+      this.#finishing = true;
+      return;
+    }
+    this.#sink.error?.(err);
+    this.finish();
   }
 
   /** End the stream after what was written so far. */
@@ -89,7 +106,13 @@ async function forMessage(tasks: TaskManager, req: SendMessageRequest, scope: Sc
   const exec = await tasks.send(req, scope, cc, (event, seq) => stream.push(event, String(seq)));
   await exec.first;
   if (!exec.run.task && !exec.run.reply) throw exec.run.error ?? new A2AError('Internal', 'The agent produced no answer');
-  void exec.done.then(() => stream.finish());
+  // The stream ends when the task stops and its state is stored; a failed save ends it with an error.
+  void exec.done
+    .then(() => tasks.flush(exec.run))
+    .then(
+      () => stream.finish(),
+      (err: unknown) => stream.fail(err instanceof A2AError ? err : new A2AError('Internal', 'The stream failed')),
+    );
   return stream;
 }
 

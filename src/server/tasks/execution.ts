@@ -1,10 +1,11 @@
 /**
  * One executor call on a task, as its caller waits on it: `first` settles with the first answer (the
- * task exists, or the agent replied), `done` when the task stops (terminal, interrupted, a reply) or the
- * agent returns. Promises are made only for whoever waits before that happens: a unary call to a
- * synchronous agent finds both already settled and allocates nothing.
+ * task exists, or the agent replied), `done` when the task stops — terminal, interrupted, or a direct
+ * reply (§3.2.2, §3.1.2). The agent returning does not end the call: an agent may hand its updater to a
+ * queue and finish later. Promises are made only for whoever waits before that happens: a unary call to
+ * a synchronous agent finds both already settled and allocates nothing.
  */
-import { isInterrupted, isTerminal, type StreamResponse } from '../../protocol/index.js';
+import { isInterrupted, isTerminal, type StreamResponse, type TaskState } from '../../protocol/index.js';
 import { RESOLVED } from '../util/settled.js';
 import type { RunWatcher, TaskRun } from './run.js';
 
@@ -48,10 +49,17 @@ export class Execution implements RunWatcher {
     if (stops(event)) this.#finish();
   }
 
-  /** The agent returned (or threw). */
-  end(): void {
+  /** Called once when the call stops, whichever way. */
+  onFinish: (() => void) | undefined;
+
+  /**
+   * The agent returned (or threw, after the manager failed the task). The call ends now only if there
+   * is nothing left to follow: a reply, no task, or a task that already stopped.
+   */
+  returned(): void {
     this.#seeFirst();
-    this.#finish();
+    const { task, reply } = this.run;
+    if (reply || !task || stopsAt(task.status.state)) this.#finish();
   }
 
   #seeFirst(): void {
@@ -64,15 +72,18 @@ export class Execution implements RunWatcher {
     if (this.#finished) return;
     this.#finished = true;
     this.#openDone?.();
+    this.onFinish?.();
   }
 }
 
 /** Whether an event ends a wait: a direct message, or a terminal or interrupted status. */
 export function stops(event: StreamResponse): boolean {
   if ('message' in event) return true;
-  if ('statusUpdate' in event) {
-    const s = event.statusUpdate.status.state;
-    return isTerminal(s) || isInterrupted(s);
-  }
+  if ('statusUpdate' in event) return stopsAt(event.statusUpdate.status.state);
   return false;
+}
+
+/** Terminal and interrupted states end a blocking call and a stream (§3.2.2). */
+export function stopsAt(state: TaskState): boolean {
+  return isTerminal(state) || isInterrupted(state);
 }

@@ -15,7 +15,7 @@ import {
 } from '../../protocol/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { AgentExecutor } from '../agent/executor.js';
-import { Execution } from './execution.js';
+import { Execution, stopsAt } from './execution.js';
 import { RESOLVED } from '../util/settled.js';
 import { RunContext, RunUpdater } from './updater.js';
 import type { Logger } from '../logger.js';
@@ -33,7 +33,23 @@ export interface TaskManagerOptions {
   replayRetentionMs?: number;
   /** At most this many finished runs are kept for resumes; the oldest go first. Default 1000. */
   maxRetainedRuns?: number;
+  /**
+   * Fail a task after this long (ms) without an event once its agent returned without finishing it.
+   * Default: no limit.
+   */
+  idleTimeoutMs?: number;
+  /**
+   * What `recover()` does with tasks a previous process left running: `'fail'` them (the default), or
+   * `'resume'` them by calling the executor again with the task's last user message (for agents whose
+   * work can safely start over).
+   */
+  recovery?: 'fail' | 'resume';
+  /** Told of every failed store write (besides the log), e.g. to alert an operator. */
+  onStoreError?: StoreErrorHook;
 }
+
+/** Receives store failures: what was being done, on which task. */
+export type StoreErrorHook = (err: unknown, info: { operation: string; taskId: string; tenant: string }) => void;
 
 export class TaskManager {
   readonly #runs = new Map<string, TaskRun>();
@@ -98,10 +114,10 @@ export class TaskManager {
       throw A2AError.invalidParams([{ field: 'message.contextId', description: `does not match the context of task ${existing.id}` }]);
     }
     const run = this.liveRun(scope, existing.id) ?? this.#track(new TaskRun(scope, existing.id, existing.contextId, this, existing));
-    if (run.active) {
+    if (run.active || run.execution) {
       // An interrupted task may still be finishing its previous executor call: give it a moment.
       if (isInterrupted(existing.status.state)) await Promise.race([run.settled, delay(5000)]);
-      if (run.active) throw new A2AError('UnsupportedOperation', `Task ${existing.id} is still processing a message`);
+      if (run.active || run.execution) throw new A2AError('UnsupportedOperation', `Task ${existing.id} is still processing a message`);
       // That call may have ended the task while we waited.
       refuseTerminal(run.task ?? existing);
     }
@@ -123,16 +139,21 @@ export class TaskManager {
     const unlisten = listener ? run.listen(listener, true) : undefined;
     run.execution = exec;
     run.active = true;
+    // The call ends when the task stops, which may be long after the agent returned (it kept its updater).
+    exec.onFinish = () => {
+      unlisten?.();
+      if (run.execution === exec) run.execution = undefined;
+      if (!run.active) this.#release(run);
+    };
     const end = (err?: unknown, threw = false): void => {
+      run.active = false;
       if (threw) this.#failed(run, err);
       else if (!run.task && !run.reply) {
         this.#failed(run, new A2AError('InvalidAgentResponse', 'The agent finished without replying or creating a task'));
       }
-      run.active = false;
-      unlisten?.();
-      if (run.execution === exec) run.execution = undefined;
-      exec.end();
-      this.#release(run);
+      exec.returned();
+      if (exec.finished) this.#release(run);
+      else this.#watchIdle(run);
     };
     // Called directly, not from an async wrapper: a synchronous agent is done before this returns.
     let result: void | Promise<void>;
@@ -148,6 +169,34 @@ export class TaskManager {
       end();
     }
     return exec;
+  }
+
+  /**
+   * With `idleTimeoutMs`, a task whose agent returned without finishing it fails after that long
+   * without an event, with a status message that says so: a forgotten `complete()` shows up as a
+   * FAILED task instead of a client-side timeout.
+   */
+  #watchIdle(run: TaskRun): void {
+    const ms = this.options.idleTimeoutMs;
+    if (!ms) return;
+    const check = (): void => {
+      const task = run.task;
+      if (!task || run.active || !run.execution || stopsAt(task.status.state)) return;
+      const idle = Date.now() - run.lastEventAt;
+      if (idle < ms) {
+        setTimeout(check, ms - idle).unref();
+        return;
+      }
+      run.setStatus('TASK_STATE_FAILED', {
+        messageId: newId(),
+        role: 'ROLE_AGENT',
+        taskId: run.taskId,
+        contextId: run.contextId,
+        parts: [{ text: `The agent stopped updating this task: no event for ${Math.round(ms / 1000)} s after it returned without finishing it` }],
+      });
+      run.abortRun(new Error('idle limit reached'));
+    };
+    setTimeout(check, ms).unref();
   }
 
   #failed(run: TaskRun, err: unknown): void {
@@ -182,9 +231,13 @@ export class TaskManager {
     return run.task!;
   }
 
-  /** Resolves when every event so far of this run has reached the store. */
+  /**
+   * Resolves when every change so far of this run has reached the store; rejects when the latest save
+   * failed, so that a call never answers success for a task that was not stored.
+   */
   flush(run: TaskRun): Promise<void> {
-    return run.saving ?? RESOLVED;
+    if (run.saving) return run.saving.then(() => assertSaved(run));
+    return run.saveError ? Promise.reject(saveFailure(run)) : RESOLVED;
   }
 
   // RunHooks
@@ -218,8 +271,11 @@ export class TaskManager {
       run.dirty = false;
       try {
         await this.options.store.saveTask(run.scope, run.task!);
+        run.saveError = undefined; // the latest state is stored: an earlier failure no longer matters
       } catch (err) {
+        run.saveError = err;
         this.options.logger.error({ err, taskId: run.taskId }, 'saving the task failed');
+        this.options.onStoreError?.(err, { operation: 'saveTask', taskId: run.taskId, tenant: run.scope.tenant });
       }
     }
     run.saving = undefined;
@@ -260,10 +316,56 @@ export class TaskManager {
     this.#release(run);
   }
 
+  /**
+   * After a restart or a crash, tasks the previous process left SUBMITTED or WORKING have nobody working
+   * on them. Each is failed with a status message that says so — or, with `recovery: 'resume'`, handed
+   * to the executor again with its last user message. Returns how many tasks were recovered.
+   */
+  async recover(): Promise<number> {
+    const found = (await this.options.store.unfinishedTasks?.()) ?? [];
+    const runs: TaskRun[] = [];
+    for (const { scope, task } of found) {
+      if (this.liveRun(scope, task.id)) continue;
+      const run = this.#track(new TaskRun(scope, task.id, task.contextId, this, task));
+      runs.push(run);
+      const last = this.options.recovery === 'resume' ? lastUserMessage(task) : undefined;
+      if (last) {
+        const cc: CallContext = { requestedExtensions: [], activatedExtensions: new Set() };
+        if (scope.owner) cc.caller = { id: scope.owner };
+        this.#execute(run, last, { message: last, ...(scope.tenant ? { tenant: scope.tenant } : {}) }, cc);
+        continue;
+      }
+      run.setStatus('TASK_STATE_FAILED', {
+        messageId: newId(),
+        role: 'ROLE_AGENT',
+        taskId: run.taskId,
+        contextId: run.contextId,
+        parts: [{ text: 'The agent process working on this task stopped (restart or crash) before finishing it' }],
+      });
+      this.#release(run);
+    }
+    await Promise.allSettled(runs.map((r) => this.flush(r)));
+    return runs.length;
+  }
+
   /** Abort every running executor (server shutdown). */
   abortAll(reason: string): void {
     for (const run of this.#runs.values()) if (run.active) run.abortRun(new Error(reason));
   }
+}
+
+function lastUserMessage(task: Task): Message | undefined {
+  const history = task.history ?? [];
+  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.role === 'ROLE_USER') return history[i];
+  return undefined;
+}
+
+function saveFailure(run: TaskRun): A2AError {
+  return new A2AError('Internal', `Task ${run.taskId} could not be saved: the agent's task store failed`);
+}
+
+function assertSaved(run: TaskRun): void {
+  if (run.saveError) throw saveFailure(run);
 }
 
 /** The incoming message as this task keeps it: a copy, with the task's ids. */

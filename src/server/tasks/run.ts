@@ -52,11 +52,11 @@ export interface RunHooks {
 
 const REPLAY_CAPACITY = 256;
 
-
 /** Whoever waits on a run's events (an Execution); kept as an interface so the run does not depend on it. */
 export interface RunWatcher {
   saw(event: StreamResponse): void;
 }
+
 export class TaskRun {
   task: Task | undefined;
   /** A direct Message reply (then there is no task). */
@@ -70,6 +70,8 @@ export class TaskRun {
   /** The push config that came with the message that created the task. */
   pushConfig: TaskPushNotificationConfig | undefined;
   seq = 0;
+  /** When the last event happened (ms since epoch), for the idle limit. */
+  lastEventAt = 0;
   // Created on first use: most runs finish without anyone reading their signal.
   #abort: AbortController | undefined;
   #aborted = false;
@@ -80,12 +82,13 @@ export class TaskRun {
   active = false;
   /** Settles when the current executor call ends. */
   settled: Promise<void> = RESOLVED;
-  /** The executor call in progress: told of every event so it knows its first answer and its end. */
-  /** The executor call in progress on this run, told of every event (see Execution). */
+  /** The executor call in progress (until the task stops, not until the agent returns), told of every event. */
   execution: RunWatcher | undefined;
   /** Persistence bookkeeping of the task manager: a change not yet saved, and the save in flight. */
   dirty = false;
   saving: Promise<void> | undefined;
+  /** Why the latest save failed; cleared by the next successful one. */
+  saveError: unknown;
   /** Once a stream has listened, events are kept for Last-Event-ID replay. */
   #replay: Array<{ seq: number; event: StreamResponse }> | undefined;
   /** The event number just before the oldest buffered event (a client that saw it gets the whole buffer). */
@@ -138,6 +141,7 @@ export class TaskRun {
   }
 
   emit(event: StreamResponse): void {
+    this.lastEventAt = Date.now();
     const seq = (this.seq = this.hooks.nextSeq?.() ?? this.seq + 1);
     if (this.#replay) {
       this.#replay.push({ seq, event });
