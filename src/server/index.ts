@@ -32,6 +32,7 @@ export { createAgentServer, AgentServer, type AgentServerOptions } from './agent
 export type { BindingOptions, Authenticator } from './bindings/common.js';
 export type { PushOptions, ExtendedCardSource } from './dispatch/dispatcher.js';
 export type { StoreErrorHook } from './tasks/manager.js';
+export type { TaskLimits } from './tasks/limits.js';
 export { silentLogger, type Logger } from './logger.js';
 
 // The agent author's API.

@@ -36,6 +36,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import { InMemoryTaskStore } from '../store/memory.js';
 import { isPushConfigStore, type PushConfigStore, type Scope, type StoredPushConfig, type TaskStore } from '../store/task-store.js';
 import { TaskManager, type StoreErrorHook } from '../tasks/manager.js';
+import type { TaskLimits } from '../tasks/limits.js';
 import { viewTask } from '../tasks/view.js';
 import { inputModeMatcher, unsupportedMediaType } from './media-types.js';
 import { openRunStream, type EventStream } from '../tasks/event-stream.js';
@@ -70,6 +71,8 @@ export interface DispatcherOptions {
   idleTimeoutMs?: number;
   /** Tasks a previous process left SUBMITTED or WORKING: `'fail'` them at start (default) or `'resume'` them. */
   recovery?: 'fail' | 'resume';
+  /** Bounds on each task: messages in its history, size of its content (see {@link TaskLimits}). */
+  limits?: TaskLimits;
   /** Told of every failed store write, besides the log (a failed save also fails the call). */
   onStoreError?: StoreErrorHook;
 }
@@ -115,6 +118,7 @@ export class OperationDispatcher {
       ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
       ...(options.recovery ? { recovery: options.recovery } : {}),
       ...(options.onStoreError ? { onStoreError: options.onStoreError } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
     });
     this.#pushPolicy = options.push?.policy ?? {};
     const sender = options.push?.sender;

@@ -45,6 +45,11 @@ class Entry {
     this.value = isTerminal(task.status.state) ? storedTaskJson(task) : task;
   }
 
+  /** Characters of JSON text held (finished tasks only; live ones are bounded per task). */
+  get bytes(): number {
+    return typeof this.value === 'string' ? this.value.length : 0;
+  }
+
   get task(): Task {
     const v = this.value;
     return typeof v === 'string' ? knownTaskJson(JSON.parse(v) as Task, v) : v;
@@ -55,6 +60,11 @@ class Entry {
 export interface MemoryTaskStoreOptions {
   /** Most tasks kept; default 100 000. Only terminal tasks are evicted, oldest first. */
   maxTasks?: number;
+  /**
+   * Most characters of finished tasks' JSON kept (about their size in memory, halved for ASCII);
+   * default 256 Mi. Past it the oldest finished tasks are evicted, as for `maxTasks`.
+   */
+  maxBytes?: number;
 }
 
 /**
@@ -71,9 +81,13 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   // Map iteration order is insertion order: the first entries are the oldest, which makes eviction cheap.
   readonly #entries = new Map<string, Entry>();
   readonly #max: number;
+  readonly #maxBytes: number;
+  /** Characters of finished tasks' JSON text held now. */
+  #bytes = 0;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.#max = options.maxTasks ?? 100_000;
+    this.#maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
   }
 
   get size(): number {
@@ -95,11 +109,15 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     const e = this.#entries.get(key);
     if (e) {
       if (e.owner !== scope.owner || e.tenant !== scope.tenant) throw A2AError.taskNotFound(task.id);
+      this.#bytes -= e.bytes;
       e.fill(task);
-      return;
+      this.#bytes += e.bytes;
+    } else {
+      const added = new Entry(task.id, scope.owner, scope.tenant, task);
+      this.#entries.set(key, added);
+      this.#bytes += added.bytes;
     }
-    this.#entries.set(key, new Entry(task.id, scope.owner, scope.tenant, task));
-    if (this.#entries.size > this.#max) this.#evict();
+    if (this.#entries.size > this.#max || this.#bytes > this.#maxBytes) this.#evict();
   }
 
   /**
@@ -108,10 +126,12 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
    */
   #evict(): void {
     let excess = this.#entries.size - (this.#max - Math.floor(this.#max / 100));
+    const bytesTarget = this.#maxBytes - Math.floor(this.#maxBytes / 100);
     for (const [key, e] of this.#entries) {
-      if (excess <= 0) break;
+      if (excess <= 0 && this.#bytes <= bytesTarget) break;
       if (isTerminal(e.state)) {
         this.#entries.delete(key);
+        this.#bytes -= e.bytes;
         excess--;
       }
     }

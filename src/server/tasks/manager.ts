@@ -18,6 +18,7 @@ import type { AgentExecutor } from '../agent/executor.js';
 import { Execution, stopsAt } from './execution.js';
 import { RESOLVED } from '../util/settled.js';
 import { RunContext, RunUpdater } from './updater.js';
+import { DEFAULT_TASK_LIMITS, refuseFollowUp, sizeOfMessage, sizeOfParts, type TaskLimits } from './limits.js';
 import type { Logger } from '../logger.js';
 import { taskKey, type Scope, type TaskStore } from '../store/task-store.js';
 import { TaskRun, type RunListener } from './run.js';
@@ -44,6 +45,8 @@ export interface TaskManagerOptions {
    * work can safely start over).
    */
   recovery?: 'fail' | 'resume';
+  /** Bounds on each task's history and content. */
+  limits?: TaskLimits;
   /** Told of every failed store write (besides the log), e.g. to alert an operator. */
   onStoreError?: StoreErrorHook;
 }
@@ -62,7 +65,11 @@ export class TaskManager {
    */
   #seq = Date.now() * 1000;
 
-  constructor(readonly options: TaskManagerOptions) {}
+  readonly limits: Readonly<Required<TaskLimits>>;
+
+  constructor(readonly options: TaskManagerOptions) {
+    this.limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
+  }
 
   observe(observer: TaskEventObserver): void {
     this.#observers.push(observer);
@@ -125,8 +132,11 @@ export class TaskManager {
       if (run.task) onCreated(run);
       else run.onCreated = onCreated;
     }
-    const message = ownMessage(incoming, run);
     const task = run.task ?? existing;
+    if (run.bytes === 0) run.bytes = contentSize(task);
+    refuseFollowUp(task.id, task.history?.length ?? 0, run.bytes + sizeOfMessage(incoming), this.limits);
+    const message = ownMessage(incoming, run);
+    run.bytes += sizeOfMessage(message);
     (task.history ??= []).push(message);
     this.#persist(run);
     // A stream of a follow-up starts with the task as it is now, before the agent changes it (§3.1.2).
@@ -352,6 +362,14 @@ export class TaskManager {
   abortAll(reason: string): void {
     for (const run of this.#runs.values()) if (run.active) run.abortRun(new Error(reason));
   }
+}
+
+/** The content size of a stored task, counted once when a follow-up first loads it. */
+function contentSize(task: Task): number {
+  let n = 0;
+  for (const m of task.history ?? []) n += sizeOfMessage(m);
+  for (const a of task.artifacts ?? []) n += sizeOfParts(a.parts);
+  return n;
 }
 
 function lastUserMessage(task: Task): Message | undefined {

@@ -19,6 +19,7 @@ import {
 } from '../../protocol/index.js';
 import { canTransition, IllegalTransitionError } from './state.js';
 import type { ArtifactInit } from '../agent/executor.js';
+import { sizeOfMessage, sizeOfParts, tooBig, type TaskLimits } from './limits.js';
 import { RESOLVED } from '../util/settled.js';
 import type { Scope } from '../store/task-store.js';
 
@@ -48,6 +49,8 @@ export interface RunHooks {
    * Without it a run numbers its events 1, 2, 3…
    */
   nextSeq?(): number;
+  /** Bounds on the task's content; none when absent. */
+  readonly limits?: Readonly<Required<TaskLimits>>;
 }
 
 const REPLAY_CAPACITY = 256;
@@ -70,6 +73,8 @@ export class TaskRun {
   /** The push config that came with the message that created the task. */
   pushConfig: TaskPushNotificationConfig | undefined;
   seq = 0;
+  /** Approximate size of the task's content so far (see TaskLimits.taskBytes); 0 until first counted. */
+  bytes = 0;
   /** When the last event happened (ms since epoch), for the idle limit. */
   lastEventAt = 0;
   // Created on first use: most runs finish without anyone reading their signal.
@@ -162,6 +167,7 @@ export class TaskRun {
       status: { state: 'TASK_STATE_SUBMITTED', timestamp: nowIso() },
       history: [first],
     };
+    this.bytes = sizeOfMessage(first);
     this.hooks.onCreate(this);
     this.onCreated?.(this);
     this.emit({ task: this.task });
@@ -176,7 +182,10 @@ export class TaskRun {
     task.status = message
       ? { state, message, timestamp: nowIso() }
       : { state, timestamp: nowIso() };
-    if (message) (task.history ??= []).push(message);
+    if (message) {
+      (task.history ??= []).push(message);
+      this.bytes += sizeOfMessage(message);
+    }
     const ev: StreamResponse = {
       statusUpdate: metadata
         ? { taskId: task.id, contextId: task.contextId, status: task.status, metadata }
@@ -189,6 +198,10 @@ export class TaskRun {
   addArtifact(init: ArtifactInit, opts: { append?: boolean; lastChunk?: boolean; metadata?: JsonObject }): string {
     const task = this.task!;
     if (isTerminal(task.status.state)) return init.artifactId ?? '';
+    const size = sizeOfParts(init.parts);
+    const limit = this.hooks.limits?.taskBytes;
+    if (limit !== undefined && this.bytes + size > limit) throw tooBig(this.taskId, limit);
+    this.bytes += size;
     // A copy: the event is buffered (replay, streams not yet open, push queues) and agents often reuse one
     // object for successive chunks. Artifacts in the task are replaced, never mutated, so the event and
     // the task can share this copy.
