@@ -5,7 +5,6 @@
  * Every measurement starts a fresh server (core 0) and a fresh load process (core 1); servers are
  * interleaved per scenario (ours, sdk, bare, ours, sdk, bare, …). Writes bench/results/<date>.{md,json}.
  */
-/* global AbortSignal */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,3 @@
-/* global AbortSignal */
 /** What is measured: one entry per scenario, each a recipe for the load process against one server. */
 const H = { 'content-type': 'application/json', 'a2a-version': '1.0' };
 const msg = (text) => ({ messageId: 'bench-1', role: 'ROLE_USER', parts: [{ text }] });
