@@ -29,7 +29,6 @@ import {
 import { discoverAgentCard, type CardSource } from './discovery.js';
 import { neverReachedAgent } from './errors.js';
 import { assertAgentCardVerified, type CardTrust } from './card-verify.js';
-import { checkResult } from './results.js';
 import type { StreamEvent } from './transport.js';
 import { DEFAULT_RETRY_POLICY, SAFE_OPERATIONS, withRetry, type RetryPolicy } from './retry.js';
 import { DEFAULT_RESUME_POLICY, resumableStream, type ResumePolicy } from './resume.js';
@@ -218,7 +217,7 @@ export class A2AClient {
     this.assertCapable(operation, options);
     const repeatable = SAFE_OPERATIONS.has(operation) || (operation === 'SendMessage' && this.retrySend);
     const policy = repeatable && this.retry ? this.retry : { ...DEFAULT_RETRY_POLICY, retries: 0 };
-    const result = await this.invoker.withDeadline(operation, options, async (signal) => {
+    return this.invoker.withDeadline(operation, options, async (signal) => {
       for (;;) {
         try {
           return await withRetry(() => this.invoker.call(operation, this.scoped(params), options, signal), policy, {
@@ -230,7 +229,6 @@ export class A2AClient {
         }
       }
     });
-    return checkResult(operation, result, this.interface.url);
   }
 
   /** Moves to the next compatible interface when the current one was never reached (bounded by the list). */

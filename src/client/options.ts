@@ -4,6 +4,7 @@ import type { Credentials } from './auth.js';
 import type { CardCache } from './card-cache.js';
 import type { CardTrust } from './card-verify.js';
 import type { FetchLike } from './http.js';
+import type { ClientInterceptor } from './interceptors.js';
 import type { RetryPolicy } from './retry.js';
 import type { TransportFactory } from './transport.js';
 
@@ -87,6 +88,13 @@ export interface A2AClientOptions {
    */
   streamIdleTimeoutMs?: number;
   logger?: ClientLogger;
+  /**
+   * Cross-cutting concerns (logging, tracing, metrics, auth refresh, rate limits) run around every
+   * request: `before` in this order, `after` in reverse. Every attempt passes through separately —
+   * retries, the retry after `onUnauthorized`, fallbacks and each reconnection of a resumed stream.
+   * See {@link ClientInterceptor}.
+   */
+  interceptors?: readonly ClientInterceptor[];
 }
 
 /** Extra options for {@link A2AClient.connect}: how to fetch the card. */

@@ -33,8 +33,6 @@ export interface SelectedInterface {
   reason: string;
 }
 
-export { majorMinor };
-
 const norm = (binding: string): string => binding.trim().toUpperCase();
 
 interface Scan {

@@ -25,6 +25,11 @@ export interface TransportRequest {
   lastEventId?: string | undefined;
   /** Timeout in ms, only used to word the TIMEOUT error. */
   timeoutMs?: number | undefined;
+  /**
+   * Set only when interceptors are installed: call it with the HTTP status of the answer once it
+   * arrives (for a stream, of the response that opens it). A transport without statuses ignores it.
+   */
+  onStatus?: ((status: number) => void) | undefined;
 }
 
 /** A binding (JSON-RPC, HTTP+JSON, …) of the A2A operations to one interface URL. */
