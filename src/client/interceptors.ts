@@ -54,6 +54,7 @@ export interface ClientCallFacts {
 
 /** A successful attempt. */
 export interface ClientCallSucceeded extends ClientCallFacts {
+  /** The attempt got an answer (for a stream: ended cleanly, or the reader stopped). */
   readonly ok: true;
   /** Unary calls: the operation's response, checked. Streams: undefined (see `events`). */
   readonly result: unknown;
@@ -61,6 +62,7 @@ export interface ClientCallSucceeded extends ClientCallFacts {
 
 /** A failed attempt. */
 export interface ClientCallFailed extends ClientCallFacts {
+  /** The attempt threw. */
   readonly ok: false;
   /**
    * What the attempt threw: an `A2AError` (the agent's answer, with its `kind`), an
