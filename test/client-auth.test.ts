@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { A2AClient, applyCredentials, isA2AError, type UnauthorizedInfo } from '../src/client/index.js';
+import { A2AClient, isA2AError, type UnauthorizedInfo } from '../src/client/index.js';
+import { applyCredentials } from '../src/client/auth.js';
 import type { AgentCard, SecurityScheme } from '../src/protocol/index.js';
 import { makeCard, restCard, rpcResult, sendJson, sseEvent, startServer, startSse, task, type Recorded } from './client-fixture.js';
 

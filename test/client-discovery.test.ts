@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CardCache, discoverAgentCard, resolveAgentCard, wellKnownCardUrl, isA2AClientError } from '../src/client/index.js';
+import { CardCache, discoverAgentCard, resolveAgentCard, isA2AClientError } from '../src/client/index.js';
+import { wellKnownCardUrl } from '../src/client/discovery.js';
 import { makeCard, sendJson, startServer, type TestServer } from './client-fixture.js';
 
 const CARD_PATH = '/.well-known/agent-card.json';

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { A2AClient, selectInterface, majorMinor, isA2AClientError } from '../src/client/index.js';
+import { A2AClient, selectInterface, isA2AClientError } from '../src/client/index.js';
+import { majorMinor } from '../src/index.js';
 import { makeCard } from './client-fixture.js';
 
 const B = 'http://localhost:41241';

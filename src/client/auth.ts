@@ -17,7 +17,9 @@ export type SchemeKind = 'bearer' | 'basic' | 'http' | 'apiKey' | 'oauth2' | 'op
 export interface CredentialQuery {
   /** The scheme's name in the card's `securitySchemes`. */
   name: string;
+  /** The scheme as the card declares it. */
   scheme: SecurityScheme;
+  /** Its kind, e.g. `bearer` or `apiKey`. */
   kind: SchemeKind;
 }
 
@@ -38,7 +40,10 @@ export interface AppliedAuth {
   schemes: string[];
 }
 
-/** The kind of a scheme as declared on the card. */
+/**
+ * The kind of a security scheme declared on a card, which is also the key a credentials map may
+ * use for it: e.g. `'bearer'` for an HTTP bearer scheme. Undefined for a scheme of no known kind.
+ */
 export function schemeKind(scheme: SecurityScheme): SchemeKind | undefined {
   if ('httpAuthSecurityScheme' in scheme) {
     const s = scheme.httpAuthSecurityScheme.scheme.toLowerCase();

@@ -9,6 +9,7 @@ import type { AgentCard } from '../protocol/index.js';
 const KEPT = ['cache-control', 'expires', 'date', 'age', 'etag', 'last-modified'] as const;
 type KeptHeaders = Partial<Record<(typeof KEPT)[number], string>>;
 
+/** Settings of a {@link CardCache}. */
 export interface CardCacheOptions {
   /** Milliseconds since the epoch; inject a fake clock in tests. Default `Date.now`. */
   now?: () => number;
@@ -20,22 +21,29 @@ export interface CardCacheOptions {
 
 /** One cached card. */
 export interface CachedCard {
+  /** The card as validated when it was stored. */
   card: AgentCard;
   /** When the response (or the last 304) was received, per the cache's clock. */
   storedAt: number;
   /** How long after `storedAt` the card may be used without asking the server. */
   freshForMs: number;
+  /** The `ETag` it came with, sent back as `If-None-Match` to revalidate. */
   etag: string | undefined;
+  /** The `Last-Modified` it came with, sent back as `If-Modified-Since`. */
   lastModified: string | undefined;
 }
 
-/** Caches agent cards by URL. One instance can be shared by every client of a process. */
+/**
+ * Caches agent cards by URL. One instance can be shared by every client of a process; by default
+ * they share {@link defaultCardCache}. Pass `cache: new CardCache(...)` to isolate one, `false` to skip caching.
+ */
 export class CardCache {
   private readonly entries = new Map<string, CachedCard & { headers: KeptHeaders }>();
   private readonly now: () => number;
   private readonly defaultMaxAgeMs: number;
   private readonly maxEntries: number;
 
+  /** An empty cache. */
   constructor(options: CardCacheOptions = {}) {
     this.now = options.now ?? Date.now;
     this.defaultMaxAgeMs = options.defaultMaxAgeMs ?? 5 * 60_000;
@@ -86,10 +94,12 @@ export class CardCache {
     return this.put(url, old.card, merged);
   }
 
-  /** Forgets one card (e.g. after its signature failed) or all of them. */
+  /** Forgets one card (e.g. after its signature failed). */
   delete(url: string): void {
     this.entries.delete(url);
   }
+
+  /** Forgets every card. */
   clear(): void {
     this.entries.clear();
   }

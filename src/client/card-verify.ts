@@ -35,7 +35,12 @@ export interface CardTrust {
   requireSignature?: boolean;
 }
 
+/**
+ * Why a card did not verify: no signature; no trusted key for its `kid`; a signature that does not
+ * match the content; an unreadable signature; an algorithm not in the allow-list.
+ */
 export type CardVerifyFailure = 'unsigned' | 'unknown-kid' | 'bad-signature' | 'malformed' | 'alg-not-allowed';
+/** The result of {@link verifyAgentCard}: the key that verified the card, or the most telling failure. */
 export type CardVerifyResult =
   | { verified: true; kid: string; alg: string }
   | { verified: false; reason: CardVerifyFailure; message: string };
@@ -43,7 +48,9 @@ export type CardVerifyResult =
 /** Thrown by {@link assertAgentCardVerified}. */
 export class AgentCardVerificationError extends Error {
   override readonly name = 'AgentCardVerificationError';
+  /** Why the card was rejected. */
   readonly reason: CardVerifyFailure;
+  /** Made by {@link assertAgentCardVerified}; `message` says which signature failed and why. */
   constructor(reason: CardVerifyFailure, message: string) {
     super(message);
     this.reason = reason;
@@ -95,7 +102,16 @@ const normalise = (u: string | URL): string | undefined => {
 
 /**
  * Verify a card's signatures against the caller's trust. Succeeds on the first signature that verifies
- * with a trusted key; otherwise reports the most serious failure found.
+ * with a trusted key; otherwise reports the most serious failure found. Never throws for a bad card.
+ *
+ * @example
+ * ```ts
+ * import { resolveAgentCard, verifyAgentCard } from 'a2a-kit/client';
+ *
+ * const card = await resolveAgentCard('http://localhost:41241');
+ * const result = await verifyAgentCard(card, { jwks: { keys: [] } });
+ * if (!result.verified) console.warn(`unverified card (${result.reason}): ${result.message}`);
+ * ```
  */
 export async function verifyAgentCard(card: AgentCard, trust: CardTrust = {}): Promise<CardVerifyResult> {
   const sigs: unknown = card.signatures;

@@ -5,9 +5,6 @@
  * retries only what is safe to repeat, and resumes dropped streams.
  */
 import {
-  A2AError,
-  CAPABILITY_ERROR,
-  OPERATIONS_BY_NAME,
   type AgentCapabilities,
   type AgentCard,
   type CancelTaskRequest,
@@ -26,10 +23,10 @@ import {
   type Task,
   type TaskPushNotificationConfig,
 } from '../protocol/index.js';
+import { assertCapable } from './capabilities.js';
 import { discoverAgentCard, type CardSource } from './discovery.js';
 import { neverReachedAgent } from './errors.js';
 import { assertAgentCardVerified, type CardTrust } from './card-verify.js';
-import { checkResult } from './results.js';
 import type { StreamEvent } from './transport.js';
 import { DEFAULT_RETRY_POLICY, SAFE_OPERATIONS, withRetry, type RetryPolicy } from './retry.js';
 import { DEFAULT_RESUME_POLICY, resumableStream, type ResumePolicy } from './resume.js';
@@ -37,7 +34,26 @@ import { DEFAULT_BINDINGS, compatibleInterfaces, selectInterface, type SelectedI
 import { Invoker } from './invoker.js';
 import type { A2AClientOptions, CallOptions, ConnectOptions, StreamOptions } from './options.js';
 
-/** A client for one agent, bound to the interface chosen from its card. */
+/**
+ * A client for one agent, bound to the interface chosen from its card: one method per A2A
+ * operation. Errors the agent answers with are thrown as `A2AError` (branch on `kind`); failures
+ * on this side of the wire (unreachable, timeout, bad answer) as `A2AClientError` (branch on `code`).
+ *
+ * @example
+ * ```ts
+ * import { A2AClient, isA2AError, userMessage } from 'a2a-kit/client';
+ *
+ * const client = await A2AClient.connect('http://localhost:41241', { credentials: { bearer: 'my-token' } });
+ * try {
+ *   const res = await client.sendMessage({ message: userMessage('summarise the report') });
+ *   if ('task' in res) console.log(res.task.id, res.task.status.state);
+ *   else console.log(res.message.parts);
+ * } catch (err) {
+ *   if (isA2AError(err) && err.kind === 'Unauthenticated') console.error('the token was refused');
+ *   else throw err;
+ * }
+ * ```
+ */
 export class A2AClient {
   private readonly candidates: SelectedInterface[];
   private chosen = 0;
@@ -51,8 +67,9 @@ export class A2AClient {
   private readonly extensions: readonly string[];
 
   /**
-   * Builds a client from a card already in hand. Selects the interface (throws
-   * `NO_COMPATIBLE_INTERFACE` when none fits) and creates its transport; sends nothing.
+   * Builds a client from a card already in hand (see {@link A2AClient.connect} to fetch it). Selects
+   * the interface (throws an `A2AClientError` `NO_COMPATIBLE_INTERFACE` when none fits) and creates
+   * its transport; sends nothing.
    */
   constructor(card: AgentCard, options: A2AClientOptions = {}) {
     this.currentCard = card;
@@ -70,14 +87,32 @@ export class A2AClient {
     options.logger?.debug?.({ agent: card.name, interface: this.interface.url }, this.interface.reason);
   }
 
-  /** Same as the constructor. */
+  /** Same as `new A2AClient(card, options)`. */
   static fromCard(card: AgentCard, options: A2AClientOptions = {}): A2AClient {
     return new A2AClient(card, options);
   }
 
   /**
    * Fetches the agent's card (base URL → `/.well-known/agent-card.json`, or `{ cardUrl }`, or
-   * `{ card }`), validates it, and builds a client for it.
+   * `{ card }`), validates it (and checks its signature when `trust` is given), and builds a client
+   * for the first interface in the card's order that this client speaks. The card is cached per its
+   * HTTP caching headers, process-wide unless `cache` says otherwise.
+   *
+   * Throws an `A2AClientError`: `CARD_FETCH_FAILED`, `CARD_INVALID`, `CARD_SIGNATURE_INVALID`,
+   * `NO_COMPATIBLE_INTERFACE`, `NETWORK` or `TIMEOUT`.
+   *
+   * @example
+   * ```ts
+   * import { A2AClient } from 'a2a-kit/client';
+   *
+   * // Only the HTTP+JSON binding, a 30 s timeout per call, a bearer token for the card's scheme.
+   * const client = await A2AClient.connect('https://agents.example.com/reporter', {
+   *   bindings: ['HTTP+JSON'],
+   *   timeoutMs: 30_000,
+   *   credentials: { bearer: process.env.AGENT_TOKEN },
+   * });
+   * console.log(client.card.name, client.interface.reason);
+   * ```
    */
   static async connect(source: CardSource, options: ConnectOptions = {}): Promise<A2AClient> {
     const { card } = await discoverAgentCard(source, {
@@ -107,14 +142,45 @@ export class A2AClient {
     return this.currentCard.capabilities ?? {};
   }
 
-  /** Sends a message; by default waits until the task is terminal or interrupted (§3.2.2). */
+  /**
+   * Sends a message (§3.1.1). The agent answers with a `Message`, or with a `Task` that it by default
+   * ran until it finished or needs input (§3.2.2); `configuration.returnImmediately` asks for the
+   * task at once. Not retried on network errors unless `retrySend` is set: the agent might do the work twice.
+   *
+   * @example
+   * ```ts
+   * import { A2AClient, userMessage } from 'a2a-kit/client';
+   *
+   * const client = await A2AClient.connect('http://localhost:41241');
+   * const first = await client.sendMessage({ message: userMessage('book a table for two') });
+   * if ('task' in first && first.task.status.state === 'TASK_STATE_INPUT_REQUIRED') {
+   *   // Multi-turn: answer within the same task.
+   *   await client.sendMessage({ message: userMessage('at 8 pm', { taskId: first.task.id, contextId: first.task.contextId }) });
+   * }
+   * ```
+   */
   sendMessage(request: SendMessageRequest, options: CallOptions = {}): Promise<SendMessageResponse> {
     return this.unary('SendMessage', request, options) as Promise<SendMessageResponse>;
   }
 
   /**
-   * Sends a message and streams the task's events. Throws `UnsupportedOperation` at once when the
-   * card does not declare streaming. A dropped connection is resumed through SubscribeToTask.
+   * Sends a message and streams what follows (§3.1.2): a `Message`, or the `Task` and then its status
+   * and artifact updates until it finishes or needs input. Throws `UnsupportedOperation` at once when
+   * the card does not declare streaming. A dropped connection is resumed through SubscribeToTask
+   * with the last event id seen; events replayed twice are dropped. Stopping the loop early
+   * (`break`) closes the connection; the task goes on.
+   *
+   * @example
+   * ```ts
+   * import { A2AClient, userMessage } from 'a2a-kit/client';
+   *
+   * const client = await A2AClient.connect('http://localhost:41241');
+   * for await (const event of client.sendStreamingMessage({ message: userMessage('write the release notes') })) {
+   *   if ('statusUpdate' in event) console.log('state:', event.statusUpdate.status.state);
+   *   else if ('artifactUpdate' in event) console.log('artifact:', event.artifactUpdate.artifact.name);
+   *   else if ('message' in event) console.log('reply:', event.message.parts);
+   * }
+   * ```
    */
   sendStreamingMessage(request: SendMessageRequest, options: StreamOptions = {}): AsyncGenerator<StreamResponse> {
     return this.streaming('SendStreamingMessage', request, undefined, options);
@@ -183,29 +249,9 @@ export class A2AClient {
     return card;
   }
 
-  /**
-   * Throws the error the agent would answer with (§3.3.4), before anything is sent: a capability
-   * the card does not declare, or an extension the card marks required that this call does not activate.
-   */
+  /** §3.3.4: refuses, without a round trip, what the agent would refuse for this card. */
   private assertCapable(operation: OperationName, options: CallOptions): void {
-    const capability = OPERATIONS_BY_NAME[operation].capability;
-    if (capability && this.capabilities[capability] !== true) {
-      throw new A2AError(
-        CAPABILITY_ERROR[capability],
-        `${operation} not sent: the card of "${this.currentCard.name}" does not declare capabilities.${capability}`,
-      );
-    }
-    const active = new Set([...this.extensions, ...(options.extensions ?? [])]);
-    const missing = (this.capabilities.extensions ?? [])
-      .filter((e) => e.required === true && typeof e.uri === 'string' && !active.has(e.uri))
-      .map((e) => e.uri as string);
-    if (missing.length > 0) {
-      throw new A2AError(
-        'ExtensionSupportRequired',
-        `${operation} not sent: the card of "${this.currentCard.name}" requires extension${missing.length > 1 ? 's' : ''} ${missing.join(', ')}; ` +
-          'activate them with the `extensions` option once your code supports them',
-      );
-    }
+    assertCapable(this.currentCard, operation, new Set([...this.extensions, ...(options.extensions ?? [])]));
   }
 
   /** §8.3.2: the tenant is exactly the chosen interface's, or absent. */
@@ -218,7 +264,7 @@ export class A2AClient {
     this.assertCapable(operation, options);
     const repeatable = SAFE_OPERATIONS.has(operation) || (operation === 'SendMessage' && this.retrySend);
     const policy = repeatable && this.retry ? this.retry : { ...DEFAULT_RETRY_POLICY, retries: 0 };
-    const result = await this.invoker.withDeadline(operation, options, async (signal) => {
+    return this.invoker.withDeadline(operation, options, async (signal) => {
       for (;;) {
         try {
           return await withRetry(() => this.invoker.call(operation, this.scoped(params), options, signal), policy, {
@@ -230,7 +276,6 @@ export class A2AClient {
         }
       }
     });
-    return checkResult(operation, result, this.interface.url);
   }
 
   /** Moves to the next compatible interface when the current one was never reached (bounded by the list). */

@@ -13,10 +13,13 @@ import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.js';
 /** Where the card comes from: a base URL, an explicit card URL, or the card itself. */
 export type CardSource = string | URL | { cardUrl: string | URL } | { card: unknown };
 
+/** How {@link resolveAgentCard} and {@link discoverAgentCard} fetch and check a card. */
 export interface ResolveCardOptions {
+  /** fetch to use; default the global one. */
   fetch?: FetchLike;
   /** Card cache; `false` disables caching. Default: one cache shared by the process. */
   cache?: CardCache | false;
+  /** Aborts the fetch. */
   signal?: AbortSignal;
   /** Timeout for the whole fetch including retries. Default 10 s. */
   timeoutMs?: number;
@@ -37,6 +40,7 @@ export interface ResolveCardOptions {
 
 /** A resolved card and how it was obtained. */
 export interface DiscoveredCard {
+  /** The validated (and, with `trust`, checked) card. */
   card: AgentCard;
   /** The URL the card was fetched from (undefined for a card given inline). */
   cardUrl: string | undefined;
@@ -51,7 +55,7 @@ export function defaultCardCache(): CardCache {
   return sharedCache;
 }
 
-/** `http://host:1234` or `http://host:1234/` → `http://host:1234/.well-known/agent-card.json`. */
+/** `http://host:1234` or `http://host:1234/` → `http://host:1234/.well-known/agent-card.json` (a path prefix is kept). */
 export function wellKnownCardUrl(baseUrl: string | URL): string {
   let u: URL;
   try {
@@ -67,7 +71,25 @@ export function wellKnownCardUrl(baseUrl: string | URL): string {
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}${WELL_KNOWN_CARD_PATH}`;
 }
 
-/** Resolves and validates an agent card. See {@link discoverAgentCard} for where it came from. */
+/**
+ * Fetches an agent's card and validates it against A2A 1.0 (§8.2): from a base URL (its
+ * `/.well-known/agent-card.json`), from `{ cardUrl }`, or checks `{ card }` given inline. Uses the
+ * card cache (§8.6) and, with `trust`, the card's signature (§8.4). See {@link discoverAgentCard} to
+ * learn where the card came from. Throws an `A2AClientError` (`CARD_FETCH_FAILED`, `CARD_INVALID`
+ * with the list of problems, `CARD_SIGNATURE_INVALID`, `NETWORK`, `TIMEOUT`, `INVALID_ARGUMENT`).
+ *
+ * @example
+ * ```ts
+ * import { A2AClient, resolveAgentCard } from 'a2a-kit/client';
+ *
+ * const card = await resolveAgentCard('http://localhost:41241');
+ * console.log(card.name, card.skills.map((s) => s.id));
+ * if (card.capabilities.streaming) {
+ *   const client = new A2AClient(card);
+ *   console.log('streaming over', client.interface.binding);
+ * }
+ * ```
+ */
 export async function resolveAgentCard(source: CardSource, options: ResolveCardOptions = {}): Promise<AgentCard> {
   return (await discoverAgentCard(source, options)).card;
 }

@@ -27,15 +27,20 @@ export type ClientErrorCode =
   /** An argument given to the client is unusable (e.g. a base URL that does not parse). */
   | 'INVALID_ARGUMENT';
 
-/** A client-side failure. `message` says what happened and, where possible, what to do about it. */
+/**
+ * A client-side failure. `message` says what happened and, where possible, what to do about it;
+ * `code` is what a program branches on. Errors the agent itself reports are `A2AError`s instead.
+ */
 export class A2AClientError extends Error {
   override readonly name = 'A2AClientError';
+  /** What went wrong; see {@link ClientErrorCode}. */
   readonly code: ClientErrorCode;
   /** HTTP status of the response that caused the failure, when there was one. */
   readonly status: number | undefined;
   /** Delay the server asked for through `Retry-After`, in milliseconds. */
   readonly retryAfterMs: number | undefined;
 
+  /** `cause` keeps the underlying failure (e.g. fetch's), `status` and `retryAfterMs` the HTTP facts. */
   constructor(
     code: ClientErrorCode,
     message: string,
@@ -65,8 +70,9 @@ const UNREACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREA
 
 /**
  * True when the agent certainly did not receive the request: the connection could not be made,
- * or the URL answered that nothing A2A lives there. Only then is trying another interface safe
- * for operations that change state.
+ * or the URL answered that nothing A2A lives there. Only then is sending a state-changing
+ * operation (SendMessage, CancelTask) again certain not to do the work twice; the client's own
+ * interface fallback relies on the same test.
  */
 export function neverReachedAgent(err: unknown): boolean {
   if (!isA2AClientError(err)) return false;

@@ -1,16 +1,19 @@
 /**
  * Turns one operation into one request on the chosen transport: headers, credentials, the
- * deadline, and the single retry after the `onUnauthorized` hook refreshed credentials.
+ * deadline, the interceptors, the check of the answer, and the single retry after the
+ * `onUnauthorized` hook refreshed credentials. Internal: not exported from the package.
  */
 import { BINDINGS, isA2AError, type AgentCard, type OperationName } from '../protocol/index.js';
 import { applyCredentials, type AppliedAuth, type Credentials } from './auth.js';
 import { A2AClientError } from './errors.js';
 import { callSignal, toClientError } from './http.js';
+import { interceptedCall, interceptedStream, type ClientInterceptor, type InterceptedRequest } from './interceptors.js';
 import { JsonRpcTransport } from './jsonrpc-transport.js';
 import type { A2AClientOptions, CallOptions, ClientLogger, StreamOptions } from './options.js';
 import { RestTransport } from './rest-transport.js';
 import type { SelectedInterface } from './select-interface.js';
-import type { HttpTransportOptions, StreamEvent, Transport, TransportFactory, TransportRequest } from './transport.js';
+import { checkResult } from './results.js';
+import type { HttpTransportOptions, StreamEvent, Transport, TransportFactory } from './transport.js';
 import { httpFailureOf } from './wire.js';
 
 const BUILT_IN: Readonly<Record<string, TransportFactory>> = {
@@ -18,10 +21,16 @@ const BUILT_IN: Readonly<Record<string, TransportFactory>> = {
   [BINDINGS.HTTP_JSON]: (url, o) => new RestTransport(url, o),
 };
 
+/** Timeout of a call when neither the client nor the call sets one. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** Issues the requests of one {@link A2AClient} on the transport of its current interface. */
 export class Invoker {
   private current: Transport;
+  /** The interface URL, as the card spells it (error messages). */
+  private url: string;
+  /** Undefined when none are installed, so the plain path allocates nothing for them. */
+  private readonly interceptors: readonly ClientInterceptor[] | undefined;
   private credentials: Credentials | undefined;
   private readonly options: A2AClientOptions;
   private readonly card: () => AgentCard;
@@ -32,7 +41,9 @@ export class Invoker {
     this.card = card;
     this.credentials = options.credentials;
     this.logger = options.logger;
+    this.interceptors = options.interceptors && options.interceptors.length > 0 ? [...options.interceptors] : undefined;
     this.current = this.transportFor(iface);
+    this.url = iface.url;
   }
 
   /** The transport requests go through now. */
@@ -43,6 +54,7 @@ export class Invoker {
   /** Switches to another interface of the same agent (fallback, §5.2). */
   use(iface: SelectedInterface): void {
     this.current = this.transportFor(iface);
+    this.url = iface.url;
   }
 
   private transportFor(iface: SelectedInterface): Transport {
@@ -61,6 +73,7 @@ export class Invoker {
     return factory(iface.url, httpOptions);
   }
 
+  /** Logs through the client's logger, if it has one at that level. */
   log(level: 'debug' | 'info' | 'warn', obj: object, msg: string): void {
     this.logger?.[level]?.(obj, msg);
   }
@@ -80,12 +93,15 @@ export class Invoker {
     }
   }
 
-  /** One unary request, retried once with refreshed credentials after a 401. */
+  /** One unary request with its answer checked, retried once with refreshed credentials after a 401. */
   async call(operation: OperationName, body: object, options: CallOptions, signal: AbortSignal | undefined): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
       const auth = await applyCredentials(this.card(), this.credentials);
+      const req = this.request(options, auth, signal, undefined);
       try {
-        return await this.transport.call(operation, body, this.request(options, auth, signal, undefined));
+        const list = this.interceptors;
+        if (list) return await interceptedCall(list, this.transport, operation, body, req, this.url);
+        return checkResult(operation, await this.transport.call(operation, body, req), this.url);
       } catch (err) {
         if (attempt > 0 || !(await this.refreshAfter(err, operation, auth))) throw err;
       }
@@ -108,7 +124,10 @@ export class Invoker {
       const signal = options.signal ? AbortSignal.any([options.signal, firstEvent.signal]) : firstEvent.signal;
       let received = false;
       try {
-        for await (const ev of this.transport.stream(operation, body, this.request(options, auth, signal, lastEventId))) {
+        const req = this.request(options, auth, signal, lastEventId);
+        const list = this.interceptors;
+        const events = list ? interceptedStream(list, this.transport, operation, body, req) : this.transport.stream(operation, body, req);
+        for await (const ev of events) {
           if (!received) {
             received = true;
             clearTimeout(timer);
@@ -131,7 +150,7 @@ export class Invoker {
     auth: AppliedAuth,
     signal: AbortSignal | undefined,
     lastEventId: string | undefined,
-  ): TransportRequest {
+  ): InterceptedRequest {
     const extensions = [...(this.options.extensions ?? []), ...(options.extensions ?? [])];
     return {
       signal,

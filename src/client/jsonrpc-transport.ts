@@ -47,6 +47,7 @@ export class JsonRpcTransport implements Transport {
   async call(operation: OperationName, params: object, req: TransportRequest): Promise<unknown> {
     const id = this.nextId++;
     const res = await this.post(operation, id, params, req, `${JSON_TYPE}, application/a2a+json`);
+    req.onStatus?.(res.status);
     const envelope = await this.readEnvelope(res, operation);
     return this.unwrap(envelope, id, operation, res);
   }
@@ -54,6 +55,7 @@ export class JsonRpcTransport implements Transport {
   async *stream(operation: OperationName, params: object, req: TransportRequest): AsyncGenerator<StreamEvent> {
     const id = this.nextId++;
     const res = await this.post(operation, id, params, req, 'text/event-stream');
+    req.onStatus?.(res.status);
     if (!isEventStream(res)) {
       // Errors found before the stream starts come back as one plain JSON-RPC response.
       const envelope = await this.readEnvelope(res, operation);

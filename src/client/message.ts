@@ -8,8 +8,11 @@ export interface UserMessageInit {
   taskId?: string;
   /** Stay in this conversation. */
   contextId?: string;
+  /** Extra data for the agent (or an extension), outside the message's parts. */
   metadata?: JsonObject;
+  /** URIs of extensions this message uses. */
   extensions?: string[];
+  /** Earlier tasks this message refers to, as context for the agent. */
   referenceTaskIds?: string[];
   /** Defaults to a fresh UUID; reuse one only to resend the very same message. */
   messageId?: string;
@@ -19,7 +22,13 @@ export interface UserMessageInit {
  * A `ROLE_USER` message from text or parts, with a new `messageId`.
  *
  * @example
- * await client.sendMessage({ message: userMessage('run the tests', { contextId }) });
+ * ```ts
+ * import { A2AClient, userMessage } from 'a2a-kit/client';
+ *
+ * const client = await A2AClient.connect('http://localhost:41241');
+ * const photo = { raw: 'iVBORw0KGgo=', mediaType: 'image/png', filename: 'chart.png' };
+ * await client.sendMessage({ message: userMessage([{ text: 'what does this chart show?' }, photo], { contextId: 'ctx-42' }) });
+ * ```
  */
 export function userMessage(content: string | Part[], init: UserMessageInit = {}): Message {
   const { messageId, ...rest } = init;

@@ -4,18 +4,23 @@ import type { Credentials } from './auth.js';
 import type { CardCache } from './card-cache.js';
 import type { CardTrust } from './card-verify.js';
 import type { FetchLike } from './http.js';
+import type { ClientInterceptor } from './interceptors.js';
 import type { RetryPolicy } from './retry.js';
 import type { TransportFactory } from './transport.js';
 
 /** A logger shaped like pino's: an object first, then a message. Every method is optional. */
 export interface ClientLogger {
+  /** Decisions: the interface chosen, each retry. */
   debug?(obj: object, msg: string): void;
+  /** A dropped stream being resumed. */
   info?(obj: object, msg: string): void;
+  /** A fallback to another interface. */
   warn?(obj: object, msg: string): void;
 }
 
 /** What the `onUnauthorized` hook learns about a rejected call. */
 export interface UnauthorizedInfo {
+  /** The operation that was refused, e.g. `SendMessage`. */
   operation: string;
   /** HTTP status (401) when the rejection came as one. */
   status: number | undefined;
@@ -23,6 +28,7 @@ export interface UnauthorizedInfo {
   challenge: string | null;
   /** Names of the schemes whose credentials were sent. */
   schemes: string[];
+  /** The card in use, whose `securitySchemes` say what the agent accepts. */
   card: AgentCard;
 }
 
@@ -43,8 +49,12 @@ export interface ResumeOptions {
   maxDelayMs?: number;
 }
 
+/**
+ * How an {@link A2AClient} talks to its agent. Every field is optional; the defaults suit an agent
+ * on the public internet (60 s timeouts, retries of read-only calls, resumed streams).
+ */
 export interface A2AClientOptions {
-  /** fetch to use; default the global one. */
+  /** fetch to use (a proxy, an mTLS dispatcher, a test double); default the global one. */
   fetch?: FetchLike;
   /** Bindings this client may use, in no particular order (the card's order decides). */
   bindings?: readonly string[];
@@ -86,7 +96,15 @@ export interface A2AClientOptions {
    * and is resumed. Set it above the agent's keep-alive interval. Default: none.
    */
   streamIdleTimeoutMs?: number;
+  /** Where the client says what it decided (interface chosen, retries, fallbacks, resumes). Default: silent. */
   logger?: ClientLogger;
+  /**
+   * Cross-cutting concerns (logging, tracing, metrics, auth refresh, rate limits) run around every
+   * request: `before` in this order, `after` in reverse. Every attempt passes through separately —
+   * retries, the retry after `onUnauthorized`, fallbacks and each reconnection of a resumed stream.
+   * See {@link ClientInterceptor}.
+   */
+  interceptors?: readonly ClientInterceptor[];
 }
 
 /** Extra options for {@link A2AClient.connect}: how to fetch the card. */
@@ -97,11 +115,13 @@ export interface ConnectOptions extends A2AClientOptions {
   verifyCard?: (card: AgentCard) => void | Promise<void>;
   /** Timeout for the card fetch. Default 10 s. */
   cardTimeoutMs?: number;
+  /** Aborts the card fetch. */
   signal?: AbortSignal;
 }
 
 /** Options of a single call. */
 export interface CallOptions {
+  /** Aborts the call; the promise rejects with the signal's reason. */
   signal?: AbortSignal;
   /** Overrides the client's timeout for this call. */
   timeoutMs?: number;

@@ -3,7 +3,10 @@
  * notification, checks it belongs to a task the client expects, parses it into a typed StreamResponse
  * and hands it to the application, acknowledging with 204 only after the handler has finished.
  *
- * Usable as a node:http listener or as a fetch-style handler (`(Request) => Response`).
+ * Usable as a node:http listener or as a fetch-style handler (`(Request) => Response`). Published as
+ * `a2a-kit/client/push-receiver`.
+ *
+ * @packageDocumentation
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StreamResponse } from '../protocol/index.js';
@@ -19,9 +22,15 @@ import {
   type VerifiedSignature,
 } from './push-verify.js';
 
+export type { PushEventKind, PushVerifyKeys, VerifiedSignature } from './push-verify.js';
+
 /** A fixed secret, or one per task (return undefined for a task you do not know). */
 export type PushSecret = string | ((taskId: string) => string | undefined);
 
+/**
+ * How a push receiver authenticates notifications and what it does with them. At least one of
+ * `token`, `authorization` or `verifyKeys` is required (the spec asks receivers to authenticate).
+ */
 export interface PushReceiverOptions {
   /** Expected `X-A2A-Notification-Token` (the config's `token`). */
   token?: PushSecret;
@@ -43,17 +52,23 @@ export interface PushReceiverOptions {
 
 /** Facts about an accepted notification. */
 export interface PushEventMeta {
+  /** The task the event belongs to. */
   taskId: string;
+  /** Which member of the StreamResponse the event carries. */
   kind: PushEventKind;
   /** `X-A2A-Notification-Id` (same on retries: use it to drop duplicates). */
   notificationId?: string;
+  /** What the signature said, when `verifyKeys` checked one. */
   signature?: VerifiedSignature;
+  /** The request's headers, e.g. for your own tracing. */
   headers: Headers;
 }
 
-/** The two ways to mount a receiver. */
+/** The two ways to mount a receiver: answer every request at the webhook URL with one of them. */
 export interface PushReceiver {
+  /** A node:http request listener (also an Express / Connect handler). */
   listener: (req: IncomingMessage, res: ServerResponse) => void;
+  /** A fetch-style handler for Web-standard hosts (Hono, Deno, Bun, workers). */
   fetch: (req: Request) => Promise<Response>;
 }
 
@@ -64,7 +79,37 @@ interface Reply {
 
 type BodyResult = Uint8Array | 'too-large';
 
-/** Builds a receiver. Throws if no way to authenticate notifications is configured (unless allowed). */
+/**
+ * Builds the webhook endpoint that receives an agent's push notifications (§4.3.3): each request is
+ * authenticated (token, `Authorization` or signature), checked to name a task you expect, parsed
+ * into a `StreamResponse` and handed to `onEvent`; the agent gets 204 once `onEvent` has finished.
+ * Throws if no way to authenticate notifications is configured (unless `allowUnauthenticated`).
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { randomUUID } from 'node:crypto';
+ * import { A2AClient, userMessage } from 'a2a-kit/client';
+ * import { createPushReceiver } from 'a2a-kit/client/push-receiver';
+ *
+ * // One secret for this client's webhooks; `expectTask` can also refuse tasks you did not start.
+ * const token = randomUUID();
+ * const receiver = createPushReceiver({
+ *   token,
+ *   onEvent: (event, meta) => {
+ *     if ('statusUpdate' in event) console.log(meta.taskId, event.statusUpdate.status.state);
+ *   },
+ * });
+ * createServer(receiver.listener).listen(8090);
+ *
+ * // The agent needs `capabilities.pushNotifications`; the webhook is registered with the message.
+ * const client = await A2AClient.connect('http://localhost:41241');
+ * await client.sendMessage({
+ *   message: userMessage('a long job'),
+ *   configuration: { returnImmediately: true, taskPushNotificationConfig: { url: 'http://localhost:8090/a2a-push', token } },
+ * });
+ * ```
+ */
 export function createPushReceiver(opts: PushReceiverOptions): PushReceiver {
   if (!opts.token && !opts.authorization && !opts.verifyKeys && !opts.allowUnauthenticated) {
     throw new Error('push receiver: configure token, authorization or verifyKeys (or set allowUnauthenticated)');

@@ -15,7 +15,9 @@ export type PushVerifyKeys = JSONWebKeySet | ReadonlyArray<CryptoKey | KeyObject
 
 /** What a valid signature told us. */
 export interface VerifiedSignature {
+  /** The JWS algorithm, e.g. `ES256`. */
   alg: string;
+  /** The id of the key that verified it, when the header named one. */
   kid?: string;
   /** Signing time, seconds since the epoch. */
   iat: number;

@@ -44,6 +44,7 @@ export class RestTransport implements Transport {
   async call(operation: OperationName, params: object, req: TransportRequest): Promise<unknown> {
     const route = this.route(operation, params);
     const res = await this.send(operation, route, req, `${A2A_MEDIA_TYPE}, application/json`);
+    req.onStatus?.(res.status);
     const text = await this.read(res, operation);
     if (!res.ok) throw this.failure(res, text, operation);
     if (text.trim() === '') return undefined;
@@ -59,6 +60,7 @@ export class RestTransport implements Transport {
       route = { ...route, verb: route.verb === 'POST' ? 'GET' : 'POST' };
       res = await this.send(operation, route, req, 'text/event-stream');
     }
+    req.onStatus?.(res.status);
     if (!res.ok || !isEventStream(res)) {
       const text = await this.read(res, operation);
       if (!res.ok) throw this.failure(res, text, operation);

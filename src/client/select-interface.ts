@@ -9,6 +9,7 @@ import { A2AClientError } from './errors.js';
 /** Bindings this package ships a transport for. */
 export const DEFAULT_BINDINGS: readonly string[] = [BINDINGS.JSONRPC, BINDINGS.HTTP_JSON];
 
+/** What {@link selectInterface} may choose from. */
 export interface SelectInterfaceOptions {
   /** Bindings the caller accepts (`JSONRPC`, `HTTP+JSON`, …). Default: both bindings we ship. */
   bindings?: readonly string[];
@@ -22,6 +23,7 @@ export interface SelectedInterface {
   index: number;
   /** The binding name as the card spells it. */
   binding: string;
+  /** The interface URL requests go to. */
   url: string;
   /** Copied into every request when set (§8.3.2 rule 4). */
   tenant: string | undefined;
@@ -32,8 +34,6 @@ export interface SelectedInterface {
   /** What was skipped and what was chosen, for logs and transcripts. */
   reason: string;
 }
-
-export { majorMinor };
 
 const norm = (binding: string): string => binding.trim().toUpperCase();
 
@@ -93,8 +93,19 @@ export function compatibleInterfaces(card: AgentCard, options: SelectInterfaceOp
 }
 
 /**
- * Picks the first `supportedInterfaces` entry with a binding and version the client speaks.
- * Throws `NO_COMPATIBLE_INTERFACE` listing what the card offers and what the client speaks.
+ * Picks the first `supportedInterfaces` entry with a binding and version the client speaks — the
+ * agent's order is its preference (§8.3.2). Throws an `A2AClientError` `NO_COMPATIBLE_INTERFACE`
+ * listing what the card offers and what the client speaks. {@link A2AClient} does this itself;
+ * call it to know ahead which interface a client would use.
+ *
+ * @example
+ * ```ts
+ * import { resolveAgentCard, selectInterface } from 'a2a-kit/client';
+ *
+ * const card = await resolveAgentCard('http://localhost:41241');
+ * const chosen = selectInterface(card, { bindings: ['HTTP+JSON', 'JSONRPC'] });
+ * console.log(chosen.binding, chosen.url, chosen.reason);
+ * ```
  */
 export function selectInterface(card: AgentCard, options: SelectInterfaceOptions = {}): SelectedInterface {
   const r = scan(card, options);

@@ -1,17 +1,20 @@
 /**
- * The one interface every binding implements. The client decides what to call and with which
- * credentials; a transport only knows how its binding puts an operation on the wire.
+ * The one interface every binding implements, and the extension point for bindings this package
+ * does not ship (the `transports` option of {@link A2AClient}). The client decides what to call
+ * and with which credentials; a transport only knows how its binding puts an operation on the wire.
  */
 import type { OperationName, StreamResponse } from '../protocol/index.js';
 import type { FetchLike } from './http.js';
 
 /** One event of a stream, with the SSE `id` the server gave it (used to resume). */
 export interface StreamEvent {
+  /** The SSE `id`, if the agent gave one. */
   id?: string | undefined;
+  /** The event itself. */
   data: StreamResponse;
 }
 
-/** Per-request inputs the client hands a transport. */
+/** Per-request inputs the client hands a transport; honour each one the binding can carry. */
 export interface TransportRequest {
   /** Fires on caller abort or timeout. */
   signal?: AbortSignal | undefined;
@@ -25,6 +28,11 @@ export interface TransportRequest {
   lastEventId?: string | undefined;
   /** Timeout in ms, only used to word the TIMEOUT error. */
   timeoutMs?: number | undefined;
+  /**
+   * Set only when interceptors are installed: call it with the HTTP status of the answer once it
+   * arrives (for a stream, of the response that opens it). A transport without statuses ignores it.
+   */
+  onStatus?: ((status: number) => void) | undefined;
 }
 
 /** A binding (JSON-RPC, HTTP+JSON, …) of the A2A operations to one interface URL. */
@@ -39,8 +47,9 @@ export interface Transport {
   stream(operation: OperationName, params: object, req: TransportRequest): AsyncIterable<StreamEvent>;
 }
 
-/** Settings shared by the HTTP transports. */
+/** Settings the client hands every transport factory (from its own options). */
 export interface HttpTransportOptions {
+  /** The client's `fetch` option, when set. */
   fetch?: FetchLike;
   /** Cap on a whole response body. Default 10 MiB. */
   maxResponseBytes?: number;
@@ -50,5 +59,27 @@ export interface HttpTransportOptions {
   streamIdleTimeoutMs?: number;
 }
 
-/** Builds a transport for one interface; lets callers plug in bindings we do not ship (e.g. gRPC). */
+/**
+ * Builds a transport for one interface; lets callers plug in bindings we do not ship (e.g. gRPC).
+ * Registered by `protocolBinding` name in the client's `transports` option, which also makes that
+ * binding acceptable when the client picks an interface from the card.
+ *
+ * @example
+ * ```ts
+ * import { A2AClient, A2AError, type TransportFactory } from 'a2a-kit/client';
+ *
+ * const grpc: TransportFactory = (url) => ({
+ *   binding: 'GRPC',
+ *   url,
+ *   async call(operation, params, req) {
+ *     // Put `operation` and `params` on the wire with your gRPC stub; honour req.signal and req.headers.
+ *     throw new A2AError('UnsupportedOperation', `${operation} is not wired yet`);
+ *   },
+ *   async *stream(operation) {
+ *     throw new A2AError('UnsupportedOperation', `${operation} is not wired yet`);
+ *   },
+ * });
+ * const client = await A2AClient.connect('http://localhost:41241', { transports: { GRPC: grpc } });
+ * ```
+ */
 export type TransportFactory = (url: string, options: HttpTransportOptions) => Transport;
