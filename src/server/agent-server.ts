@@ -8,7 +8,7 @@ import { PROTOCOL_VERSION, PUSH_JWKS_PATH, WELL_KNOWN_CARD_PATH, majorMinor, par
 import type { Caller } from './dispatch/call-context.js';
 import { OperationDispatcher, type DispatcherOptions } from './dispatch/dispatcher.js';
 import type { BindingOptions } from './bindings/common.js';
-import { SERVED_BINDINGS, type MountedBinding } from './bindings/registry.js';
+import { SERVED_BINDINGS, type MountedBinding, type ServedRoute } from './bindings/registry.js';
 import { CardResponder } from './card/responder.js';
 import { signAgentCard, type CardSigningKey } from './card/signing.js';
 import { serverAuthOptions, type ServerAuthOptions } from './auth/authenticator.js';
@@ -158,6 +158,24 @@ export class AgentServer {
     stopAgents(); // tasks that run on without a connection (returnImmediately, input from elsewhere)
     await this.service.pushSender.shutdown(Math.min(graceMs, 2000)); // last notifications get a short chance
     await this.service.store.close?.();
+  }
+
+  /**
+   * What answers a request for `path` (no query) once prepared: the card, the push JWKS, or a mounted
+   * binding with the path below its interface URL; undefined when nothing here does. The Web
+   * `fetch` adapter routes with it.
+   */
+  route(path: string): ServedRoute | undefined {
+    if (path === WELL_KNOWN_CARD_PATH && this.#card) return { kind: 'card', card: this.#card };
+    if (path === PUSH_JWKS_PATH) {
+      const jwks = this.service.pushSender.publicJwks();
+      if (jwks) return { kind: 'jwks', jwks };
+    }
+    for (const m of this.#mounts) {
+      const under = m.path === '/' ? path.startsWith('/') : path.startsWith(m.path + '/');
+      if (path === m.path || (m.prefix && under)) return { kind: 'binding', binding: m.handle, subpath: m.path === '/' ? path : path.slice(m.path.length) };
+    }
+    return undefined;
   }
 }
 

@@ -1,6 +1,9 @@
 /**
  * Web `fetch` adapter: serve an agent from hosts that speak `Request → Response` (Hono, Bun, Deno,
- * Cloudflare-style workers with node compatibility). Every binding runs unchanged behind it.
+ * Cloudflare-style workers). The bindings answer the Request directly (no node:http in between):
+ * unary answers are Responses with their whole body, streams are Responses whose body is a
+ * `ReadableStream` of Server-Sent Events that ends when the client goes away (the host cancels the
+ * body or aborts `request.signal`).
  *
  * @example
  * const handle = toFetchHandler(createAgentServer({ card, executor }), { origin: 'https://agent.example.com' });
@@ -8,14 +11,12 @@
  * Deno.serve(handle);                      // Deno
  * app.all('*', (c) => handle(c.req.raw));  // Hono
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentServer } from '../agent-server.js';
-import { FetchIncomingMessage, FetchServerResponse } from './fetch-shim.js';
+import type { ServedRoute } from '../bindings/registry.js';
+import { WebExchange } from '../bindings/web-exchange.js';
 import { preparer } from './prepare.js';
 
-/** A node:http style listener (what {@link AgentServer.listener} is). */
-export type NodeListener = (req: IncomingMessage, res: ServerResponse) => unknown;
-
+/** Options of {@link toFetchHandler}. */
 export interface FetchHandlerOptions {
   /**
    * The public origin the card advertises (`https://agent.example.com`). Without it, an unprepared
@@ -24,23 +25,47 @@ export interface FetchHandlerOptions {
   origin?: string;
 }
 
-/** Answer Web Requests with an agent server (or any node:http listener). Streams come back as streamed bodies. */
-export function toFetchHandler(target: AgentServer | NodeListener, options: FetchHandlerOptions = {}) {
-  const listener: NodeListener = typeof target === 'function' ? target : target.listener;
-  const ready = typeof target === 'function' ? undefined : preparer(target, options.origin);
+/** A Web-standard request handler, as Bun, Deno and Hono take it. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/**
+ * Answer Web Requests with an agent server: the card (with ETag / 304), the push JWKS, and every
+ * interface of the card at its path. Paths the agent does not serve get a JSON 404.
+ */
+export function toFetchHandler(server: AgentServer, options: FetchHandlerOptions = {}): FetchHandler {
+  const ready = preparer(server, options.origin);
   return async function handleFetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (ready) await ready(url.origin);
-    const req = new FetchIncomingMessage(request, url.pathname + url.search);
-    return new Promise<Response>((resolve) => {
-      const res = new FetchServerResponse(resolve);
-      request.signal?.addEventListener('abort', () => res.clientGone(), { once: true });
-      try {
-        listener(req as unknown as IncomingMessage, res as unknown as ServerResponse);
-      } catch {
-        // The listener failed before answering: the host gets a bare 500, never the internals.
-        res.destroy();
-      }
-    });
+    await ready(url.origin);
+    const route = server.route(url.pathname);
+    if (!route) return notFound(url.pathname);
+    if (route.kind !== 'binding') return served(route, request);
+    const exchange = new WebExchange(request, url.pathname + url.search);
+    route.binding.serve(exchange, route.subpath).then(
+      () => exchange.answered || exchange.drop(), // a binding always answers; never leave the host waiting
+      () => exchange.drop(),
+    );
+    return exchange.response;
   };
+}
+
+/** The card and the push JWKS: fixed documents, answered without a binding. */
+function served(route: Exclude<ServedRoute, { kind: 'binding' }>, request: Request): Response {
+  if (route.kind === 'jwks') {
+    return new Response(JSON.stringify(route.jwks), {
+      headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300' },
+    });
+  }
+  const method = request.method.toUpperCase();
+  if (method !== 'GET' && method !== 'HEAD') return new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } });
+  const r = route.card.respond(request.headers, method);
+  return new Response((r.body as Uint8Array<ArrayBuffer> | undefined) ?? null, {
+    status: r.status,
+    headers: r.headers as unknown as Record<string, string>,
+  });
+}
+
+function notFound(path: string): Response {
+  const body = JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', message: `Nothing is served at ${path.slice(0, 200)}` } });
+  return new Response(body, { status: 404, headers: { 'content-type': 'application/json' } });
 }

@@ -1,14 +1,16 @@
 /** What both HTTP bindings share: options, authentication, the call context of a request. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { A2AError, isA2AError } from '../../protocol/index.js';
 import type { Caller, CallContext } from '../dispatch/call-context.js';
 import type { Logger } from '../logger.js';
+import type { HttpExchange } from './exchange.js';
 import { EXTENSIONS_HEADER, requestedExtensions, requestedVersionParam } from './http-util.js';
 import type { SseOptions } from './sse.js';
 
 /**
  * Establishes who is calling. Return undefined for an anonymous caller; throw
  * `new A2AError('Unauthenticated', …)` for missing or bad credentials when they are required.
+ * Behind the Web `fetch` adapter `req` carries only `method`, `url` and lower-case `headers`.
  */
 export type Authenticator = (req: IncomingMessage) => Caller | undefined | Promise<Caller | undefined>;
 
@@ -26,7 +28,7 @@ export interface BindingOptions {
 class HttpCallContext implements CallContext {
   caller?: Caller;
   version?: string;
-  readonly #res: ServerResponse;
+  readonly #exchange: HttpExchange;
   #ac: AbortController | undefined;
   #activated: Set<string> | undefined;
 
@@ -40,19 +42,17 @@ class HttpCallContext implements CallContext {
   }
 
   constructor(
-    res: ServerResponse,
+    exchange: HttpExchange,
     readonly requestedExtensions: string[],
   ) {
-    this.#res = res;
+    this.#exchange = exchange;
   }
 
   // Building and aborting a signal per request was ~13 % of a SendMessage; most agents never read it.
   get signal(): AbortSignal {
     if (!this.#ac) {
       const ac = (this.#ac = new AbortController());
-      const res = this.#res;
-      if (res.closed) ac.abort();
-      else res.once('close', () => void (res.writableFinished || ac.abort()));
+      this.#exchange.onAbandoned(() => ac.abort());
     }
     return this.#ac.signal;
   }
@@ -62,17 +62,12 @@ class HttpCallContext implements CallContext {
  * Build the call context: authenticate, read service parameters, tie the signal to the connection.
  * Synchronous unless the authenticator is not.
  */
-export function contextOf(
-  req: IncomingMessage,
-  res: ServerResponse,
-  opts: BindingOptions,
-  query?: URLSearchParams,
-): CallContext | Promise<CallContext> {
-  const cc = new HttpCallContext(res, requestedExtensions(req));
-  const version = requestedVersionParam(req, query);
+export function contextOf(ex: HttpExchange, opts: BindingOptions, query?: URLSearchParams): CallContext | Promise<CallContext> {
+  const cc = new HttpCallContext(ex, requestedExtensions(ex.header(EXTENSIONS_HEADER)));
+  const version = requestedVersionParam(ex, query);
   if (version !== undefined) cc.version = version;
   if (!opts.authenticate) return cc;
-  const caller = opts.authenticate(req);
+  const caller = opts.authenticate(ex.authRequest());
   if (caller && typeof (caller as Promise<Caller | undefined>).then === 'function') {
     return (caller as Promise<Caller | undefined>).then((c) => {
       if (c) cc.caller = c;

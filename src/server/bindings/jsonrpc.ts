@@ -3,29 +3,31 @@
  * errors with HTTP 200 (except HTTP-level ones: 401, 405, 413, 415), streams as SSE where every
  * event is a JSON-RPC response carrying the request id.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { A2AError, OPERATIONS_BY_METHOD, type StreamResponse } from '../../protocol/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import { answerHeaders, asA2AError, contextOf, type BindingOptions } from './common.js';
-import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, isJsonContentType, queryOf, readBody } from './http-util.js';
+import { BodyTooLargeError, type HttpExchange } from './exchange.js';
+import { DEFAULT_MAX_BODY_BYTES, isJsonContentType, queryOf } from './http-util.js';
 import { SseWriter } from './sse.js';
 import { resultJson } from '../tasks/json.js';
 
 type Id = string | number | null;
 const JSON_TYPE = 'application/json';
 
-/** A node:http listener serving the JSON-RPC binding of `service`. */
-export function jsonRpcListener(service: OperationDispatcher, opts: BindingOptions = {}) {
+/** The JSON-RPC binding of `service`, answering one exchange (node:http or Web) at a time. */
+export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOptions = {}) {
   const limit = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const logger = opts.logger ?? service.logger;
 
-  const sendError = (res: ServerResponse, id: Id, err: A2AError, cc?: CallContext, httpStatus = 200): void => {
+  const sendError = (ex: HttpExchange, id: Id, err: A2AError, cc?: CallContext, httpStatus = 200, allow?: string): void => {
+    if (ex.answered) return ex.drop();
     const details = err.wireDetails();
     const error = details.length > 0
       ? { code: err.spec.jsonRpcCode, message: err.message, data: details }
       : { code: err.spec.jsonRpcCode, message: err.message };
     const headers = answerHeaders(cc, JSON_TYPE);
+    if (allow) headers.allow = allow;
     // Authentication and authorization are HTTP-level outcomes (§7.4, §7.5): 401 with a challenge, 403.
     if (err.kind === 'Unauthenticated') {
       httpStatus = 401;
@@ -33,66 +35,69 @@ export function jsonRpcListener(service: OperationDispatcher, opts: BindingOptio
     } else if (err.kind === 'PermissionDenied') {
       httpStatus = 403;
     }
-    res.writeHead(httpStatus, headers).end(JSON.stringify({ jsonrpc: '2.0', id, error }));
+    try {
+      ex.reply(httpStatus, headers, JSON.stringify({ jsonrpc: '2.0', id, error }));
+    } catch (e) {
+      // Even the error could not be written (a header the agent set was invalid): drop the connection.
+      logger.error({ err: e }, 'could not write a JSON-RPC error answer');
+      ex.drop();
+    }
   };
 
-  return async function handleJsonRpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST') {
-      res.setHeader('allow', 'POST');
-      return sendError(res, null, new A2AError('InvalidRequest', `JSON-RPC requests must be POSTed, not ${req.method}`), undefined, 405);
+  return async function handleJsonRpc(ex: HttpExchange): Promise<void> {
+    if (ex.method !== 'POST') {
+      const err = new A2AError('InvalidRequest', `JSON-RPC requests must be POSTed, not ${ex.method}`);
+      return sendError(ex, null, err, undefined, 405, 'POST');
     }
     // §9.1: JSON bodies. A missing Content-Type is tolerated (simple clients), a different one is not.
-    const type = req.headers['content-type'];
+    const type = ex.header('content-type');
     if (type !== undefined && !isJsonContentType(type)) {
       const msg = `Unsupported content type "${type.slice(0, 80)}": send JSON-RPC requests as application/json`;
-      return sendError(res, null, new A2AError('InvalidRequest', msg), undefined, 415);
+      return sendError(ex, null, new A2AError('InvalidRequest', msg), undefined, 415);
     }
-    let body: Buffer;
+    let body: string;
     try {
-      body = await readBody(req, limit);
+      body = await ex.readBody(limit);
     } catch (e) {
-      if (e instanceof BodyTooLargeError) return sendError(res, null, new A2AError('InvalidRequest', e.message), undefined, 413);
-      return void res.destroy();
+      if (e instanceof BodyTooLargeError) return sendError(ex, null, new A2AError('InvalidRequest', e.message), undefined, 413);
+      return ex.drop();
     }
     let msg: unknown;
     try {
-      msg = JSON.parse(body.toString('utf8'));
+      msg = JSON.parse(body);
     } catch {
-      return sendError(res, null, new A2AError('ParseError', 'Invalid JSON payload: the body is not valid JSON'));
+      return sendError(ex, null, new A2AError('ParseError', 'Invalid JSON payload: the body is not valid JSON'));
     }
     const envelope = checkEnvelope(msg);
-    if (envelope instanceof A2AError) return sendError(res, idOf(msg), envelope);
+    if (envelope instanceof A2AError) return sendError(ex, idOf(msg), envelope);
     const { id, method, params } = envelope;
     const op = OPERATIONS_BY_METHOD.get(method);
-    if (!op) return sendError(res, id, new A2AError('MethodNotFound', `Method not found: ${method}`));
+    if (!op) return sendError(ex, id, new A2AError('MethodNotFound', `Method not found: ${method}`));
     if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
-      return sendError(res, id, A2AError.invalidParams([{ field: 'params', description: 'must be an object' }]));
+      return sendError(ex, id, A2AError.invalidParams([{ field: 'params', description: 'must be an object' }]));
     }
     let cc: CallContext | undefined;
+    let sse: SseWriter | undefined;
     try {
-      const pending = contextOf(req, res, opts, queryOf(req.url));
+      const pending = contextOf(ex, opts, queryOf(ex.url));
       cc = pending instanceof Promise ? await pending : pending;
       if (!op.streaming) {
         const result = await service.call(op, params, cc);
-        const text = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(op.name, result)}}`;
-        // With a length the head and body go out in one write, not as a chunked stream.
-        const headers = answerHeaders(cc, JSON_TYPE);
-        headers['content-length'] = String(Buffer.byteLength(text));
-        res.writeHead(200, headers).end(text);
+        ex.reply(200, answerHeaders(cc, JSON_TYPE), `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(op.name, result)}}`);
         return;
       }
-      const lastEventId = req.headers['last-event-id'];
-      const stream = await service.stream(op, params, cc, typeof lastEventId === 'string' ? lastEventId : undefined);
-      const sse = new SseWriter(res, { ...opts.sse, headers: answerHeaders(cc, 'text/event-stream') });
+      const stream = await service.stream(op, params, cc, ex.header('last-event-id'));
+      sse = new SseWriter(ex, { ...opts.sse, headers: answerHeaders(cc, 'text/event-stream') });
       const prefix = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
-      sse.onClose(() => stream.close());
+      const writer = sse;
+      writer.onClose(() => stream.close());
       stream.open({
-        event: (event: StreamResponse, eventId: string) => sse.event(`${prefix}${JSON.stringify(event)}}`, eventId),
-        end: () => sse.end(),
+        event: (event: StreamResponse, eventId: string) => writer.event(`${prefix}${JSON.stringify(event)}}`, eventId),
+        end: () => writer.end(),
       });
     } catch (err) {
-      if (res.headersSent) return void res.end();
-      sendError(res, id, asA2AError(err, logger), cc);
+      if (sse) return sse.end();
+      sendError(ex, id, asA2AError(err, logger), cc);
     }
   };
 }

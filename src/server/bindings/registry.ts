@@ -1,14 +1,39 @@
-/** The bindings this server can mount, by `protocolBinding` name. */
+/** The bindings this server can mount, by `protocolBinding` name, and what a path of the server maps to. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CardResponder } from '../card/responder.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { BindingOptions } from './common.js';
-import { jsonRpcListener } from './jsonrpc.js';
-import { restListener } from './rest.js';
+import type { HttpExchange } from './exchange.js';
+import { jsonRpcBinding } from './jsonrpc.js';
+import { NodeExchange } from './node-exchange.js';
+import { restBinding } from './rest.js';
 
-/** A mounted binding: `subpath` is the request path below the interface URL's path. */
-export type MountedBinding = (req: IncomingMessage, res: ServerResponse, subpath: string) => Promise<void> | void;
+/**
+ * A mounted binding: called as a node:http listener, `subpath` being the request path below the
+ * interface URL's path; `serve` answers any {@link HttpExchange} (the Web fetch path uses it).
+ */
+export interface MountedBinding {
+  (req: IncomingMessage, res: ServerResponse, subpath: string): Promise<void> | void;
+  serve(ex: HttpExchange, subpath: string): Promise<void>;
+}
+
+/** What answers one path of an agent server: the card, the push JWKS, or a binding (with the path below its URL). */
+export type ServedRoute =
+  | { kind: 'card'; card: CardResponder }
+  | { kind: 'jwks'; jwks: object }
+  | { kind: 'binding'; binding: MountedBinding; subpath: string };
+
+type Serve = (ex: HttpExchange, subpath: string) => Promise<void>;
+
+function mounted(serve: Serve, opts: BindingOptions): MountedBinding {
+  const opened = opts.sse?.onOpen;
+  const node = ((req: IncomingMessage, res: ServerResponse, subpath: string) =>
+    serve(new NodeExchange(req, res, opened), subpath)) as MountedBinding;
+  node.serve = serve;
+  return node;
+}
 
 export const SERVED_BINDINGS: Record<string, (service: OperationDispatcher, opts: BindingOptions) => MountedBinding> = {
-  JSONRPC: (service, opts) => jsonRpcListener(service, opts),
-  'HTTP+JSON': (service, opts) => restListener(service, opts),
+  JSONRPC: (service, opts) => mounted(jsonRpcBinding(service, opts), opts),
+  'HTTP+JSON': (service, opts) => mounted(restBinding(service, opts), opts),
 };

@@ -3,7 +3,6 @@
  * catalogue's status name, and an ErrorInfo detail on every error — the A2A domain for the spec's
  * errors, our own domain for the rest, so a client can always tell a missing route from a missing task.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   A2A_MEDIA_TYPE,
   A2AError,
@@ -13,6 +12,7 @@ import {
 } from '../../protocol/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import { answerHeaders } from './common.js';
+import type { HttpExchange } from './exchange.js';
 
 /** The `{"error": …}` body of an error answered with `httpStatus`. */
 export function statusBody(err: A2AError, httpStatus = err.spec.httpStatus) {
@@ -27,8 +27,7 @@ export function statusBody(err: A2AError, httpStatus = err.spec.httpStatus) {
  * The JSON media type to answer with: `application/a2a+json` (§14.1) unless the client's Accept
  * names plain `application/json` and neither that nor a wildcard.
  */
-export function jsonTypeFor(req: IncomingMessage): string {
-  const accept = req.headers.accept;
+export function jsonTypeFor(accept: string | undefined): string {
   if (!accept) return A2A_MEDIA_TYPE;
   const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
   if (types.includes(A2A_MEDIA_TYPE) || types.includes('*/*') || types.includes('application/*')) return A2A_MEDIA_TYPE;
@@ -44,16 +43,11 @@ export interface RestErrorOptions {
   headers?: Record<string, string>;
 }
 
-/** Answer with an error; once a stream has begun there is nothing left to say but the end. */
-export function sendRestError(req: IncomingMessage, res: ServerResponse, err: A2AError, o: RestErrorOptions = {}): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
+/** Answer with an error; once the answer has begun there is nothing left to do but drop it. */
+export function sendRestError(ex: HttpExchange, err: A2AError, o: RestErrorOptions = {}): void {
+  if (ex.answered) return ex.drop();
   const status = o.httpStatus ?? err.spec.httpStatus;
-  const headers = { ...answerHeaders(o.cc, jsonTypeFor(req)), ...o.headers };
+  const headers = { ...answerHeaders(o.cc, jsonTypeFor(ex.header('accept'))), ...o.headers };
   if (err.kind === 'Unauthenticated') headers['www-authenticate'] = o.challenge ?? 'Bearer';
-  const text = JSON.stringify(statusBody(err, status));
-  headers['content-length'] = String(Buffer.byteLength(text));
-  res.writeHead(status, headers).end(text);
+  ex.reply(status, headers, JSON.stringify(statusBody(err, status)));
 }

@@ -1,9 +1,11 @@
 /**
  * Server-Sent Events writer (§9.4.2, §11.7): one write per event, an `id:` on every event,
  * keep-alive comments on idle streams, and a cap on what a slow client may leave buffered
- * (past it the stream ends; the client resumes with Last-Event-ID).
+ * (past it the stream ends; the client resumes with Last-Event-ID). Transport-neutral: it writes to
+ * the {@link StreamTarget} of whichever exchange carries the request.
  */
-import type { ServerResponse } from 'node:http';
+import type { HttpExchange, StreamTarget } from './exchange.js';
+import type { StreamOpened } from './node-exchange.js';
 
 export interface SseOptions {
   /** Interval of `: keep-alive` comments on an idle stream (ms); 0 disables. Default 15 000. */
@@ -11,40 +13,38 @@ export interface SseOptions {
   /** Bytes a slow client may leave unsent before the stream is closed. Default 8 MiB. */
   maxBufferedBytes?: number;
   headers?: Record<string, string>;
-  /** Told of every stream as it opens (a server uses it to end open streams when it closes). */
-  onOpen?: (res: ServerResponse) => void;
+  /** Told of every node:http stream as it opens (a server uses it to end open streams when it closes). */
+  onOpen?: StreamOpened;
 }
 
+/** Writes one SSE stream; made once the operation has produced a stream (the answer is then 200). */
 export class SseWriter {
-  #timer: NodeJS.Timeout | undefined;
+  #timer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
   #lastWrite = Date.now();
   readonly #max: number;
-  readonly #onClose: Array<() => void> = [];
+  readonly #target: StreamTarget;
+  #onClose: Array<() => void> | undefined;
 
-  constructor(
-    private readonly res: ServerResponse,
-    opts: SseOptions = {},
-  ) {
+  constructor(exchange: HttpExchange, opts: SseOptions = {}) {
     this.#max = opts.maxBufferedBytes ?? 8 * 1024 * 1024;
-    const headers: Record<string, string> = {
+    this.#target = exchange.openStream({
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
       ...opts.headers,
-    };
-    res.writeHead(200, headers);
-    res.flushHeaders();
-    opts.onOpen?.(res);
+    });
     const every = opts.keepAliveMs ?? 15_000;
     if (every > 0) {
-      this.#timer = setInterval(() => {
+      const timer = setInterval(() => {
         if (Date.now() - this.#lastWrite >= every - 5) this.#raw(': keep-alive\n\n');
       }, every);
-      this.#timer.unref();
+      // A keep-alive must not hold a node process open; Web hosts have no unref.
+      (timer as { unref?: () => void }).unref?.();
+      this.#timer = timer;
     }
-    res.on('close', () => this.#finish());
+    this.#target.onClose(() => this.#finish());
   }
 
   get closed(): boolean {
@@ -54,7 +54,7 @@ export class SseWriter {
   /** Called once when the stream ends, whoever ended it. */
   onClose(fn: () => void): void {
     if (this.#closed) fn();
-    else this.#onClose.push(fn);
+    else (this.#onClose ??= []).push(fn);
   }
 
   /** Send one event; `data` must be a single-line JSON text. */
@@ -65,26 +65,14 @@ export class SseWriter {
   #raw(chunk: string): void {
     if (this.#closed) return;
     this.#lastWrite = Date.now();
-    // Events an agent emits in one burst leave in one socket write: cork now, uncork after this tick.
-    if (!this.#corked) {
-      this.#corked = true;
-      this.res.cork();
-      process.nextTick(this.#uncork);
-    }
-    this.res.write(chunk);
-    if (this.res.writableLength > this.#max) this.end();
+    this.#target.write(chunk);
+    if (this.#target.buffered > this.#max) this.end();
   }
 
-  #corked = false;
-  readonly #uncork = (): void => {
-    this.#corked = false;
-    this.res.uncork();
-  };
-
+  /** End the stream after what was written so far. */
   end(): void {
     if (this.#closed) return;
-    if (this.#corked) this.#uncork();
-    this.res.end();
+    this.#target.end();
     this.#finish();
   }
 
@@ -92,6 +80,8 @@ export class SseWriter {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#timer) clearInterval(this.#timer);
-    for (const fn of this.#onClose.splice(0)) fn();
+    const fns = this.#onClose;
+    this.#onClose = undefined;
+    if (fns) for (const fn of fns) fn();
   }
 }
