@@ -22,10 +22,7 @@ export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOption
 
   const sendError = (ex: HttpExchange, id: Id, err: A2AError, cc?: CallContext, httpStatus = 200, allow?: string): void => {
     if (ex.answered) return ex.drop();
-    const details = err.wireDetails();
-    const error = details.length > 0
-      ? { code: err.spec.jsonRpcCode, message: err.message, data: details }
-      : { code: err.spec.jsonRpcCode, message: err.message };
+    const error = errorObject(err);
     const headers = answerHeaders(cc, JSON_TYPE);
     if (allow) headers.allow = allow;
     // Authentication and authorization are HTTP-level outcomes (§7.4, §7.5): 401 with a challenge, 403.
@@ -93,6 +90,7 @@ export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOption
       writer.onClose(() => stream.close());
       stream.open({
         event: (event: StreamResponse, eventId: string) => writer.event(`${prefix}${JSON.stringify(event)}}`, eventId),
+        error: (err: A2AError) => writer.event(JSON.stringify({ jsonrpc: '2.0', id, error: errorObject(err) })),
         end: () => writer.end(),
       });
     } catch (err) {
@@ -100,6 +98,12 @@ export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOption
       sendError(ex, id, asA2AError(err, logger), cc);
     }
   };
+}
+
+/** The JSON-RPC `error` member of an A2A error, with its google.rpc details as `data`. */
+function errorObject(err: A2AError): { code: number; message: string; data?: unknown[] } {
+  const details = err.wireDetails();
+  return details.length > 0 ? { code: err.spec.jsonRpcCode, message: err.message, data: details } : { code: err.spec.jsonRpcCode, message: err.message };
 }
 
 function idOf(msg: unknown): Id {

@@ -10,7 +10,7 @@ import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import { answerHeaders, asA2AError, contextOf, type BindingOptions } from './common.js';
 import { BodyReadError, BodyTooLargeError, type HttpExchange } from './exchange.js';
 import { DEFAULT_MAX_BODY_BYTES, isJsonContentType, pathOf, queryOf } from './http-util.js';
-import { jsonTypeFor, sendRestError, type RestErrorOptions } from './rest-errors.js';
+import { jsonTypeFor, sendRestError, statusBody, type RestErrorOptions } from './rest-errors.js';
 import { matchRoute, queryParams } from './rest-routes.js';
 import { SseWriter } from './sse.js';
 import { resultJson } from '../tasks/json.js';
@@ -83,6 +83,7 @@ export function restBinding(service: OperationDispatcher, opts: BindingOptions =
       writer.onClose(() => stream.close());
       stream.open({
         event: (event: StreamResponse, eventId: string) => writer.event(JSON.stringify(event), eventId),
+        error: (err: A2AError) => writer.event(JSON.stringify(statusBody(err))),
         end: () => writer.end(),
       });
     } catch (err) {

@@ -39,21 +39,34 @@ class BufferedStream implements EventStream {
   #failure: A2AError | undefined;
   onClose: (() => void) | undefined;
 
+  /**
+   * @param endAtStop end the stream at a terminal or interrupted event (a subscription). A message
+   * stream instead ends once its execution is done and the task is stored, so a failed save can still
+   * end it with an error.
+   */
+  constructor(private readonly endAtStop = true) {}
+
   push(event: StreamResponse, id: string): void {
     if (this.#ended) return;
     if (!this.#sink) {
       // The live task keeps changing while buffered: keep the state it had at this event.
       this.#buffer.push([snapshotEvent(event), id]);
-      if (stops(event)) this.#finishing = true;
+      if (this.endAtStop && stops(event)) this.#finishing = true;
       return;
     }
     this.#write(event, id);
   }
 
   #write(event: StreamResponse, id: string): void {
-    const sink = this.#sink!;
-    sink.event(event, id);
-    if (stops(event)) this.finish();
+    try {
+      this.#sink!.event(event, id);
+    } catch {
+      // An event that cannot be written (e.g. nested too deep to serialise) ends this stream with an
+      // error; it must never throw into the agent's update call or the other listeners of the task.
+      this.fail(new A2AError('Internal', 'An event of this task could not be sent; the stream ends here'));
+      return;
+    }
+    if (this.endAtStop && stops(event)) this.finish();
   }
 
   open(sink: StreamSink): void {
@@ -76,8 +89,11 @@ class BufferedStream implements EventStream {
       this.#finishing = true;
       return;
     }
-    this.#sink.error?.(err);
-    this.finish();
+    try {
+      this.#sink.error?.(err);
+    } finally {
+      this.finish();
+    }
   }
 
   /** End the stream after what was written so far. */
@@ -102,7 +118,7 @@ class BufferedStream implements EventStream {
 
 /** The task manager hands the first event (a new Task, the Message, or a follow-up's current Task). */
 async function forMessage(tasks: TaskManager, req: SendMessageRequest, scope: Scope, cc: CallContext): Promise<EventStream> {
-  const stream = new BufferedStream();
+  const stream = new BufferedStream(false);
   const exec = await tasks.send(req, scope, cc, (event, seq) => stream.push(event, String(seq)));
   await exec.first;
   if (!exec.run.task && !exec.run.reply) throw exec.run.error ?? new A2AError('Internal', 'The agent produced no answer');
