@@ -213,3 +213,17 @@ test('review: imports and references outside the reviewed files are refused, and
   assert.match(r.findings.find((f) => f.line === 9 && f.rule === 'TS2339')?.message ?? '', /'missing' does not exist on type '\{ ownKey: number; \}'/);
   assert.ok(r.findings.some((f) => f.line === 9 && /Cannot find name 'leaked'/.test(f.message)), 'the outside file did not join the program');
 });
+
+test('review: input the compiler chokes on fails clearly, and the worker keeps serving', async (t) => {
+  const pool = new ReviewPool({ maxConcurrent: 1 });
+  t.after(() => pool.close());
+  const deep = `export const x = ${'['.repeat(20_000)}${']'.repeat(20_000)};\n`;
+  await assert.rejects(reviewFiles([{ path: 'deep.ts', content: deep }], { pool }), (err: unknown) => {
+    assert.ok(err instanceof ReviewError);
+    assert.equal(err.code, 'CRASHED');
+    assert.match(err.message, /the compiler could not process this input \(RangeError: Maximum call stack size exceeded\)/);
+    return true;
+  });
+  const ok = await reviewFiles([{ path: 'a.ts', content: 'export const n = 1;\n' }], { pool });
+  assert.equal(ok.verdict, 'approve');
+});

@@ -9,7 +9,10 @@ import { Worker } from 'node:worker_threads';
 import type { FileReview, ReviewJobFile, ReviewReport, ReviewWorkerMessage } from './review-core.js';
 import type { RuleOptions } from './review-rules.js';
 
-/** Why the pool could not give a review: `BUSY` (queue full), `TIMEOUT` (over budget), `CRASHED` (worker died). */
+/**
+ * Why the pool could not give a review: `BUSY` (queue full), `TIMEOUT` (over budget), `CRASHED` (the worker
+ * died, ran out of memory, or the compiler threw on the input).
+ */
 export type ReviewErrorCode = 'BUSY' | 'TIMEOUT' | 'CRASHED';
 
 /** A review the pool refused or had to stop; `message` is written for the requester. */
@@ -92,11 +95,16 @@ function positive(name: string, v: number | undefined, fallback: number): number
 function startWorker(maxHeapMb: number): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb };
   if (import.meta.url.endsWith('.ts')) {
-    // Running from source under tsx (tests, development): tsx hooks only the main thread, so the worker
-    // registers it before loading its TypeScript entry.
-    const tsx = import.meta.resolve('tsx/esm/api');
-    const entry = new URL('./review-worker.ts', import.meta.url).href;
-    const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
+    // Running from source (tests, development). tsx hooks only the main thread, so under tsx the worker
+    // registers it before loading its TypeScript entry; a runtime that strips types itself needs nothing.
+    const entry = new URL('./review-worker.ts', import.meta.url);
+    let tsx: string;
+    try {
+      tsx = import.meta.resolve('tsx/esm/api');
+    } catch {
+      return new Worker(entry, { resourceLimits });
+    }
+    const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`;
     return new Worker(code, { eval: true, resourceLimits });
   }
   return new Worker(new URL('./review-worker.js', import.meta.url), { resourceLimits });
@@ -242,7 +250,8 @@ export class ReviewPool {
     if (m.type === 'done') {
       void job.chain.then(() => this.settle(job, () => (job.hookError ? job.reject(job.hookError.err) : job.resolve(m.report))));
     } else {
-      this.settle(job, () => job.reject(new Error(`the review failed inside the worker: ${m.message}`)));
+      // The compiler threw (a stack overflow on absurdly nested code, say): the input is the likely cause.
+      this.settle(job, () => job.reject(new ReviewError('CRASHED', `the compiler could not process this input (${m.message})`)));
     }
   }
 

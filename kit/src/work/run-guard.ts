@@ -81,7 +81,8 @@ function installExitHook(): void {
 
 /** Creates a run folder under `tempRoot`, named after this process. */
 export async function createRunFolder(tempRoot: string): Promise<string> {
-  const folder = await mkdtemp(path.join(tempRoot, `${RUN_FOLDER_PREFIX}${process.pid}-`));
+  // Absolute, so the sweep (which resolves its root) recognizes the folder as one of ours.
+  const folder = await mkdtemp(path.join(path.resolve(tempRoot), `${RUN_FOLDER_PREFIX}${process.pid}-`));
   ownFolders.add(folder);
   return folder;
 }
@@ -116,7 +117,8 @@ function ownerAlive(pid: number): boolean {
  * the folder is not one of ours (a restarted container often gets its old pid back), and pid-less folders of
  * earlier versions older than two hours. Returns the removed paths.
  */
-export async function cleanStaleRunFolders(tempRoot: string = os.tmpdir()): Promise<string[]> {
+export async function cleanStaleRunFolders(root: string = os.tmpdir()): Promise<string[]> {
+  const tempRoot = path.resolve(root);
   let names: string[];
   try {
     names = await readdir(tempRoot);
@@ -149,7 +151,7 @@ export function cleanStaleRunFoldersOnce(tempRoot: string = os.tmpdir()): Promis
   const key = path.resolve(tempRoot);
   let p = cleaned.get(key);
   if (!p) {
-    p = cleanStaleRunFolders(key).catch(() => []);
+    p = cleanStaleRunFolders(key).catch((): string[] => []);
     cleaned.set(key, p);
   }
   return p;
