@@ -153,7 +153,8 @@ test('run-tests: timeout kills the whole process group of a hanging run', async 
   const r = await runTests({
     workspaceRoot: ws,
     target: 'proj',
-    timeoutMs: 3_000,
+    // Long enough for the hanging test to start (and write its pids) on a loaded machine.
+    timeoutMs: 8_000,
     onProgress: (e) => {
       if (e.kind === 'start') pgid = e.pid;
     },

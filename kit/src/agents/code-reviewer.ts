@@ -1,15 +1,20 @@
 /**
  * The code-reviewer agent: TypeScript compiler diagnostics plus plain rules over the files it is sent
  * (file parts), a directory of its workspace, or a pasted snippet. One WORKING update per reviewed file,
- * then a `review` artifact (text summary + data part with findings and verdict).
+ * then a `review` artifact (text summary + data part with findings and verdict). The compiler runs in a
+ * worker pool, so a big review never holds up the other agents of the process; input over the size limits
+ * and a full pool are REJECTED with the limit in the message, a review over its time budget FAILS.
  */
 import {
   reviewDirectory,
   reviewFiles,
   reviewSnippet,
+  ReviewError,
   ReviewUnavailableError,
   WorkspaceError,
   type FileReview,
+  type ReviewLimits,
+  type ReviewPool,
   type ReviewReport,
   type SourceInput,
 } from '../work/index.js';
@@ -17,10 +22,18 @@ import { silentLogger, type AgentExecutor, type Logger, type TaskUpdater } from 
 import type { JsonObject, Part } from 'a2a-kit';
 import { guarded, inbound, stringField, unquote, type Inbound } from './common.js';
 
+/** Settings of the code-reviewer agent. */
 export interface CodeReviewerOptions {
   /** Directory whose subdirectories may be reviewed by path. */
   workspaceRoot: string;
   logger?: Logger;
+  /** Size limits of one review; missing ones take `DEFAULT_REVIEW_LIMITS` (500 files, 1 MB each, 4 MB in all). */
+  limits?: Partial<ReviewLimits>;
+  /**
+   * The workers reviews run in (concurrency, queue, time budget, heap). Default: the process's shared pool
+   * with `DEFAULT_REVIEW_POOL` settings — the one `warmUpReviewer()` warms.
+   */
+  pool?: ReviewPool;
 }
 
 export const CODE_REVIEWER_USAGE =
@@ -90,6 +103,7 @@ function stripFence(text: string): string {
   return m ? m[1]! : text;
 }
 
+/** The code-reviewer's executor: decides what a message asks for, reviews it in the pool, streams file by file. */
 export function codeReviewerExecutor(opts: CodeReviewerOptions): AgentExecutor {
   const logger = opts.logger ?? silentLogger;
   return guarded('code-reviewer', logger, async (ctx, task) => {
@@ -97,7 +111,7 @@ export function codeReviewerExecutor(opts: CodeReviewerOptions): AgentExecutor {
     if (plan.kind === 'unsupported') return task.reply(plan.why ? `${plan.why}. ${CODE_REVIEWER_USAGE}` : CODE_REVIEWER_USAGE);
     const subject = plan.kind === 'directory' ? plan.path : plan.kind === 'snippet' ? 'the snippet' : `${plan.files.length} file(s)`;
     const onFile = (r: FileReview): void => fileUpdate(task, r);
-    const ropts = { onFile, signal: ctx.signal };
+    const ropts = { onFile, signal: ctx.signal, ...(opts.limits ? { limits: opts.limits } : {}), ...(opts.pool ? { pool: opts.pool } : {}) };
     let report: ReviewReport;
     try {
       task.working(`Reviewing ${subject}`);
@@ -110,6 +124,11 @@ export function codeReviewerExecutor(opts: CodeReviewerOptions): AgentExecutor {
     } catch (err) {
       if (ctx.signal.aborted) return;
       if (err instanceof WorkspaceError) return task.reject(`Cannot review ${subject}: ${err.message}`);
+      if (err instanceof ReviewError) {
+        logger.warn({ taskId: task.taskId, code: err.code }, err.message);
+        if (err.code === 'BUSY') return task.reject(`Cannot review ${subject} now: ${err.message}.`);
+        return task.fail(`The review of ${subject} stopped: ${err.message}.`);
+      }
       if (err instanceof ReviewUnavailableError) return task.fail(err.message);
       throw err;
     }

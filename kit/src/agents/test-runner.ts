@@ -4,11 +4,12 @@
  * a result, so the task COMPLETES with `failed > 0`; a run that could not execute FAILS; a path outside
  * the workspace is REJECTED.
  */
-import { runTests, WorkspaceError, type RunTestsProgress, type RunTestsResult } from '../work/index.js';
+import { cleanStaleRunFoldersOnce, runTests, WorkspaceError, type RunTestsProgress, type RunTestsResult } from '../work/index.js';
 import { silentLogger, type AgentExecutor, type Logger } from 'a2a-kit/server';
 import type { JsonObject } from 'a2a-kit';
 import { childEnv, guarded, inbound, stringField, unquote } from './common.js';
 
+/** Settings of the test-runner agent. */
 export interface TestRunnerOptions {
   /** Directory the agent may run tests in; every requested path must resolve inside it. */
   workspaceRoot: string;
@@ -17,6 +18,11 @@ export interface TestRunnerOptions {
   logger?: Logger;
   /** Environment of the test processes. Default: a minimal one without this process's secrets. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Where each run's temporary folder goes. Default `os.tmpdir()`. Folders left there by a process that
+   * crashed are removed when the executor is created.
+   */
+  tempDir?: string;
 }
 
 /** What the agent answers when it cannot tell what is asked. */
@@ -35,9 +41,16 @@ export function testTargetOf(message: Parameters<AgentExecutor>[0]['message']): 
   return m ? unquote(m[1]!) : undefined;
 }
 
+/**
+ * The test-runner's executor. Its test processes never outlive the agent (they die with it, even after
+ * `kill -9`), and creating it clears temporary folders a crashed predecessor left behind.
+ */
 export function testRunnerExecutor(opts: TestRunnerOptions): AgentExecutor {
   const logger = opts.logger ?? silentLogger;
   const timeoutMs = opts.timeoutMs ?? 60_000;
+  void cleanStaleRunFoldersOnce(opts.tempDir).then((removed) => {
+    if (removed.length > 0) logger.info({ removed }, 'removed temporary folders of test runs a previous process left behind');
+  });
   return guarded('test-runner', logger, async (ctx, task) => {
     const target = testTargetOf(ctx.message);
     if (!target) return task.reply(TEST_RUNNER_USAGE);
@@ -49,6 +62,7 @@ export function testRunnerExecutor(opts: TestRunnerOptions): AgentExecutor {
         timeoutMs,
         signal: ctx.signal,
         env: opts.env ?? childEnv(),
+        ...(opts.tempDir !== undefined ? { tempDir: opts.tempDir } : {}),
         onProgress: (ev) => progress(task, target, ev),
       });
     } catch (err) {

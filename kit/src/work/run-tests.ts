@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { REPORTER_SOURCE, TestEventTally, parseEventLine } from './test-events.js';
+import { SUPERVISOR_SOURCE, cleanStaleRunFoldersOnce, createRunFolder, killRunGroup, removeRunFolder, trackRun } from './run-guard.js';
 import type { TestFailure, TestOutcome } from './test-events.js';
 import { WorkspaceError, resolveInWorkspace, walkFiles } from './workspace.js';
 
@@ -29,6 +30,11 @@ export interface RunTestsOptions {
    * so an agent holding secrets in its environment should pass a trimmed one.
    */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Where the run's temporary folder (reporter and supervisor scripts) goes. Default `os.tmpdir()`.
+   * Folders a crashed process left here are removed before the first run of this process.
+   */
+  tempDir?: string;
 }
 
 /** Outcome of a run. Test failures are data here, never exceptions. */
@@ -67,8 +73,9 @@ export function isTestFile(rel: string): boolean {
  * Runs a project's tests with Node's test runner, confined to `workspaceRoot`.
  *
  * Throws {@link WorkspaceError} for bad input only (target outside the root, missing, no test files).
- * The runner is spawned in its own process group so a timeout or abort kills it together with every test
- * process it started.
+ * The runner is spawned in its own process group, under a supervisor that kills the group when this process
+ * dies (see run-guard.ts), so a timeout, an abort, an exit or a `kill -9` of the agent ends every test
+ * process it started; the temporary folder goes with it.
  */
 export async function runTests(opts: RunTestsOptions): Promise<RunTestsResult> {
   if (!Number.isFinite(opts.timeoutMs) || opts.timeoutMs <= 0 || opts.timeoutMs > MAX_TIMEOUT_MS) {
@@ -96,14 +103,18 @@ export async function runTests(opts: RunTestsOptions): Promise<RunTestsResult> {
   if (opts.signal?.aborted) {
     return { ...empty, durationMs: 0, timedOut: false, canceled: true, exitCode: null };
   }
-  const tmp = await mkdtemp(path.join(os.tmpdir(), 'kit-reporter-'));
+  const tempRoot = opts.tempDir ?? os.tmpdir();
+  await cleanStaleRunFoldersOnce(tempRoot);
+  const tmp = await createRunFolder(tempRoot);
   try {
     const reporter = path.join(tmp, 'reporter.mjs');
+    const supervisor = path.join(tmp, 'supervisor.cjs');
     await writeFile(reporter, REPORTER_SOURCE);
-    const outcome = await spawnRunner({ cwd, root: target.root, reporter, files, relFiles }, opts);
+    await writeFile(supervisor, SUPERVISOR_SOURCE);
+    const outcome = await spawnRunner({ cwd, root: target.root, tmp, reporter, supervisor, files, relFiles }, opts);
     return { ...outcome, durationMs: Date.now() - started, files: relFiles };
   } finally {
-    await rm(tmp, { recursive: true, force: true });
+    await removeRunFolder(tmp);
   }
 }
 
@@ -112,13 +123,15 @@ type SpawnOutcome = Omit<RunTestsResult, 'durationMs' | 'files'>;
 interface RunnerSetup {
   cwd: string;
   root: string;
+  tmp: string;
   reporter: string;
+  supervisor: string;
   files: string[];
   relFiles: string[];
 }
 
 function spawnRunner(setup: RunnerSetup, opts: RunTestsOptions): Promise<SpawnOutcome> {
-  const { cwd, root, reporter, files, relFiles } = setup;
+  const { cwd, root, tmp, reporter, supervisor, files, relFiles } = setup;
   const env = { ...(opts.env ?? process.env) };
   // Inside a `node --test` parent this variable makes the child speak the parent's internal protocol
   // and ignore our reporter.
@@ -126,7 +139,10 @@ function spawnRunner(setup: RunnerSetup, opts: RunTestsOptions): Promise<SpawnOu
   delete env.NODE_OPTIONS;
   // './' keeps a file named like a flag (`--inspect=….test.js`) from being read as one.
   const args = ['--test', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', ...files.map((f) => `./${f}`)];
-  const child = spawn(process.execPath, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The supervisor leads the new group; its stdin is the pipe whose end tells it this process is gone.
+  const child = spawn(process.execPath, [supervisor, tmp, ...args], { cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.on('error', () => undefined);
+  const untrack = child.pid !== undefined ? trackRun(child.pid, tmp) : () => undefined;
   const tally = new TestEventTally();
   let stderr = '';
   let pending = '';
@@ -140,12 +156,7 @@ function spawnRunner(setup: RunnerSetup, opts: RunTestsOptions): Promise<SpawnOu
     }
   };
   const killGroup = (): void => {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
+    if (child.pid !== undefined) killRunGroup(child.pid);
   };
   const onLine = (line: string): void => {
     const ev = parseEventLine(line);
@@ -178,6 +189,8 @@ function spawnRunner(setup: RunnerSetup, opts: RunTestsOptions): Promise<SpawnOu
     killGroup();
   };
   opts.signal?.addEventListener('abort', onAbort, { once: true });
+  // An abort that came while the 'start' listener ran would otherwise be missed.
+  if (opts.signal?.aborted) onAbort();
   return new Promise((resolve) => {
     let done = false;
     const finish = (exitCode: number | null): void => {
@@ -187,6 +200,7 @@ function spawnRunner(setup: RunnerSetup, opts: RunTestsOptions): Promise<SpawnOu
       opts.signal?.removeEventListener('abort', onAbort);
       // Test processes may outlive a runner that exited on its own; never leave them behind.
       killGroup();
+      untrack();
       if (pending) onLine(pending);
       emit({ kind: 'end', timedOut, canceled, exitCode });
       const failures = tally.failures.map((f) => (f.file ? { ...f, file: relativeTo(root, f.file) } : f));
