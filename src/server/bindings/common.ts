@@ -17,6 +17,8 @@ export type Authenticator = (req: IncomingMessage) => Caller | undefined | Promi
 export interface BindingOptions {
   /** Largest accepted request body in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
+  /** Deepest accepted nesting of a request body's JSON objects and arrays. Default 64. */
+  maxJsonDepth?: number;
   sse?: SseOptions;
   authenticate?: Authenticator;
   /** `WWW-Authenticate` challenge sent with 401 answers. Default `Bearer`. */

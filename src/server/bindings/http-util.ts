@@ -5,6 +5,50 @@ import type { HttpExchange } from './exchange.js';
 /** Default request body limit: 4 MiB (messages may carry inline files). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Default limit on how deeply a request body's JSON may nest. A2A messages nest a few levels; a body
+ * nested thousands deep parses fine but cannot be serialised back (stack overflow), so it is refused at
+ * the door.
+ */
+export const DEFAULT_MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether JSON text nests objects and arrays deeper than `max`. A scan of the text before parsing (strings
+ * skipped), so a hostile body is refused without building its object tree; linear and allocation-free.
+ */
+export function jsonTooDeep(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > max) return true;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** The error for a body past the depth limit, naming it. */
+export function tooDeepMessage(max: number): string {
+  return `The request body nests JSON more than ${max} levels deep, the most this server accepts`;
+}
+
+/**
+ * Compressed request bodies are refused rather than decoded: a decompression bomb would otherwise get
+ * past the body limit. Returns the message for the 415 answer, or undefined for an identity body.
+ */
+export function unsupportedEncoding(header: string | undefined): string | undefined {
+  if (header === undefined || header === '' || header.toLowerCase() === 'identity') return undefined;
+  return `Content-Encoding "${header.slice(0, 40)}" is not accepted: send the request body uncompressed`;
+}
+
 /** `A2A-Extensions` in lower case, as header lookups take it. */
 export const EXTENSIONS_HEADER = HEADER_EXTENSIONS.toLowerCase();
 // Shared by every request without the header; frozen so that no caller can change it for the others.

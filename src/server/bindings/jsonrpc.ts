@@ -8,7 +8,7 @@ import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import { answerHeaders, asA2AError, contextOf, type BindingOptions } from './common.js';
 import { BodyTooLargeError, type HttpExchange } from './exchange.js';
-import { DEFAULT_MAX_BODY_BYTES, isJsonContentType, queryOf } from './http-util.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, isJsonContentType, jsonTooDeep, queryOf, tooDeepMessage, unsupportedEncoding } from './http-util.js';
 import { SseWriter } from './sse.js';
 import { resultJson } from '../tasks/json.js';
 
@@ -18,6 +18,7 @@ const JSON_TYPE = 'application/json';
 /** The JSON-RPC binding of `service`, answering one exchange (node:http or Web) at a time. */
 export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOptions = {}) {
   const limit = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxDepth = opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const logger = opts.logger ?? service.logger;
 
   const sendError = (ex: HttpExchange, id: Id, err: A2AError, cc?: CallContext, httpStatus = 200, allow?: string): void => {
@@ -52,6 +53,8 @@ export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOption
       const msg = `Unsupported content type "${type.slice(0, 80)}": send JSON-RPC requests as application/json`;
       return sendError(ex, null, new A2AError('InvalidRequest', msg), undefined, 415);
     }
+    const encoding = unsupportedEncoding(ex.header('content-encoding'));
+    if (encoding) return sendError(ex, null, new A2AError('InvalidRequest', encoding), undefined, 415);
     let body: string;
     try {
       body = await ex.readBody(limit);
@@ -59,6 +62,7 @@ export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOption
       if (e instanceof BodyTooLargeError) return sendError(ex, null, new A2AError('InvalidRequest', e.message), undefined, 413);
       return ex.drop();
     }
+    if (jsonTooDeep(body, maxDepth)) return sendError(ex, null, new A2AError('InvalidRequest', tooDeepMessage(maxDepth)));
     let msg: unknown;
     try {
       msg = JSON.parse(body);

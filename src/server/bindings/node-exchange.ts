@@ -68,6 +68,7 @@ export class NodeExchange implements HttpExchange {
 
 /** A streamed response body; made only for streams, so a unary call allocates none of this. */
 class NodeStream implements StreamTarget {
+  #started = false;
   #corked = false;
   #closed = false;
   #onClose: Array<() => void> | undefined;
@@ -78,7 +79,13 @@ class NodeStream implements StreamTarget {
 
   write(chunk: string): void {
     if (this.#closed) return;
-    // Events an agent emits in one burst leave in one socket write: cork now, uncork after this tick.
+    // The first event goes out at once with the head, so the client sees the stream start before the
+    // rest of a burst is serialised; the events after it in the same tick leave in one socket write.
+    if (!this.#started) {
+      this.#started = true;
+      this.res.write(chunk);
+      return;
+    }
     if (!this.#corked) {
       this.#corked = true;
       this.res.cork();

@@ -9,7 +9,7 @@ import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import { answerHeaders, asA2AError, contextOf, type BindingOptions } from './common.js';
 import { BodyReadError, BodyTooLargeError, type HttpExchange } from './exchange.js';
-import { DEFAULT_MAX_BODY_BYTES, isJsonContentType, pathOf, queryOf } from './http-util.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, isJsonContentType, jsonTooDeep, pathOf, queryOf, tooDeepMessage, unsupportedEncoding } from './http-util.js';
 import { jsonTypeFor, sendRestError, statusBody, type RestErrorOptions } from './rest-errors.js';
 import { matchRoute, queryParams } from './rest-routes.js';
 import { SseWriter } from './sse.js';
@@ -30,6 +30,7 @@ class BodyProblem {
  */
 export function restBinding(service: OperationDispatcher, opts: BindingOptions = {}) {
   const limit = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxDepth = opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const logger = opts.logger ?? service.logger;
 
   const fail = (ex: HttpExchange, err: A2AError, o: RestErrorOptions = {}): void => {
@@ -63,7 +64,7 @@ export function restBinding(service: OperationDispatcher, opts: BindingOptions =
     let sse: SseWriter | undefined;
     try {
       if (verb === 'POST') {
-        const body = await bodyOf(ex, limit);
+        const body = await bodyOf(ex, limit, maxDepth);
         if (body instanceof BodyProblem) return fail(ex, body.error, body.status ? { httpStatus: body.status } : {});
         input = body;
       } else {
@@ -107,7 +108,9 @@ export function restBinding(service: OperationDispatcher, opts: BindingOptions =
  * The JSON object in a POST body, or the error to answer with. An absent or empty body is `{}`
  * (cancel and subscribe need nothing beyond the path). The media type is checked before reading.
  */
-async function bodyOf(ex: HttpExchange, limit: number): Promise<Record<string, unknown> | BodyProblem> {
+async function bodyOf(ex: HttpExchange, limit: number, maxDepth: number): Promise<Record<string, unknown> | BodyProblem> {
+  const encoding = unsupportedEncoding(ex.header('content-encoding'));
+  if (encoding) return new BodyProblem(new A2AError('InvalidRequest', encoding), 415);
   const declared = ex.header('content-length');
   const announced = ex.header('transfer-encoding') !== undefined || (declared !== undefined && declared !== '0');
   if (announced) {
@@ -126,6 +129,7 @@ async function bodyOf(ex: HttpExchange, limit: number): Promise<Record<string, u
     const bad = checkContentType(ex.header('content-type'));
     if (bad) return bad;
   }
+  if (jsonTooDeep(text, maxDepth)) return new BodyProblem(new A2AError('InvalidRequest', tooDeepMessage(maxDepth)));
   let value: unknown;
   try {
     value = JSON.parse(text);
