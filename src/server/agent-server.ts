@@ -14,7 +14,17 @@ import { CardResponder } from './card/responder.js';
 import { signAgentCard, type CardSigningKey } from './card/signing.js';
 import { serverAuthOptions, type ServerAuthOptions } from './auth/authenticator.js';
 import { describeInterface, planInterfaces, planListen, requireOneOrigin, trimPath, type PlannedInterface } from './mount-plan.js';
-import { HostNotAllowedError, ORIGIN_REQUIRED, checkOrigin, hostAllowed, mountPathOf, originFor, originOf, type MountOptions } from './adapters/framework-common.js';
+import {
+  HostNotAllowedError,
+  ORIGIN_REQUIRED,
+  checkOrigin,
+  hostAllowed,
+  isHostChecked,
+  mountPathOf,
+  originFor,
+  originOf,
+  type MountOptions,
+} from './adapters/framework-common.js';
 import { openHttpServer, type HttpTimeoutOptions } from './http-listen.js';
 
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './http-listen.js';
@@ -203,7 +213,12 @@ export class AgentServer {
 
   #serve(site: Site, req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next?: Next): void {
     const allowed = this.mountOptions.allowedHosts;
-    if (allowed && !hostAllowed(req.headers.host, allowed)) return this.#refuse(new HostNotAllowedError(req.headers.host), res, next);
+    // A request without Host (HTTP/1.0, a fetch host's shim) cannot be rebound or poison anything: the
+    // card is only ever derived from a Host that is present and allowed (originFor).
+    const host = req.headers.host;
+    if (allowed && host !== undefined && !hostAllowed(host, allowed) && !isHostChecked(req)) {
+      return this.#refuse(new HostNotAllowedError(host), res, next);
+    }
     // Routes hold full paths (mount path included); Express and Connect strip it from `url`, not `originalUrl`.
     const url = req.originalUrl ?? req.url ?? '/';
     const q = url.indexOf('?');

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentServer } from '../agent-server.js';
-import { mountPathOf, originOf, type FrameworkAdapterOptions } from './framework-common.js';
+import { markHostChecked, mountPathOf, originOf, type FrameworkAdapterOptions } from './framework-common.js';
 import { preparer } from './prepare.js';
 
 export type { FrameworkAdapterOptions } from './framework-common.js';
@@ -45,6 +45,7 @@ export function a2aExpress(server: AgentServer, options: FrameworkAdapterOptions
     } catch (err) {
       return next(err);
     }
+    markHostChecked(req);
     if (!ready) return server.listener(req, res, next);
     ready.then(
       () => server.listener(req, res, next),

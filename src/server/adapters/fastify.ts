@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentServer } from '../agent-server.js';
-import { originOf, type FrameworkAdapterOptions } from './framework-common.js';
+import { markHostChecked, originOf, type FrameworkAdapterOptions } from './framework-common.js';
 import { mountedElsewhere, preparer } from './prepare.js';
 
 export type { FrameworkAdapterOptions } from './framework-common.js';
@@ -56,6 +56,7 @@ export function a2aFastify(server: AgentServer, options: FrameworkAdapterOptions
       reply: { raw: ServerResponse; hijack(): void },
     ): Promise<void> => {
       await ensure(originOf(request.raw, request.protocol), mountPath);
+      markHostChecked(request.raw);
       reply.hijack();
       server.listener(request.raw, reply.raw);
     };

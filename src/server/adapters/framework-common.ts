@@ -36,6 +36,21 @@ export class HostNotAllowedError extends Error {
   }
 }
 
+const hostChecked = new WeakSet<object>();
+
+/**
+ * Mark a request whose Host an adapter already checked against its own `allowedHosts`, which override
+ * the server's: the listener then does not check it again against the server's list.
+ */
+export function markHostChecked(req: object): void {
+  hostChecked.add(req);
+}
+
+/** Whether {@link markHostChecked} was called for this request. */
+export function isHostChecked(req: object): boolean {
+  return hostChecked.has(req);
+}
+
 /** The message when a card needs an origin and nothing trustworthy gives one. */
 export const ORIGIN_REQUIRED =
   'this agent card is built from the URL the server is reached at, and no origin was given: pass `origin` ' +
@@ -59,7 +74,7 @@ export function checkOrigin(origin: string): string {
 /** The origin of a request as the framework saw it (`protocol` from the framework, else the socket). */
 export function originOf(req: IncomingMessage, protocol: string | undefined): string {
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
-  return `${protocol ?? (encrypted ? 'https' : 'http')}://${req.headers.host ?? 'localhost'}`;
+  return `${protocol ?? (encrypted ? 'https' : 'http')}://${req.headers.host ?? ''}`; // no Host: matches no allow-list
 }
 
 /** The path a framework mounted the request under (Express `baseUrl`, Connect `originalUrl` − `url`), `''` at the root. */
