@@ -47,7 +47,7 @@ test('a card function with no origin: every request gets a 500 and the log says 
   for (const path of ['/.well-known/agent-card.json', '/a2a/jsonrpc']) {
     const r = await get(`${origin}${path}`);
     assert.equal(r.status, 500, `${path} is refused loudly, not a silent 404`);
-    assert.match((await r.json()).error.message, /not configured/);
+    assert.match((await r.json()).error.message, /no origin was given: pass `origin`/, 'the answer says what to change');
   }
   assert.equal(logger.errors.length, 1, 'logged once, not per request');
   assert.match(logger.errors[0]!, /no origin was given: pass `origin`.*allowedHosts/);

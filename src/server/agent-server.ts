@@ -5,7 +5,7 @@
  * prepares itself instead of answering 404 to everything.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { PUSH_JWKS_PATH, WELL_KNOWN_CARD_PATH, parseAgentCard, type AgentCard } from '../protocol/index.js';
+import { parseAgentCard, type AgentCard } from '../protocol/index.js';
 import type { Caller } from './dispatch/call-context.js';
 import { OperationDispatcher, type DispatcherOptions } from './dispatch/dispatcher.js';
 import type { BindingOptions } from './bindings/common.js';
@@ -16,16 +16,19 @@ import { serverAuthOptions, type ServerAuthOptions } from './auth/authenticator.
 import { describeInterface, planInterfaces, planListen, requireOneOrigin, trimPath, type PlannedInterface } from './mount-plan.js';
 import {
   HostNotAllowedError,
+  MountError,
   ORIGIN_REQUIRED,
   checkOrigin,
   hostAllowed,
   isHostChecked,
+  mountedElsewhere,
   mountPathOf,
   originFor,
   originOf,
   type MountOptions,
 } from './adapters/framework-common.js';
 import { openHttpServer, type HttpTimeoutOptions } from './http-listen.js';
+import { Site } from './site.js';
 
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './http-listen.js';
 
@@ -44,14 +47,14 @@ export interface AgentServerOptions extends Omit<DispatcherOptions, 'card'>, Bin
   auth?: ServerAuthOptions;
 }
 
-/** What one origin answers: the card, the push JWKS, and the interfaces on that origin. */
-interface Site {
-  cardPath: string;
-  jwksPath: string;
-  routes: Array<{ path: string; exact: boolean; handle: ReturnType<(typeof SERVED_BINDINGS)[string]> }>;
-}
-
 type Next = (err?: unknown) => void;
+
+/** A card ready to serve: signed, its interfaces planned, its HTTP answer prepared. */
+interface Built {
+  card: AgentCard;
+  planned: PlannedInterface[];
+  responder: CardResponder;
+}
 
 /**
  * An A2A agent served over HTTP: either standalone with {@link AgentServer.listen}, or mounted in your
@@ -63,7 +66,6 @@ export class AgentServer {
   /** The `origin` and `allowedHosts` this server was created with (adapters may override them). */
   readonly mountOptions: Readonly<MountOptions>;
   #site: Site | undefined;
-  #card: CardResponder | undefined;
   #mountPath = '';
   #preparing: Promise<unknown> | undefined;
   #servers: Server[] = [];
@@ -130,38 +132,36 @@ export class AgentServer {
       if (base.origin !== undefined) origin = checkOrigin(base.origin);
       mountPath = trimPath(base.mountPath ?? '');
     }
-    const { card, planned } = await this.#buildCard(origin, mountPath);
-    requireOneOrigin(planned);
-    this.#install(card, mountPath, planned);
-    return card;
+    const built = await this.#buildCard(origin, mountPath);
+    requireOneOrigin(built.planned);
+    this.#install(built, mountPath, built.planned);
+    return built.card;
   }
 
-  async #buildCard(origin: string | undefined, mountPath: string): Promise<{ card: AgentCard; planned: PlannedInterface[] }> {
+  async #buildCard(origin: string | undefined, mountPath: string): Promise<Built> {
     const o = this.options;
-    if (typeof o.card === 'function' && origin === undefined) throw new Error(ORIGIN_REQUIRED);
+    if (typeof o.card === 'function' && origin === undefined) throw new MountError(ORIGIN_REQUIRED);
     let card = typeof o.card === 'function' ? o.card(`${origin}${mountPath}`) : o.card;
     const checked = parseAgentCard(card);
-    if (!checked.ok) throw new Error(`the agent card is not valid:\n  ${checked.problems.join('\n  ')}`);
+    if (!checked.ok) throw new MountError(`the agent card is not valid:\n  ${checked.problems.join('\n  ')}`);
     const planned = planInterfaces(card, mountPath);
     if (o.signingKeys?.length) card = await signAgentCard(card, o.signingKeys);
-    return { card, planned };
+    const responder = new CardResponder(card, o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {});
+    return { card, planned, responder };
   }
 
   /** Make the card current and build the main site (the interfaces the main listener answers). */
-  #install(card: AgentCard, mountPath: string, main: PlannedInterface[]): void {
-    this.service.card = card;
-    this.#card = new CardResponder(card, this.options.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: this.options.cardMaxAgeSeconds } : {});
+  #install(built: Built, mountPath: string, main: PlannedInterface[]): void {
+    this.service.card = built.card;
     this.#mountPath = mountPath;
-    this.#site = this.#siteFor(card, mountPath, main);
+    this.#site = this.#siteFor(built, mountPath, main);
+    this.#reported = false; // a later misconfiguration is logged again
   }
 
-  #siteFor(card: AgentCard, mountPath: string, planned: PlannedInterface[]): Site {
+  #siteFor({ card, responder }: Built, mountPath: string, planned: PlannedInterface[]): Site {
     const bindingOptions = { ...this.options, ...serverAuthOptions(card, this.options), sse: { ...this.options.sse, onOpen: this.#trackStream } };
-    const routes = planned
-      .map((p) => ({ path: p.path, exact: p.exact, handle: SERVED_BINDINGS[p.binding]!(this.service, bindingOptions) }))
-      // Exact (JSON-RPC) paths first, then the longest prefix: a REST interface at `/` must not swallow the rest.
-      .sort((a, b) => Number(b.exact) - Number(a.exact) || b.path.length - a.path.length);
-    return { cardPath: mountPath + WELL_KNOWN_CARD_PATH, jwksPath: mountPath + PUSH_JWKS_PATH, routes };
+    const bindingFor = (name: string) => SERVED_BINDINGS[name]!(this.service, bindingOptions);
+    return new Site(responder, mountPath, planned, bindingFor, () => this.service.pushSender.publicJwks());
   }
 
   /**
@@ -169,7 +169,7 @@ export class AgentServer {
    * on the first request: with the card object as it is, or with a card function called with the
    * `origin` option (or the request's origin when its Host is in `allowedHosts`) plus the path it is
    * mounted under (Express `app.use('/reporter', …)`). Without either it refuses every request with a
-   * 500 and logs why, rather than guessing URLs from a Host header. As Express middleware it passes
+   * 500 that says what to pass (and logs it), rather than guessing URLs from a Host header. As Express middleware it passes
    * the paths it does not serve to `next`; elsewhere it answers them with a 404.
    *
    * @example
@@ -205,8 +205,8 @@ export class AgentServer {
     }
     if (typeof next === 'function') return next(err);
     const status = err instanceof HostNotAllowedError ? 400 : 500;
-    // The reason is in the log; the body names no configuration detail beyond the Host rule.
-    const message = err instanceof HostNotAllowedError ? err.message : 'this agent server is not configured to serve requests; see its log';
+    // Our own mount errors say what to change and name only configuration; anything else (a card function that threw) stays in the log.
+    const message = err instanceof HostNotAllowedError || err instanceof MountError ? err.message : 'this agent server cannot serve requests; see its log';
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { code: status, status: status === 400 ? 'INVALID_ARGUMENT' : 'INTERNAL', message } }));
   }
@@ -219,34 +219,17 @@ export class AgentServer {
     if (allowed && host !== undefined && !hostAllowed(host, allowed) && !isHostChecked(req)) {
       return this.#refuse(new HostNotAllowedError(host), res, next);
     }
+    // Express tells where it mounted us: a card built for another mount path would advertise URLs this mount never sees.
+    const base = (req as { baseUrl?: unknown }).baseUrl;
+    if (typeof base === 'string' && trimPath(base) !== this.#mountPath) return this.#refuse(new MountError(mountedElsewhere(this.#mountPath, trimPath(base))), res, next);
     // Routes hold full paths (mount path included); Express and Connect strip it from `url`, not `originalUrl`.
     const url = req.originalUrl ?? req.url ?? '/';
     const q = url.indexOf('?');
     const path = q >= 0 ? url.slice(0, q) : url;
-    if (path === site.cardPath) return this.#serveCard(req, res);
-    if (path === site.jwksPath) {
-      const jwks = this.service.pushSender.publicJwks();
-      if (jwks) return void res.writeHead(200, { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300' }).end(JSON.stringify(jwks));
-    }
-    for (const r of site.routes) {
-      if (path === r.path || (!r.exact && (r.path === '/' || path.startsWith(r.path + '/')))) {
-        void r.handle(req, res, r.path === '/' ? path : path.slice(r.path.length));
-        return;
-      }
-    }
+    if (site.answer(path, req, res)) return;
     if (typeof next === 'function') return next();
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', message: `Nothing is served at ${path}` } }));
-  }
-
-  #serveCard(req: IncomingMessage, res: ServerResponse): void {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD' }).end();
-      return;
-    }
-    const r = this.#card!.respond(req.headers, req.method);
-    res.writeHead(r.status, r.headers as unknown as Record<string, string>);
-    res.end(r.body);
   }
 
   /**
@@ -270,18 +253,18 @@ export class AgentServer {
       const actual = (main.address() as { port: number }).port;
       const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
       const base = this.mountOptions.origin ?? origin;
-      const { card, planned } = await this.#buildCard(base, '');
-      const plan = planListen(planned, Number(new URL(base).port || (base.startsWith('https:') ? 443 : 80)), host);
+      const built = await this.#buildCard(base, '');
+      const plan = planListen(built.planned, Number(new URL(base).port || (base.startsWith('https:') ? 443 : 80)), host);
       for (const [extraPort, entries] of plan.extra) {
-        const site = this.#siteFor(card, '', entries);
+        const site = this.#siteFor(built, '', entries);
         const serveSite = (req: IncomingMessage, res: ServerResponse): void => this.#serve(site, req, res);
         try {
           this.#servers.push(await openHttpServer(extraPort, host, this.options, serveSite));
         } catch (err) {
-          throw new Error(`${describeInterface(entries[0]!)}: port ${extraPort} on ${host} could not be opened (${(err as Error).message})`, { cause: err });
+          throw new MountError(`${describeInterface(entries[0]!)}: port ${extraPort} on ${host} could not be opened (${(err as Error).message})`, { cause: err });
         }
       }
-      this.#install(card, '', plan.main);
+      this.#install(built, '', plan.main);
       return origin;
     })();
     this.#preparing = building;

@@ -6,6 +6,7 @@
  */
 import { PROTOCOL_VERSION, majorMinor, type AgentCard } from '../protocol/index.js';
 import { SERVED_BINDINGS } from './bindings/registry.js';
+import { MountError } from './adapters/framework-common.js';
 
 /** One `supportedInterfaces` entry, resolved to where it is served. */
 export interface PlannedInterface {
@@ -48,21 +49,21 @@ export function planInterfaces(card: AgentCard, basePath: string): PlannedInterf
     try {
       url = new URL(i.url);
     } catch {
-      throw new Error(`supportedInterfaces[${index}].url must be an absolute URL, got "${i.url}"`);
+      throw new MountError(`supportedInterfaces[${index}].url must be an absolute URL, got "${i.url}"`);
     }
     const entry = { index, binding: i.protocolBinding, url };
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new Error(`${describeInterface(entry)} is not an http(s) URL; this server answers only HTTP`);
+      throw new MountError(`${describeInterface(entry)} is not an http(s) URL; this server answers only HTTP`);
     }
     if (!SERVED_BINDINGS[i.protocolBinding] || majorMinor(i.protocolVersion) !== PROTOCOL_VERSION) {
-      throw new Error(
+      throw new MountError(
         `supportedInterfaces[${index}] lists ${i.protocolBinding} ${i.protocolVersion}, which this server does not serve ` +
           `(it serves ${Object.keys(SERVED_BINDINGS).join(', ')} at ${PROTOCOL_VERSION}); a card lists only interfaces that work`,
       );
     }
     const path = trimPath(url.pathname) || '/';
     if (basePath && path !== basePath && !path.startsWith(`${basePath}/`)) {
-      throw new Error(
+      throw new MountError(
         `${describeInterface(entry)} is outside the mount path ${basePath}: mounted there, this server answers only ` +
           `below ${url.origin}${basePath}. Build the card from the URL the server is mounted at (a card function gets it).`,
       );
@@ -80,7 +81,7 @@ export function requireOneOrigin(planned: readonly PlannedInterface[]): void {
   const first = planned[0];
   const other = planned.find((p) => p.url.origin !== first?.url.origin);
   if (first && other) {
-    throw new Error(
+    throw new MountError(
       `${describeInterface(other)} is on another origin than ${describeInterface(first)}. A listener mounted in your ` +
         `own server answers one origin only; use listen(), which opens each local port the card names, or mount one ` +
         `agent server per origin.`,
@@ -109,13 +110,13 @@ export function planListen(planned: PlannedInterface[], mainPort: number, listen
     const name = p.url.hostname.toLowerCase();
     const local = mainNames.has(name) || name === listenHost.toLowerCase() || (loopbackListen && LOOPBACK.test(name));
     if (!local) {
-      throw new Error(
+      throw new MountError(
         `${describeInterface(p)} is on host ${p.url.hostname}, which this server cannot open: it listens on ${listenHost} ` +
           `and opens further ports only for the host names of its other interfaces. Serve that interface from its own server.`,
       );
     }
     if (p.url.protocol !== 'http:') {
-      throw new Error(`${describeInterface(p)} needs TLS on port ${p.port}, which listen() does not provide (it opens plain HTTP); put TLS in front or serve it from an https server`);
+      throw new MountError(`${describeInterface(p)} needs TLS on port ${p.port}, which listen() does not provide (it opens plain HTTP); put TLS in front or serve it from an https server`);
     }
     const list = plan.extra.get(p.port) ?? [];
     list.push(p);

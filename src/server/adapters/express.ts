@@ -8,7 +8,7 @@ import { markHostChecked, mountPathOf, originOf, type FrameworkAdapterOptions } 
 import { preparer } from './prepare.js';
 
 export type { FrameworkAdapterOptions } from './framework-common.js';
-export { HostNotAllowedError } from './framework-common.js';
+export { HostNotAllowedError, MountError } from './framework-common.js';
 
 type Next = (err?: unknown) => void;
 
@@ -21,7 +21,7 @@ type Next = (err?: unknown) => void;
  * served: `app.use('/reporter', a2aExpress(server, { origin }))` advertises
  * `https://agent.example.com/reporter/…` and serves the card at `/reporter/.well-known/agent-card.json`.
  * The card is built on the first request (Express does not tell middleware where it is mounted
- * before that); an error in it goes to `next` and to the server's logger, naming the entry.
+ * before that); an error in it goes to `next` (a {@link MountError} naming the entry).
  *
  * Throws at once when the card is a function of its URL and neither `origin` nor `allowedHosts` is
  * given here or to the server: the card is never built from an unchecked Host header. Requests whose

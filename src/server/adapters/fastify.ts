@@ -4,11 +4,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentServer } from '../agent-server.js';
-import { markHostChecked, originOf, type FrameworkAdapterOptions } from './framework-common.js';
+import { MountError, markHostChecked, originOf, type FrameworkAdapterOptions } from './framework-common.js';
 import { mountedElsewhere, preparer } from './prepare.js';
 
 export type { FrameworkAdapterOptions } from './framework-common.js';
-export { HostNotAllowedError } from './framework-common.js';
+export { HostNotAllowedError, MountError } from './framework-common.js';
 
 /** The parts of a Fastify instance the plugin uses (method syntax keeps it assignable from FastifyInstance). */
 export interface FastifyLike {
@@ -45,7 +45,7 @@ export function a2aFastify(server: AgentServer, options: FrameworkAdapterOptions
   const eager = options.origin !== undefined || server.mountOptions.origin !== undefined || !server.cardNeedsOrigin;
   return async function a2aPlugin(instance: FastifyLike): Promise<void> {
     const mountPath = (instance.prefix ?? '').replace(/\/+$/, '');
-    if (server.prepared && server.mountPath !== mountPath) throw new Error(mountedElsewhere(server.mountPath, mountPath));
+    if (server.prepared && server.mountPath !== mountPath) throw new MountError(mountedElsewhere(server.mountPath, mountPath));
     if (eager && !server.prepared) {
       await server.prepare({ mountPath, ...(options.origin !== undefined ? { origin: options.origin } : {}) });
     }

@@ -12,6 +12,7 @@ export interface MountOptions {
    * The public origin the card advertises, e.g. `https://agent.example.com` (scheme, host and port, no
    * path: a mount path is added from the framework). Needed when the card is a function of the origin,
    * unless `allowedHosts` is given. A card given as an object already holds its URLs and needs none.
+   * Under `listen`, the card is built for this origin instead of the listen address (behind a proxy).
    */
   origin?: string;
   /**
@@ -25,10 +26,20 @@ export interface MountOptions {
 /** Options of the Express and Fastify adapters; they override the server's own `origin` and `allowedHosts`. */
 export type FrameworkAdapterOptions = MountOptions;
 
+/**
+ * The agent cannot be mounted as configured: no origin for a card function, a card entry that would
+ * not be answered at its URL, a second mount path. Its message says what to change; it names only
+ * configuration and the public card, so an unprepared listener may show it in its 500 answer.
+ */
+export class MountError extends Error {
+  override name = 'MountError';
+}
+
 /** A request whose Host header is not on the allow-list; frameworks answer with its `status` (400). */
 export class HostNotAllowedError extends Error {
-  /** HTTP status for Express (`status`) and Fastify (`statusCode`). */
+  /** HTTP status, where Express looks for it. */
   readonly status = 400;
+  /** HTTP status, where Fastify looks for it. */
   readonly statusCode = 400;
   constructor(host: string | undefined) {
     super(`Host ${host === undefined ? '(none)' : JSON.stringify(host)} is not one this agent answers (see allowedHosts)`);
@@ -63,10 +74,10 @@ export function checkOrigin(origin: string): string {
   try {
     url = new URL(origin);
   } catch {
-    throw new Error(`origin must be an absolute URL such as "https://agent.example.com", got "${origin}"`);
+    throw new MountError(`origin must be an absolute URL such as "https://agent.example.com", got "${origin}"`);
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname.replace(/\/+$/, '') || url.search || url.hash) {
-    throw new Error(`origin must be just scheme, host and port (e.g. "https://agent.example.com"), got "${origin}"; a mount path comes from where the agent is mounted`);
+    throw new MountError(`origin must be just scheme, host and port (e.g. "https://agent.example.com"), got "${origin}"; a mount path comes from where the agent is mounted`);
   }
   return url.origin;
 }
@@ -124,5 +135,13 @@ export function originFor(policy: MountOptions, requestOrigin: string): string {
     if (!hostAllowed(host, policy.allowedHosts)) throw new HostNotAllowedError(host);
     return new URL(requestOrigin).origin;
   }
-  throw new Error(ORIGIN_REQUIRED);
+  throw new MountError(ORIGIN_REQUIRED);
+}
+
+/** Why a prepared server refuses requests that reach it under another mount path. */
+export function mountedElsewhere(prepared: string, seen: string): string {
+  return (
+    `this agent server is prepared for the mount path "${prepared}" (its card advertises URLs below it), but a request ` +
+    `reached it under "${seen}"; mount one agent server at one path, or create one server per mount`
+  );
 }

@@ -4,7 +4,9 @@
  * URLs from an unchecked Host header fails at mount time, not on some later request.
  */
 import type { AgentServer } from '../agent-server.js';
-import { HostNotAllowedError, ORIGIN_REQUIRED, checkOrigin, hostAllowed, originFor, type MountOptions } from './framework-common.js';
+import { HostNotAllowedError, MountError, ORIGIN_REQUIRED, checkOrigin, hostAllowed, mountedElsewhere, originFor, type MountOptions } from './framework-common.js';
+
+export { mountedElsewhere } from './framework-common.js';
 
 /**
  * `ensure(requestOrigin, mountPath)`: resolves once the server is prepared for `origin + mountPath`,
@@ -32,7 +34,7 @@ export function preparer(server: AgentServer, options: MountOptions | string = {
   const allowedHosts = own.allowedHosts ?? server.mountOptions.allowedHosts;
   if (origin !== undefined) checkOrigin(origin);
   const policy: MountOptions = { ...(origin !== undefined ? { origin } : {}), ...(allowedHosts ? { allowedHosts } : {}) };
-  if (!server.prepared && server.cardNeedsOrigin && !origin && !allowedHosts?.length) throw new Error(ORIGIN_REQUIRED);
+  if (!server.prepared && server.cardNeedsOrigin && !origin && !allowedHosts?.length) throw new MountError(ORIGIN_REQUIRED);
 
   let pending: Promise<unknown> | undefined;
   return (requestOrigin, mountPath = '') => {
@@ -41,7 +43,7 @@ export function preparer(server: AgentServer, options: MountOptions | string = {
       if (!hostAllowed(host, allowedHosts)) throw new HostNotAllowedError(host);
     }
     if (server.prepared) {
-      if (server.mountPath !== mountPath) throw new Error(mountedElsewhere(server.mountPath, mountPath));
+      if (server.mountPath !== mountPath) throw new MountError(mountedElsewhere(server.mountPath, mountPath));
       return undefined;
     }
     pending ??= Promise.resolve()
@@ -53,12 +55,4 @@ export function preparer(server: AgentServer, options: MountOptions | string = {
       });
     return pending.then(() => undefined);
   };
-}
-
-/** Why a prepared server refuses requests that reach it under another mount path. */
-export function mountedElsewhere(prepared: string, seen: string): string {
-  return (
-    `this agent server is prepared for the mount path "${prepared}" (its card advertises URLs below it), but a request ` +
-    `reached it under "${seen}"; mount one agent server at one path, or create one server per mount`
-  );
 }
