@@ -83,3 +83,15 @@ test('Fastify: a server already prepared at the root refuses to be registered un
     await app.register(a2aFastify(agent), { prefix: '/reporter' });
   }, /prepared for the mount path "" .* under "\/reporter"/);
 });
+
+test('Express: a listener prepared for the root, then mounted under /reporter, refuses instead of advertising root URLs', async () => {
+  const app = express();
+  const { origin } = await listenOn(createServer(app));
+  const agent = createAgentServer(options());
+  await agent.prepare(origin);
+  app.use('/reporter', agent.listener);
+  app.use(errorsAsJson);
+  const r = await get(`${origin}/reporter/.well-known/agent-card.json`);
+  assert.equal(r.status, 500);
+  assert.match((await r.json()).message, /prepared for the mount path "" .* under "\/reporter"/);
+});

@@ -169,8 +169,8 @@ export class AgentServer {
    * on the first request: with the card object as it is, or with a card function called with the
    * `origin` option (or the request's origin when its Host is in `allowedHosts`) plus the path it is
    * mounted under (Express `app.use('/reporter', …)`). Without either it refuses every request with a
-   * 500 that says what to pass (and logs it), rather than guessing URLs from a Host header. As Express middleware it passes
-   * the paths it does not serve to `next`; elsewhere it answers them with a 404.
+   * 500 that says what to pass (and logs it), rather than guessing URLs from a Host header. As Express
+   * middleware it passes the paths it does not serve to `next`; elsewhere it answers them with a 404.
    *
    * @example
    * const agent = createAgentServer({ card, executor, origin: 'https://agent.example.com' });
