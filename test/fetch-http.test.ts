@@ -81,8 +81,16 @@ describe('the agent card on the Web path', () => {
     assert.equal(put.headers.get('allow'), 'GET, HEAD');
   });
 
-  test('without an origin the server is prepared with the first request’s origin', async () => {
-    const lazy = web({}, null);
+  test('§15.7 without an origin or allowed hosts the handler is refused at creation, never built from a Host header', () => {
+    assert.throws(() => web({}, null), /origin/);
+  });
+
+  test('with allowedHosts an allowed host prepares the server with its own origin; another host gets a 400', async () => {
+    const server = createAgentServer(optionsFor('full'));
+    servers.push(server);
+    const lazy = toFetchHandler(server, { allowedHosts: ['agent.local:8080'] });
+    const evil = await lazy(new Request(`http://evil.example${WELL_KNOWN_CARD_PATH}`));
+    assert.equal(evil.status, 400);
     const card = await (await lazy(new Request(`http://agent.local:8080${WELL_KNOWN_CARD_PATH}`))).json();
     assert.equal(card.supportedInterfaces[1].url, 'http://agent.local:8080/a2a/rest');
   });

@@ -87,7 +87,7 @@ describe('hosts', () => {
     const agent = createAgentServer(optionsFor('full', { maxBodyBytes: 2048 }));
     const app = express();
     app.use(express.json());
-    app.use(a2aExpress(agent));
+    app.use(a2aExpress(agent, { allowedHosts: ['127.0.0.1'] })); // the card's origin: a checked Host, not any Host
     app.get('/health', (_req, res) => {
       res.send('ok');
     });
@@ -111,7 +111,7 @@ describe('hosts', () => {
     const agent = createAgentServer(optionsFor('full'));
     const app = Fastify();
     app.get('/health', async () => 'ok');
-    await app.register(a2aFastify(agent));
+    await app.register(a2aFastify(agent, { allowedHosts: ['127.0.0.1'] }));
     const origin = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
     cleanups.push(() => app.close());
     await round(origin);
@@ -128,7 +128,7 @@ describe('hosts', () => {
   test('fetch adapter: a client that leaves a stream does not disturb the agent', async () => {
     const agent = createAgentServer(optionsFor('full'));
     cleanups.push(() => agent.close(100));
-    const handle = toFetchHandler(agent);
+    const handle = toFetchHandler(agent, { origin: 'http://a.test' });
     const post = (path: string, body: unknown) =>
       handle(new Request(`http://a.test/a2a/rest${path}`, { method: 'POST', headers: H, body: JSON.stringify(body) }));
     const started = await (await post('/message:send', { message: message('slow'), configuration: { returnImmediately: true } })).json();
@@ -139,7 +139,7 @@ describe('hosts', () => {
   });
 
   test('fetch adapter served through a tiny node server (the shape of a Web-standard host)', async () => {
-    const agent = createAgentServer(optionsFor('full'));
+    const agent = createAgentServer(optionsFor('full', { allowedHosts: ['127.0.0.1'] }));
     cleanups.push(() => agent.close(100));
     const handle = toFetchHandler(agent);
     const server = createServer(async (req, res) => {

@@ -1,21 +1,44 @@
 /**
- * Mounts an agent over HTTP: the well-known card, and one binding per `supportedInterfaces` entry
- * of the card, at that entry's URL path. A card may list only interfaces this server serves; that is
- * checked at start. Usable as a plain node:http listener (Express, Fastify, Connect) or standalone.
+ * Mounts an agent over HTTP: the well-known card, and one binding per `supportedInterfaces` entry of
+ * the card, at exactly that entry's URL. What the card lists is what is answered: every entry is
+ * checked before the first request (see mount-plan.ts), and a listener mounted without preparation
+ * prepares itself instead of answering 404 to everything.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { PROTOCOL_VERSION, PUSH_JWKS_PATH, WELL_KNOWN_CARD_PATH, majorMinor, parseAgentCard, type AgentCard } from '../protocol/index.js';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { parseAgentCard, type AgentCard } from '../protocol/index.js';
 import type { Caller } from './dispatch/call-context.js';
 import { OperationDispatcher, type DispatcherOptions } from './dispatch/dispatcher.js';
 import type { BindingOptions } from './bindings/common.js';
-import { SERVED_BINDINGS, type MountedBinding, type ServedRoute } from './bindings/registry.js';
+import { SERVED_BINDINGS, type ServedRoute } from './bindings/registry.js';
 import { CardResponder } from './card/responder.js';
 import { signAgentCard, type CardSigningKey } from './card/signing.js';
 import { serverAuthOptions, type ServerAuthOptions } from './auth/authenticator.js';
+import { describeInterface, planInterfaces, planListen, requireOneOrigin, trimPath, type PlannedInterface } from './mount-plan.js';
+import {
+  HostNotAllowedError,
+  MountError,
+  ORIGIN_REQUIRED,
+  checkOrigin,
+  hostAllowed,
+  isHostChecked,
+  mountedElsewhere,
+  mountPathOf,
+  originFor,
+  originOf,
+  type MountOptions,
+} from './adapters/framework-common.js';
+import { openHttpServer, type HttpTimeoutOptions } from './http-listen.js';
+import { Site } from './site.js';
 
-export interface AgentServerOptions extends Omit<DispatcherOptions, 'card'>, BindingOptions {
-  /** The public card, or a function of the server origin (`http://127.0.0.1:PORT`) for servers on port 0. */
-  card: AgentCard | ((origin: string) => AgentCard);
+export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './http-listen.js';
+
+/** Everything {@link createAgentServer} takes. */
+export interface AgentServerOptions extends Omit<DispatcherOptions, 'card'>, BindingOptions, MountOptions, HttpTimeoutOptions {
+  /**
+   * The public card, or a function of the base URL the server is reached at: `http://127.0.0.1:PORT`
+   * under `listen` (so port 0 works), the `origin` option (plus the mount path) when mounted elsewhere.
+   */
+  card: AgentCard | ((baseUrl: string) => AgentCard);
   /** Sign the public (and extended) card with these keys at start (§8.4). */
   signingKeys?: CardSigningKey[];
   /** `Cache-Control: max-age` of the card. Default 300 s. */
@@ -24,17 +47,29 @@ export interface AgentServerOptions extends Omit<DispatcherOptions, 'card'>, Bin
   auth?: ServerAuthOptions;
 }
 
-interface Mount {
-  path: string;
-  prefix: boolean;
-  handle: MountedBinding;
+type Next = (err?: unknown) => void;
+
+/** A card ready to serve: signed, its interfaces planned, its HTTP answer prepared. */
+interface Built {
+  card: AgentCard;
+  planned: PlannedInterface[];
+  responder: CardResponder;
 }
 
+/**
+ * An A2A agent served over HTTP: either standalone with {@link AgentServer.listen}, or mounted in your
+ * own server through {@link AgentServer.listener} (or the Express, Fastify and fetch adapters).
+ */
 export class AgentServer {
+  /** The operation dispatcher every binding calls: tasks, store, push sender, the current card. */
   readonly service: OperationDispatcher;
-  #mounts: Mount[] = [];
-  #card: CardResponder | undefined;
-  #server: Server | undefined;
+  /** The `origin` and `allowedHosts` this server was created with (adapters may override them). */
+  readonly mountOptions: Readonly<MountOptions>;
+  #site: Site | undefined;
+  #mountPath = '';
+  #preparing: Promise<unknown> | undefined;
+  #servers: Server[] = [];
+  #reported = false;
   #recovered: Promise<number> | undefined;
   /** Open SSE streams, ended first when the server closes. */
   readonly #streams = new Set<ServerResponse>();
@@ -45,6 +80,10 @@ export class AgentServer {
 
   constructor(private readonly options: AgentServerOptions) {
     const placeholder = typeof options.card === 'function' ? undefined : options.card;
+    this.mountOptions = {
+      ...(options.origin !== undefined ? { origin: checkOrigin(options.origin) } : {}),
+      ...(options.allowedHosts ? { allowedHosts: [...options.allowedHosts] } : {}),
+    };
     this.service = new OperationDispatcher({
       ...options,
       card: placeholder ?? ({ capabilities: {} } as AgentCard),
@@ -52,85 +91,199 @@ export class AgentServer {
     });
   }
 
-  /** Build (and sign) the card for `origin` and mount its interfaces. `listen` calls it for you. */
-  async prepare(origin?: string): Promise<AgentCard> {
-    const o = this.options;
-    let card = typeof o.card === 'function' ? o.card(origin ?? 'http://localhost') : o.card;
-    const checked = parseAgentCard(card);
-    if (!checked.ok) throw new Error(`the agent card is not valid:\n  ${checked.problems.join('\n  ')}`);
-    if (o.signingKeys?.length) card = await signAgentCard(card, o.signingKeys);
-    const bindingOptions = { ...o, ...serverAuthOptions(card, o), sse: { ...o.sse, onOpen: this.#trackStream } };
-    this.#mounts = mountsFor(card).map(({ path, prefix, binding }) => ({
-      path,
-      prefix,
-      handle: SERVED_BINDINGS[binding]!(this.service, bindingOptions),
-    }));
-    this.service.card = card;
-    // Once per server: tasks a previous process left running get a final state before anything is served.
-    this.#recovered ??= this.service.tasks.recover();
-    await this.#recovered;
-    this.#card = new CardResponder(card, o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {});
-    return card;
+  /** True when the card is a function of the URL the server is reached at, so preparing needs an origin. */
+  get cardNeedsOrigin(): boolean {
+    return typeof this.options.card === 'function';
   }
 
-  /** Whether `prepare` (or `listen`) has built the card and mounted its interfaces. */
+  /** Whether the card is built and the interfaces mounted (by `listen`, `prepare`, or a first request). */
   get prepared(): boolean {
-    return this.#card !== undefined;
+    return this.#site !== undefined;
+  }
+
+  /** The path the server is mounted under (`''` at the root, `/reporter` under a prefix). */
+  get mountPath(): string {
+    return this.#mountPath;
   }
 
   /**
-   * The node:http request listener. As Express middleware (`app.use(server.listener)`) it passes
-   * requests for paths it does not serve on to `next`; elsewhere it answers them with a 404.
+   * Build (and sign) the card for the URL the server is mounted at, check every interface it lists,
+   * and mount them. `base` is that URL (`https://agent.example.com/reporter`) or its parts; without
+   * it the `origin` option is used. `listen` and the listener call this for you. Rejects, naming the
+   * entry, when the card lists an interface that would not be answered at its URL.
    */
-  readonly listener = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void => {
-    const url = req.url ?? '/';
+  prepare(base?: string | { origin?: string; mountPath?: string }): Promise<AgentCard> {
+    const p = this.#prepareMounted(base);
+    this.#preparing = p;
+    const done = (): void => {
+      if (this.#preparing === p) this.#preparing = undefined;
+    };
+    p.then(done, done);
+    return p;
+  }
+
+  async #prepareMounted(base: string | { origin?: string; mountPath?: string } | undefined): Promise<AgentCard> {
+    let origin = this.mountOptions.origin;
+    let mountPath = '';
+    if (typeof base === 'string') {
+      const url = new URL(base);
+      origin = checkOrigin(url.origin);
+      mountPath = trimPath(url.pathname);
+    } else if (base) {
+      if (base.origin !== undefined) origin = checkOrigin(base.origin);
+      mountPath = trimPath(base.mountPath ?? '');
+    }
+    const built = await this.#buildCard(origin, mountPath);
+    requireOneOrigin(built.planned);
+    await this.#recover();
+    this.#install(built, mountPath, built.planned);
+    return built.card;
+  }
+
+  async #buildCard(origin: string | undefined, mountPath: string): Promise<Built> {
+    const o = this.options;
+    if (typeof o.card === 'function' && origin === undefined) throw new MountError(ORIGIN_REQUIRED);
+    let card = typeof o.card === 'function' ? o.card(`${origin}${mountPath}`) : o.card;
+    const checked = parseAgentCard(card);
+    if (!checked.ok) throw new MountError(`the agent card is not valid:\n  ${checked.problems.join('\n  ')}`);
+    const planned = planInterfaces(card, mountPath);
+    if (o.signingKeys?.length) card = await signAgentCard(card, o.signingKeys);
+    const responder = new CardResponder(card, o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {});
+    return { card, planned, responder };
+  }
+
+  /** Once per server: tasks a previous process left running get a final state before anything is served. */
+  #recover(): Promise<number> {
+    return (this.#recovered ??= this.service.tasks.recover());
+  }
+
+  /** Make the card current and build the main site (the interfaces the main listener answers). */
+  #install(built: Built, mountPath: string, main: PlannedInterface[]): void {
+    this.service.card = built.card;
+    this.#mountPath = mountPath;
+    this.#site = this.#siteFor(built, mountPath, main);
+    this.#reported = false; // a later misconfiguration is logged again
+  }
+
+  #siteFor({ card, responder }: Built, mountPath: string, planned: PlannedInterface[]): Site {
+    const bindingOptions = { ...this.options, ...serverAuthOptions(card, this.options), sse: { ...this.options.sse, onOpen: this.#trackStream } };
+    const bindingFor = (name: string) => SERVED_BINDINGS[name]!(this.service, bindingOptions);
+    return new Site(responder, mountPath, planned, bindingFor, () => this.service.pushSender.publicJwks());
+  }
+
+  /**
+   * The node:http request listener, for your own server or framework. Unprepared, it prepares itself
+   * on the first request: with the card object as it is, or with a card function called with the
+   * `origin` option (or the request's origin when its Host is in `allowedHosts`) plus the path it is
+   * mounted under (Express `app.use('/reporter', …)`). Without either it refuses every request with a
+   * 500 that says what to pass (and logs it), rather than guessing URLs from a Host header. As Express
+   * middleware it passes the paths it does not serve to `next`; elsewhere it answers them with a 404.
+   *
+   * @example
+   * const agent = createAgentServer({ card, executor, origin: 'https://agent.example.com' });
+   * http.createServer(agent.listener).listen(8080);
+   * // or, in Express, under a prefix (the card then advertises https://agent.example.com/reporter/…):
+   * app.use('/reporter', agent.listener);
+   */
+  readonly listener = (req: IncomingMessage, res: ServerResponse, next?: Next): void => {
+    const site = this.#site;
+    if (site) return this.#serve(site, req, res, next);
+    this.#prepareFor(req).then(
+      () => this.listener(req, res, next),
+      (err: unknown) => this.#refuse(err, res, next),
+    );
+  };
+
+  #prepareFor(req: IncomingMessage & { protocol?: string }): Promise<unknown> {
+    if (this.#preparing) return this.#preparing;
+    try {
+      const mountPath = mountPathOf(req);
+      // A card object holds its own URLs, so no request data is needed to prepare it.
+      return this.prepare(this.cardNeedsOrigin ? { origin: originFor(this.mountOptions, originOf(req, req.protocol)), mountPath } : { mountPath });
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
+
+  #refuse(err: unknown, res: ServerResponse, next: Next | undefined): void {
+    if (!(err instanceof HostNotAllowedError) && !this.#reported) {
+      this.#reported = true; // once: a misconfigured server would otherwise log on every request
+      this.options.logger?.error({ err }, `agent server cannot serve: ${(err as Error).message}`);
+    }
+    if (typeof next === 'function') return next(err);
+    const status = err instanceof HostNotAllowedError ? 400 : 500;
+    // Our own mount errors say what to change and name only configuration; anything else (a card function that threw) stays in the log.
+    const message = err instanceof HostNotAllowedError || err instanceof MountError ? err.message : 'this agent server cannot serve requests; see its log';
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: status, status: status === 400 ? 'INVALID_ARGUMENT' : 'INTERNAL', message } }));
+  }
+
+  #serve(site: Site, req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next?: Next): void {
+    const allowed = this.mountOptions.allowedHosts;
+    // A request without Host (HTTP/1.0, a fetch host's shim) cannot be rebound or poison anything: the
+    // card is only ever derived from a Host that is present and allowed (originFor).
+    const host = req.headers.host;
+    if (allowed && host !== undefined && !hostAllowed(host, allowed) && !isHostChecked(req)) {
+      return this.#refuse(new HostNotAllowedError(host), res, next);
+    }
+    // Express tells where it mounted us: a card built for another mount path would advertise URLs this mount never sees.
+    const base = (req as { baseUrl?: unknown }).baseUrl;
+    if (typeof base === 'string' && trimPath(base) !== this.#mountPath) return this.#refuse(new MountError(mountedElsewhere(this.#mountPath, trimPath(base))), res, next);
+    // Routes hold full paths (mount path included); Express and Connect strip it from `url`, not `originalUrl`.
+    const url = req.originalUrl ?? req.url ?? '/';
     const q = url.indexOf('?');
     const path = q >= 0 ? url.slice(0, q) : url;
-    if (path === WELL_KNOWN_CARD_PATH && this.#card) return this.#serveCard(req, res);
-    if (path === PUSH_JWKS_PATH) {
-      const jwks = this.service.pushSender.publicJwks();
-      if (jwks) return void res.writeHead(200, { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300' }).end(JSON.stringify(jwks));
-    }
-    for (const m of this.#mounts) {
-      const under = m.path === '/' ? path.startsWith('/') : path.startsWith(m.path + '/');
-      if (path === m.path || (m.prefix && under)) {
-        void m.handle(req, res, m.path === '/' ? path : path.slice(m.path.length));
-        return;
-      }
-    }
+    if (site.answer(path, req, res)) return;
     if (typeof next === 'function') return next();
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', message: `Nothing is served at ${path}` } }));
-  };
-
-  #serveCard(req: IncomingMessage, res: ServerResponse): void {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD' }).end();
-      return;
-    }
-    const r = this.#card!.respond(req.headers, req.method);
-    res.writeHead(r.status, r.headers as unknown as Record<string, string>);
-    res.end(r.body);
   }
 
-  /** Listen on `port` (0 picks a free one); resolves with the origin, e.g. `http://127.0.0.1:41241`. */
+  /**
+   * Listen on `port` (0 picks a free one) and `host`; resolves with the origin, e.g.
+   * `http://127.0.0.1:41241`, once the card is built and every interface it lists is answered. A card
+   * function gets that origin (or the `origin` option). When the card's interfaces are on several
+   * ports of this host, a server is opened on each; an interface on another host or needing TLS on
+   * another port makes `listen` reject with the entry named. Header and request timeouts protect
+   * against slow clients (see {@link DEFAULT_HTTP_TIMEOUTS}); streams are not cut by them.
+   *
+   * @example
+   * const server = createAgentServer({ card: (origin) => myCard(origin), executor });
+   * const origin = await server.listen(41241);   // http://127.0.0.1:41241
+   * // …
+   * await server.close();
+   */
   async listen(port = 0, host = '127.0.0.1'): Promise<string> {
-    const server = createServer({ keepAliveTimeout: 5000 }, this.listener);
-    this.#server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => resolve());
-    });
-    const addr = server.address();
-    const actual = typeof addr === 'object' && addr ? addr.port : port;
-    const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
+    const building = (async () => {
+      const main = await openHttpServer(port, host, this.options, this.listener);
+      this.#servers.push(main);
+      const actual = (main.address() as { port: number }).port;
+      const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
+      const base = this.mountOptions.origin ?? origin;
+      const built = await this.#buildCard(base, '');
+      const plan = planListen(built.planned, Number(new URL(base).port || (base.startsWith('https:') ? 443 : 80)), host);
+      for (const [extraPort, entries] of plan.extra) {
+        const site = this.#siteFor(built, '', entries);
+        const serveSite = (req: IncomingMessage, res: ServerResponse): void => this.#serve(site, req, res);
+        try {
+          this.#servers.push(await openHttpServer(extraPort, host, this.options, serveSite));
+        } catch (err) {
+          throw new MountError(`${describeInterface(entries[0]!)}: port ${extraPort} on ${host} could not be opened (${(err as Error).message})`, { cause: err });
+        }
+      }
+      await this.#recover();
+      this.#install(built, '', plan.main);
+      return origin;
+    })();
+    this.#preparing = building;
     try {
-      await this.prepare(origin);
+      return await building;
     } catch (err) {
-      server.close();
+      for (const s of this.#servers.splice(0)) s.close();
       throw err;
+    } finally {
+      if (this.#preparing === building) this.#preparing = undefined;
     }
-    return origin;
   }
 
   /**
@@ -139,18 +292,18 @@ export class AgentServer {
    * its signal) fail the very requests the grace period is for.
    */
   async close(graceMs = 5000): Promise<void> {
-    const server = this.#server;
+    const servers = this.#servers.splice(0);
     const stopAgents = () => this.service.tasks.abortAll('server shutting down');
-    if (!server) {
+    if (servers.length === 0) {
       stopAgents();
       return this.service.pushSender.close();
     }
-    const closed = new Promise<void>((r) => server.close(() => r()));
+    const closed = Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
     for (const res of this.#streams) res.end();
-    server.closeIdleConnections();
+    for (const s of servers) s.closeIdleConnections();
     const timer = setTimeout(() => {
       stopAgents();
-      server.closeAllConnections();
+      for (const s of servers) s.closeAllConnections();
     }, graceMs);
     timer.unref();
     await closed;
@@ -161,21 +314,12 @@ export class AgentServer {
   }
 
   /**
-   * What answers a request for `path` (no query) once prepared: the card, the push JWKS, or a mounted
-   * binding with the path below its interface URL; undefined when nothing here does. The Web
-   * `fetch` adapter routes with it.
+   * What answers a request for `path` (no query, mount path included) once prepared: the card, the
+   * push JWKS, or a mounted binding with the path below its interface URL; undefined when nothing here
+   * does. The Web `fetch` adapter routes with it, so both paths serve exactly the same URLs.
    */
   route(path: string): ServedRoute | undefined {
-    if (path === WELL_KNOWN_CARD_PATH && this.#card) return { kind: 'card', card: this.#card };
-    if (path === PUSH_JWKS_PATH) {
-      const jwks = this.service.pushSender.publicJwks();
-      if (jwks) return { kind: 'jwks', jwks };
-    }
-    for (const m of this.#mounts) {
-      const under = m.path === '/' ? path.startsWith('/') : path.startsWith(m.path + '/');
-      if (path === m.path || (m.prefix && under)) return { kind: 'binding', binding: m.handle, subpath: m.path === '/' ? path : path.slice(m.path.length) };
-    }
-    return undefined;
+    return this.#site?.route(path);
   }
 }
 
@@ -193,29 +337,28 @@ function signedSource(source: NonNullable<AgentServerOptions['extendedCard']>, k
   };
 }
 
-/** The routes a card asks for; throws when it lists an interface this server cannot serve. */
-function mountsFor(card: AgentCard): Array<{ path: string; prefix: boolean; binding: string }> {
-  const out: Array<{ path: string; prefix: boolean; binding: string }> = [];
-  card.supportedInterfaces.forEach((i, n) => {
-    let url: URL;
-    try {
-      url = new URL(i.url);
-    } catch {
-      throw new Error(`supportedInterfaces[${n}].url must be an absolute URL, got "${i.url}"`);
-    }
-    if (!SERVED_BINDINGS[i.protocolBinding] || majorMinor(i.protocolVersion) !== PROTOCOL_VERSION) {
-      throw new Error(
-        `supportedInterfaces[${n}] lists ${i.protocolBinding} ${i.protocolVersion}, which this server does not serve ` +
-          `(it serves ${Object.keys(SERVED_BINDINGS).join(', ')} at ${PROTOCOL_VERSION}); a card lists only interfaces that work`,
-      );
-    }
-    const path = url.pathname.replace(/\/+$/, '') || '/';
-    out.push({ path, prefix: i.protocolBinding !== 'JSONRPC', binding: i.protocolBinding });
-  });
-  return out;
-}
-
-/** Create an agent server; call `listen()` to start it or mount `listener` in your own HTTP server. */
+/**
+ * Create an agent server from its card and its executor; call `listen()` to start it, or mount its
+ * `listener` (or an adapter) in your own HTTP server.
+ *
+ * @example
+ * import { createAgentServer, type AgentExecutor } from 'a2a-kit/server';
+ *
+ * const echo: AgentExecutor = (ctx, task) => {
+ *   task.addArtifact({ name: 'echo', parts: [{ text: ctx.text }] });
+ *   task.complete();
+ * };
+ * const server = createAgentServer({
+ *   executor: echo,
+ *   card: (baseUrl) => ({
+ *     name: 'echo', description: 'Echoes text', version: '1.0.0',
+ *     supportedInterfaces: [{ url: `${baseUrl}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+ *     capabilities: { streaming: true }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+ *     skills: [{ id: 'echo', name: 'Echo', description: 'Repeats the text', tags: ['demo'] }],
+ *   }),
+ * });
+ * const origin = await server.listen(41240);
+ */
 export function createAgentServer(options: AgentServerOptions): AgentServer {
   return new AgentServer(options);
 }

@@ -34,6 +34,8 @@ export type { PushOptions, ExtendedCardSource } from './dispatch/dispatcher.js';
 export type { StoreErrorHook } from './tasks/manager.js';
 export type { TaskLimits } from './tasks/limits.js';
 export { silentLogger, type Logger } from './logger.js';
+export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './http-listen.js';
+export { HostNotAllowedError, MountError, type MountOptions } from './adapters/framework-common.js';
 
 // The agent author's API.
 export {

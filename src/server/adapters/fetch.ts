@@ -14,15 +14,18 @@
 import type { AgentServer } from '../agent-server.js';
 import type { ServedRoute } from '../bindings/registry.js';
 import { WebExchange } from '../bindings/web-exchange.js';
+import { HostNotAllowedError, MountError } from './framework-common.js';
 import { preparer } from './prepare.js';
 
-/** Options of {@link toFetchHandler}. */
+/**
+ * Options of {@link toFetchHandler}. With a card that is a function of its origin, one of the two is
+ * required (or the server's own): the card is never built from an unchecked Host.
+ */
 export interface FetchHandlerOptions {
-  /**
-   * The public origin the card advertises (`https://agent.example.com`). Without it, an unprepared
-   * server is prepared on the first request with that request's origin.
-   */
+  /** The public origin the card advertises (`https://agent.example.com`). */
   origin?: string;
+  /** Hosts whose requests may prepare the server with their own origin; other hosts get a 400. */
+  allowedHosts?: readonly string[];
 }
 
 /** A Web-standard request handler, as Bun, Deno and Hono take it. */
@@ -33,10 +36,17 @@ export type FetchHandler = (request: Request) => Promise<Response>;
  * interface of the card at its path. Paths the agent does not serve get a JSON 404.
  */
 export function toFetchHandler(server: AgentServer, options: FetchHandlerOptions = {}): FetchHandler {
-  const ready = preparer(server, options.origin);
+  const ready = preparer(server, {
+    ...(options.origin !== undefined ? { origin: options.origin } : {}),
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+  });
   return async function handleFetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    await ready(url.origin);
+    try {
+      await ready(url.origin);
+    } catch (err) {
+      return refused(err);
+    }
     const route = server.route(url.pathname);
     if (!route) return notFound(url.pathname);
     if (route.kind !== 'binding') return served(route, request);
@@ -47,6 +57,14 @@ export function toFetchHandler(server: AgentServer, options: FetchHandlerOptions
     );
     return exchange.response;
   };
+}
+
+/** A foreign Host is the client's mistake (400); a server that cannot be prepared is ours (500). */
+function refused(err: unknown): Response {
+  const status = err instanceof HostNotAllowedError ? 400 : 500;
+  const message = err instanceof HostNotAllowedError || err instanceof MountError ? (err as Error).message : 'this agent server cannot serve requests; see its log';
+  const body = { error: { code: status, status: status === 400 ? 'INVALID_ARGUMENT' : 'INTERNAL', message } };
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
 /** The card and the push JWKS: fixed documents, answered without a binding. */

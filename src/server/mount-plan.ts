@@ -1,0 +1,126 @@
+/**
+ * Where each interface of a card is served, decided once before the server answers anything. A card
+ * is a promise to clients: every entry must be answered at exactly its URL, so every way an entry
+ * could go unanswered (a binding we lack, a path outside the mount, an origin nobody listens on) is an
+ * error at start that names the entry, never a 404 discovered by a client.
+ */
+import { PROTOCOL_VERSION, majorMinor, type AgentCard } from '../protocol/index.js';
+import { SERVED_BINDINGS } from './bindings/registry.js';
+import { MountError } from './adapters/framework-common.js';
+
+/** One `supportedInterfaces` entry, resolved to where it is served. */
+export interface PlannedInterface {
+  /** Index in `supportedInterfaces`, for messages. */
+  index: number;
+  binding: string;
+  url: URL;
+  /** The URL path without trailing slashes (`/` for the root). */
+  path: string;
+  /** JSON-RPC answers at exactly its path; REST at its path and every path below. */
+  exact: boolean;
+  /** The effective port (the scheme's default when the URL has none). */
+  port: number;
+}
+
+/** Which interfaces the main server answers, and which further ports `listen` must open. */
+export interface ListenPlan {
+  main: PlannedInterface[];
+  /** Port → interfaces served there (plain HTTP, on the listen host). */
+  extra: Map<number, PlannedInterface[]>;
+}
+
+/** `supportedInterfaces[1] (HTTP+JSON at http://…)`: how messages name an entry. */
+export function describeInterface(i: Pick<PlannedInterface, 'index' | 'binding' | 'url'>): string {
+  return `supportedInterfaces[${i.index}] (${i.binding} at ${i.url.href})`;
+}
+
+/** A path with no trailing slash; `''` for the root (so `base + '/x'` is always right). */
+export function trimPath(path: string): string {
+  return path.replace(/\/+$/, '');
+}
+
+/**
+ * Resolve and check every interface of `card` for a server whose paths start at `basePath` (`''`, or a
+ * mount prefix such as `/reporter`). Throws an error naming the first entry that could not be answered.
+ */
+export function planInterfaces(card: AgentCard, basePath: string): PlannedInterface[] {
+  return card.supportedInterfaces.map((i, index) => {
+    let url: URL;
+    try {
+      url = new URL(i.url);
+    } catch {
+      throw new MountError(`supportedInterfaces[${index}].url must be an absolute URL, got "${i.url}"`);
+    }
+    const entry = { index, binding: i.protocolBinding, url };
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new MountError(`${describeInterface(entry)} is not an http(s) URL; this server answers only HTTP`);
+    }
+    if (!SERVED_BINDINGS[i.protocolBinding] || majorMinor(i.protocolVersion) !== PROTOCOL_VERSION) {
+      throw new MountError(
+        `supportedInterfaces[${index}] lists ${i.protocolBinding} ${i.protocolVersion}, which this server does not serve ` +
+          `(it serves ${Object.keys(SERVED_BINDINGS).join(', ')} at ${PROTOCOL_VERSION}); a card lists only interfaces that work`,
+      );
+    }
+    const path = trimPath(url.pathname) || '/';
+    if (basePath && path !== basePath && !path.startsWith(`${basePath}/`)) {
+      throw new MountError(
+        `${describeInterface(entry)} is outside the mount path ${basePath}: mounted there, this server answers only ` +
+          `below ${url.origin}${basePath}. Build the card from the URL the server is mounted at (a card function gets it).`,
+      );
+    }
+    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+    return { ...entry, path, exact: i.protocolBinding === 'JSONRPC', port };
+  });
+}
+
+/**
+ * A listener mounted in someone else's server answers one origin: whatever origin the requests come
+ * in on. A card spread over several origins would send clients to ports or hosts nobody serves.
+ */
+export function requireOneOrigin(planned: readonly PlannedInterface[]): void {
+  const first = planned[0];
+  const other = planned.find((p) => p.url.origin !== first?.url.origin);
+  if (first && other) {
+    throw new MountError(
+      `${describeInterface(other)} is on another origin than ${describeInterface(first)}. A listener mounted in your ` +
+        `own server answers one origin only; use listen(), which opens each local port the card names, or mount one ` +
+        `agent server per origin.`,
+    );
+  }
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * How `listen(port, host)` serves a card. A card with one origin is served on the listen port whatever
+ * that origin says (it may be a proxy's public address). A card with several origins is served per
+ * port: entries on the listen port by the main server, every other port by a server `listen` opens on
+ * the same host — only plain HTTP, and only for host names that reach this machine the same way.
+ */
+export function planListen(planned: PlannedInterface[], mainPort: number, listenHost: string): ListenPlan {
+  const plan: ListenPlan = { main: [], extra: new Map() };
+  if (new Set(planned.map((p) => p.url.origin)).size <= 1) return { ...plan, main: planned };
+  const mainNames = new Set(planned.filter((p) => p.port === mainPort).map((p) => p.url.hostname.toLowerCase()));
+  const loopbackListen = LOOPBACK.test(listenHost) || listenHost === '::1' || listenHost === '0.0.0.0' || listenHost === '::';
+  for (const p of planned) {
+    if (p.port === mainPort) {
+      plan.main.push(p);
+      continue;
+    }
+    const name = p.url.hostname.toLowerCase();
+    const local = mainNames.has(name) || name === listenHost.toLowerCase() || (loopbackListen && LOOPBACK.test(name));
+    if (!local) {
+      throw new MountError(
+        `${describeInterface(p)} is on host ${p.url.hostname}, which this server cannot open: it listens on ${listenHost} ` +
+          `and opens further ports only for the host names of its other interfaces. Serve that interface from its own server.`,
+      );
+    }
+    if (p.url.protocol !== 'http:') {
+      throw new MountError(`${describeInterface(p)} needs TLS on port ${p.port}, which listen() does not provide (it opens plain HTTP); put TLS in front or serve it from an https server`);
+    }
+    const list = plan.extra.get(p.port) ?? [];
+    list.push(p);
+    plan.extra.set(p.port, list);
+  }
+  return plan;
+}
