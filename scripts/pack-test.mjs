@@ -64,6 +64,17 @@ function checkTarballContents(tarball) {
   return files.length;
 }
 
+/** The README's shortest agent and client, as files: they must type-check against the tarball like the fixtures. */
+function readmeSnippets(into) {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  for (const [heading, file] of [['**The shortest agent**', 'readme-agent.ts'], ['**The shortest client**', 'readme-client.ts']]) {
+    const at = readme.indexOf(heading);
+    const block = at < 0 ? null : /```ts\n([\s\S]*?)```/.exec(readme.slice(at));
+    if (!block) fail(`README.md has no \`\`\`ts block after ${heading}`);
+    writeFileSync(path.join(into, file), block[1]);
+  }
+}
+
 /** Names of every installed package in a2a-kit's runtime tree, from `npm ls --json` (unmet optional peers are `{}`). */
 function runtimeNames(tree) {
   const names = new Set();
@@ -133,6 +144,7 @@ async function main() {
       }),
     );
     cpSync(path.join(root, 'scripts', 'pack-fixture'), path.join(project, 'src'), { recursive: true });
+    readmeSnippets(path.join(project, 'src'));
     run('npm', NPM_INSTALL, project);
 
     step('npm ls --omit=dev (what a library user installs)');
@@ -142,7 +154,7 @@ async function main() {
     const forbidden = FORBIDDEN_RUNTIME.filter((n) => names.has(n));
     if (forbidden.length) fail(`runtime dependencies a library user must not get: ${forbidden.join(', ')}`);
 
-    step('type-check the fixtures against the installed types (strict, nodenext, no skipLibCheck)');
+    step('type-check the fixtures and the README\'s shortest agent and client (strict, nodenext, no skipLibCheck)');
     run(process.execPath, [path.join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], project);
 
     step('run them');
