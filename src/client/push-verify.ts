@@ -4,7 +4,7 @@
  * Kept free of server imports so receivers can ship without the server.
  */
 import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { compactVerify, createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, type JWK } from 'jose';
+import { compactVerify, createLocalJWKSet, createRemoteJWKSet, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
 import type { StreamResponse } from '../protocol/index.js';
 
 /** Header names used by a2a-kit senders (they mirror src/server/push). */

@@ -10,7 +10,7 @@
  * SHA-256 of the body. Receivers fetch the public keys from {@link PUSH_JWKS_PATH} on the agent.
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject } from 'node:crypto';
-import { CompactSign, calculateJwkThumbprint, type JWK } from 'jose';
+import { CompactSign, calculateJwkThumbprint, type CryptoKey, type JWK } from 'jose';
 
 /** Header carrying the detached JWS. */
 export { PUSH_SIGNATURE_HEADER, PUSH_JWKS_PATH } from '../../protocol/push.js';
