@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { AgentCard } from './card.js';
+import type { JsonValue } from './task.js';
 
 type Issue = { input?: unknown };
 const typed = (what: string) => (iss: Issue) => (iss.input === undefined ? 'is required' : `must be ${what}`);
@@ -16,7 +17,8 @@ const str = () => z.string({ error: typed('a string') });
 const nonEmpty = () => str().min(1, 'must not be empty');
 const bool = () => z.boolean({ error: typed('true or false') });
 const strList = () => z.array(str(), { error: typed('an array of strings') });
-const struct = () => z.record(z.string(), z.unknown(), { error: typed('a JSON object') });
+// Values of a Struct are taken on trust (a card is JSON), typed as JsonValue to match the protocol types.
+const struct = () => z.record(z.string(), z.custom<JsonValue>(), { error: typed('a JSON object') });
 const obj = <T extends z.core.$ZodLooseShape>(shape: T) => z.looseObject(shape, { error: typed('an object') });
 
 function isAbsoluteUrl(u: string): boolean {
@@ -194,6 +196,8 @@ export function parseAgentCard(json: unknown): ParseAgentCardResult {
     }
   }
   const r = AgentCardSchema.safeParse(value);
-  if (r.success) return { ok: true, card: r.data as unknown as AgentCard };
+  // The oneOf refinements make each security scheme and flow set one member of its union, which the
+  // output type cannot express; test/protocol-shapes.test.ts proves every other field agrees.
+  if (r.success) return { ok: true, card: r.data as AgentCard };
   return { ok: false, problems: r.error.issues.map((iss) => `${formatPath(iss.path)}: ${iss.message}`) };
 }

@@ -28,8 +28,9 @@ export interface RestRoute {
   body: boolean;
 }
 
-export interface Operation {
-  name: OperationName;
+/** One row of the operation table; `N` narrows it to one operation, which types its request and result. */
+export interface Operation<N extends OperationName = OperationName> {
+  name: N;
   /** JSON-RPC method name (§9.4). */
   method: string;
   rest: RestRoute;
@@ -39,7 +40,7 @@ export interface Operation {
   streaming: boolean;
 }
 
-const op = (name: OperationName, rest: RestRoute, streaming = false, capability?: Capability): Operation => ({
+const op = <N extends OperationName>(name: N, rest: RestRoute, streaming = false, capability?: Capability): Operation<N> => ({
   name,
   method: name,
   rest,
@@ -47,7 +48,8 @@ const op = (name: OperationName, rest: RestRoute, streaming = false, capability?
   ...(capability ? { capability } : {}),
 });
 
-export const OPERATIONS: readonly Operation[] = [
+/** Every operation, in the spec's order. */
+export const OPERATIONS = [
   op('SendMessage', { verbs: ['POST'], path: '/message:send', body: true }),
   op('SendStreamingMessage', { verbs: ['POST'], path: '/message:stream', body: true }, true, 'streaming'),
   op('GetTask', { verbs: ['GET'], path: '/tasks/{id}', body: false }),
@@ -80,12 +82,14 @@ export const OPERATIONS: readonly Operation[] = [
     'pushNotifications',
   ),
   op('GetExtendedAgentCard', { verbs: ['GET'], path: '/extendedAgentCard', body: false }, false, 'extendedAgentCard'),
-];
+] as const satisfies readonly Operation[];
 
+/** Operations by JSON-RPC method name. */
 export const OPERATIONS_BY_METHOD: ReadonlyMap<string, Operation> = new Map(OPERATIONS.map((o) => [o.method, o]));
-export const OPERATIONS_BY_NAME: Readonly<Record<OperationName, Operation>> = Object.fromEntries(
-  OPERATIONS.map((o) => [o.name, o]),
-) as Record<OperationName, Operation>;
+/** Each operation by name, typed to that operation. */
+export const OPERATIONS_BY_NAME = Object.fromEntries(OPERATIONS.map((o) => [o.name, o])) as {
+  readonly [N in OperationName]: Operation<N>;
+};
 
 /** The error kind a missing capability produces (§3.3.4). */
 export const CAPABILITY_ERROR = {

@@ -4,11 +4,17 @@
  * field violations through {@link violationsOf}.
  */
 import { z } from 'zod';
-import { TASK_STATES } from './task.js';
+import { TASK_STATES, type JsonValue } from './task.js';
 import type { FieldViolation } from './errors.js';
+import type { OperationName } from './operations.js';
 
 const nonEmpty = (what: string) => z.string({ error: `${what} must be a string` }).min(1, `${what} must not be empty`);
-const struct = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
+/**
+ * A JSON value, taken on trust: requests come from JSON.parse, so nothing else can occur. Typed as
+ * {@link JsonValue} (not `unknown`) so that the schemas' output types match the protocol types.
+ */
+const json = () => z.custom<JsonValue>();
+const struct = z.record(z.string(), json(), { error: 'must be a JSON object' });
 const stringList = z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' });
 const historyLength = z
   .number({ error: 'must be an integer' })
@@ -24,7 +30,7 @@ export const PartSchema = z
     text: z.string({ error: 'must be a string' }).optional(),
     raw: z.string({ error: 'must be a base64 string' }).regex(BASE64_PATTERN, 'must be base64').optional(),
     url: z.string({ error: 'must be a string' }).min(1, 'must not be empty').optional(),
-    data: z.unknown().optional(),
+    data: json().optional(),
     metadata: struct.optional(),
     filename: z.string({ error: 'must be a string' }).optional(),
     mediaType: z.string({ error: 'must be a string' }).optional(),
@@ -135,6 +141,24 @@ export const ListPushConfigsRequestSchema = z.object({
   pageToken: z.string({ error: 'must be a string' }).optional(),
 });
 export const GetExtendedAgentCardRequestSchema = z.object({ tenant });
+
+/**
+ * The request schema of each operation. test/protocol-shapes.test.ts proves, field by field, that each
+ * schema's output type and the operation's request type in requests.ts agree.
+ */
+export const REQUEST_SCHEMAS = {
+  SendMessage: SendMessageRequestSchema,
+  SendStreamingMessage: SendMessageRequestSchema,
+  GetTask: GetTaskRequestSchema,
+  ListTasks: ListTasksRequestSchema,
+  CancelTask: CancelTaskRequestSchema,
+  SubscribeToTask: SubscribeToTaskRequestSchema,
+  CreateTaskPushNotificationConfig: CreatePushConfigRequestSchema,
+  GetTaskPushNotificationConfig: PushConfigRefSchema,
+  ListTaskPushNotificationConfigs: ListPushConfigsRequestSchema,
+  DeleteTaskPushNotificationConfig: PushConfigRefSchema,
+  GetExtendedAgentCard: GetExtendedAgentCardRequestSchema,
+} as const satisfies Readonly<Record<OperationName, z.ZodType>>;
 
 /** google.rpc.BadRequest field violations for a schema failure, with dotted paths (`message.parts[0]`). */
 export function violationsOf(error: z.ZodError, prefix = ''): FieldViolation[] {

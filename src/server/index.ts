@@ -33,6 +33,17 @@ export type { BindingOptions, Authenticator } from './bindings/common.js';
 export type { PushOptions, ExtendedCardSource } from './dispatch/dispatcher.js';
 export { silentLogger, type Logger } from './logger.js';
 
+// Operation hooks: the one seam for logging, tracing, metrics and rate limits (option `hooks`).
+export type {
+  OperationHooks,
+  OperationCall,
+  OperationCallOf,
+  CompletedCall,
+  HookResult,
+  StreamSummary,
+} from './dispatch/hooks.js';
+export type { CallContext } from './dispatch/call-context.js';
+
 // The agent author's API.
 export {
   agentMessage,

@@ -42,6 +42,7 @@ class HttpCallContext implements CallContext {
   constructor(
     res: ServerResponse,
     readonly requestedExtensions: string[],
+    readonly binding?: string,
   ) {
     this.#res = res;
   }
@@ -67,8 +68,9 @@ export function contextOf(
   res: ServerResponse,
   opts: BindingOptions,
   query?: URLSearchParams,
+  binding?: string,
 ): CallContext | Promise<CallContext> {
-  const cc = new HttpCallContext(res, requestedExtensions(req));
+  const cc = new HttpCallContext(res, requestedExtensions(req), binding);
   const version = requestedVersionParam(req, query);
   if (version !== undefined) cc.version = version;
   if (!opts.authenticate) return cc;

@@ -70,7 +70,7 @@ export function jsonRpcListener(service: OperationDispatcher, opts: BindingOptio
     }
     let cc: CallContext | undefined;
     try {
-      const pending = contextOf(req, res, opts, queryOf(req.url));
+      const pending = contextOf(req, res, opts, queryOf(req.url), 'JSONRPC');
       cc = pending instanceof Promise ? await pending : pending;
       if (!op.streaming) {
         const result = await service.call(op, params, cc);

@@ -70,7 +70,7 @@ export function restListener(service: OperationDispatcher, opts: BindingOptions 
         input = queryParams(op, query);
       }
       const params = merge(input, pathParams, tenant);
-      const pending = contextOf(req, res, opts, query);
+      const pending = contextOf(req, res, opts, query, 'HTTP+JSON');
       cc = pending instanceof Promise ? await pending : pending;
       if (!op.streaming) {
         const result = await service.call(op, params, cc);
