@@ -116,8 +116,9 @@ export const ListTasksRequestSchema = z.object({
   // A non-optional proto3 enum: its zero value TASK_STATE_UNSPECIFIED means "no filter" (SDKs send it).
   status: z
     .enum([...TASK_STATES, 'TASK_STATE_UNSPECIFIED'], { error: `must be one of ${TASK_STATES.join(', ')}` })
-    .optional()
-    .transform((s) => (s === 'TASK_STATE_UNSPECIFIED' ? undefined : s)),
+    .transform((s) => (s === 'TASK_STATE_UNSPECIFIED' ? undefined : s))
+    // Optional last, so an absent status stays absent (not an own `status: undefined`).
+    .optional(),
   pageSize: z
     .number({ error: 'must be an integer' })
     .int('must be an integer')
