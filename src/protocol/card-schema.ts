@@ -36,6 +36,7 @@ const scopes = () => z.record(z.string(), str(), { error: typed('an object mappi
 
 const HTTP_BINDINGS = new Set(['JSONRPC', 'HTTP+JSON']);
 
+/** §4.4.6 AgentInterface (an HTTP binding needs an http(s) URL). */
 export const AgentInterfaceSchema = obj({
   url: url(),
   protocolBinding: nonEmpty(),
@@ -47,8 +48,10 @@ export const AgentInterfaceSchema = obj({
   }
 });
 
+/** §4.4.2 AgentProvider. */
 export const AgentProviderSchema = obj({ url: url(), organization: nonEmpty() });
 
+/** §4.4.4 AgentExtension. */
 export const AgentExtensionSchema = obj({
   uri: str().optional(),
   description: str().optional(),
@@ -56,6 +59,7 @@ export const AgentExtensionSchema = obj({
   params: struct().optional(),
 });
 
+/** §4.4.3 AgentCapabilities. */
 export const AgentCapabilitiesSchema = obj({
   streaming: bool().optional(),
   pushNotifications: bool().optional(),
@@ -63,11 +67,13 @@ export const AgentCapabilitiesSchema = obj({
   extendedAgentCard: bool().optional(),
 });
 
+/** SecurityRequirement: scheme name → scopes. */
 export const SecurityRequirementSchema = obj({
   schemes: z.record(z.string(), obj({ list: strList().optional() }), { error: typed('an object of scheme names') }),
 });
 const requirements = () => z.array(SecurityRequirementSchema, { error: typed('an array') }).optional();
 
+/** §4.4.5 AgentSkill. */
 export const AgentSkillSchema = obj({
   id: nonEmpty(),
   name: nonEmpty(),
@@ -80,6 +86,7 @@ export const AgentSkillSchema = obj({
   securityRequirements: requirements(),
 });
 
+/** §4.4.7 AgentCardSignature (base64url members). */
 export const AgentCardSignatureSchema = obj({
   protected: nonEmpty().regex(/^[A-Za-z0-9_-]+$/, 'must be base64url without padding'),
   signature: nonEmpty().regex(/^[A-Za-z0-9_-]+$/, 'must be base64url without padding'),
@@ -102,6 +109,7 @@ function oneOf(members: readonly string[], what: string) {
 }
 
 const flowCommon = { refreshUrl: optUrl(), scopes: scopes() };
+/** §4.5.7 OAuthFlows: exactly one flow. */
 export const OAuthFlowsSchema = obj({
   authorizationCode: obj({ ...flowCommon, authorizationUrl: url(), tokenUrl: url(), pkceRequired: bool().optional() })
     .optional(),
@@ -112,6 +120,7 @@ export const OAuthFlowsSchema = obj({
 }).superRefine(oneOf(['authorizationCode', 'clientCredentials', 'implicit', 'password', 'deviceCode'], 'flow'));
 
 const description = () => str().optional();
+/** §4.5.1 SecurityScheme: exactly one scheme. */
 export const SecuritySchemeSchema = obj({
   apiKeySecurityScheme: obj({
     description: description(),
@@ -169,6 +178,7 @@ export const AgentCardSchema = obj({
   card.skills.forEach((s, n) => check(s.securityRequirements, ['skills', n, 'securityRequirements']));
 });
 
+/** What {@link parseAgentCard} returns: the card, or every problem found. */
 export type ParseAgentCardResult = { ok: true; card: AgentCard } | { ok: false; problems: string[] };
 
 /** `supportedInterfaces[1].url`, `securitySchemes["my scheme"]`, `(card)` for the root. */

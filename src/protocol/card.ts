@@ -58,12 +58,14 @@ export interface AgentCardSignature {
   header?: JsonObject;
 }
 
+/** §4.5.2 API key security scheme. */
 export interface APIKeySecurityScheme {
   description?: string;
   /** Where the key travels. */
   location: 'header' | 'query' | 'cookie';
   name: string;
 }
+/** §4.5.3 HTTP authentication security scheme. */
 export interface HTTPAuthSecurityScheme {
   description?: string;
   /** e.g. `Bearer`, `Basic`. */
@@ -85,15 +87,18 @@ export interface OAuthFlows {
   password?: OAuthFlowCommon & { tokenUrl?: string };
   deviceCode?: OAuthFlowCommon & { deviceAuthorizationUrl: string; tokenUrl: string; scopes: Record<string, string> };
 }
+/** §4.5.4 OAuth 2.0 security scheme. */
 export interface OAuth2SecurityScheme {
   description?: string;
   flows: OAuthFlows;
   oauth2MetadataUrl?: string;
 }
+/** §4.5.5 OpenID Connect security scheme. */
 export interface OpenIdConnectSecurityScheme {
   description?: string;
   openIdConnectUrl: string;
 }
+/** §4.5.6 Mutual TLS security scheme. */
 export interface MutualTlsSecurityScheme {
   description?: string;
 }

@@ -16,9 +16,12 @@ export type OperationName =
   | 'DeleteTaskPushNotificationConfig'
   | 'GetExtendedAgentCard';
 
+/** Card capability flags an operation can depend on. */
 export type Capability = 'streaming' | 'pushNotifications' | 'extendedAgentCard';
+/** HTTP verbs the HTTP+JSON routes use. */
 export type HttpVerb = 'GET' | 'POST' | 'DELETE';
 
+/** An operation's HTTP+JSON route. */
 export interface RestRoute {
   /** Verbs accepted on the path (the first is the canonical one). */
   verbs: HttpVerb[];
@@ -100,8 +103,9 @@ export const CAPABILITY_ERROR = {
 
 /** Protocol version this implementation speaks (Major.Minor; patch numbers never matter, §3.6). */
 export const PROTOCOL_VERSION = '1.0';
-/** Service parameter names (§3.2.6), case-insensitive on the wire. */
+/** Service parameter naming the protocol version (§3.2.6); service parameter names are case-insensitive on the wire. */
 export const HEADER_VERSION = 'A2A-Version';
+/** Service parameter listing the extensions a client requests. */
 export const HEADER_EXTENSIONS = 'A2A-Extensions';
 /** Media type of A2A JSON bodies (§14.1). */
 export const A2A_MEDIA_TYPE = 'application/a2a+json';

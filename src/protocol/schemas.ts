@@ -25,6 +25,7 @@ const CONTENT_KEYS = ['text', 'raw', 'url', 'data'] as const;
 /** Base64 text of a `raw` part, standard or URL-safe alphabet (the fast checks use the same pattern). */
 export const BASE64_PATTERN = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
+/** §4.1.6 Part: exactly one of text, raw, url, data. */
 export const PartSchema = z
   .object({
     text: z.string({ error: 'must be a string' }).optional(),
@@ -48,6 +49,7 @@ export const PartSchema = z
     }
   });
 
+/** §4.1.4 Message (at least one part). */
 export const MessageSchema = z.object(
   {
     messageId: nonEmpty('messageId'),
@@ -79,6 +81,7 @@ const webhookUrl = z
     }
   }, 'must be an absolute http or https URL');
 
+/** §4.3.1 TaskPushNotificationConfig: an absolute http(s) webhook URL, bounded id and token. */
 export const PushConfigSchema = z.object({
   tenant: z.string().optional(),
   id: z.string({ error: 'must be a string' }).max(256, 'must be at most 256 characters').optional(),
@@ -88,6 +91,7 @@ export const PushConfigSchema = z.object({
   authentication: AuthenticationInfoSchema.optional(),
 });
 
+/** SendMessage and SendStreamingMessage requests. */
 export const SendMessageRequestSchema = z.object({
   tenant: z.string({ error: 'must be a string' }).optional(),
   message: MessageSchema,
@@ -104,12 +108,14 @@ export const SendMessageRequestSchema = z.object({
 
 const tenant = z.string({ error: 'must be a string' }).optional();
 
+/** GetTask request. */
 export const GetTaskRequestSchema = z.object({ tenant, id: nonEmpty('id'), historyLength: historyLength.optional() });
 
 const isoTimestamp = z
   .string({ error: 'must be an ISO 8601 timestamp' })
   .refine((s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 timestamp');
 
+/** ListTasks request (`TASK_STATE_UNSPECIFIED` means no status filter). */
 export const ListTasksRequestSchema = z.object({
   tenant,
   contextId: z.string({ error: 'must be a string' }).optional(),
@@ -131,16 +137,22 @@ export const ListTasksRequestSchema = z.object({
   includeArtifacts: z.boolean({ error: 'must be a boolean' }).optional(),
 });
 
+/** CancelTask request. */
 export const CancelTaskRequestSchema = z.object({ tenant, id: nonEmpty('id'), metadata: struct.optional() });
+/** SubscribeToTask request. */
 export const SubscribeToTaskRequestSchema = z.object({ tenant, id: nonEmpty('id') });
+/** CreateTaskPushNotificationConfig request: a push config with its task id. */
 export const CreatePushConfigRequestSchema = PushConfigSchema.extend({ taskId: nonEmpty('taskId') });
+/** GetTaskPushNotificationConfig and DeleteTaskPushNotificationConfig requests. */
 export const PushConfigRefSchema = z.object({ tenant, taskId: nonEmpty('taskId'), id: nonEmpty('id') });
+/** ListTaskPushNotificationConfigs request. */
 export const ListPushConfigsRequestSchema = z.object({
   tenant,
   taskId: nonEmpty('taskId'),
   pageSize: z.number({ error: 'must be an integer' }).int('must be an integer').min(0, 'must not be negative').optional(),
   pageToken: z.string({ error: 'must be a string' }).optional(),
 });
+/** GetExtendedAgentCard request. */
 export const GetExtendedAgentCardRequestSchema = z.object({ tenant });
 
 /**
