@@ -7,7 +7,7 @@ import { safeEqual } from '../src/server/auth/verifiers.js';
 import { toFetchHandler } from '../src/server/adapters/fetch.js';
 
 const BEARER = { httpAuthSecurityScheme: { scheme: 'Bearer' } };
-const KEY_HEADER = { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } };
+const KEY_HEADER = { apiKeySecurityScheme: { location: 'header' as const, name: 'X-API-Key' } };
 const need = (...names: string[]) => ({ schemes: Object.fromEntries(names.map((n) => [n, { list: [] as string[] }])) });
 
 const bearerOrKey: Partial<AgentCard> = {

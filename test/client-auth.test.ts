@@ -120,7 +120,7 @@ const schemes: Record<string, SecurityScheme> = {
   hdr: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } },
   qry: { apiKeySecurityScheme: { location: 'query', name: 'api_key' } },
   jar: { apiKeySecurityScheme: { location: 'cookie', name: 'session' } },
-  oauth: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: 'https://id.example/token' } } } },
+  oauth: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: 'https://id.example/token', scopes: {} } } } },
 };
 
 test('§4.5 basic, API key in header/query/cookie, and OAuth 2 bearer are applied where the scheme says', async () => {

@@ -1,7 +1,7 @@
 /** Core units without HTTP: state machine, request validation, history views, the in-memory store. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { A2AError, OPERATIONS_BY_NAME, TASK_STATES, TERMINAL_STATES, type Task, type TaskState } from '../src/protocol/index.js';
+import { A2AError, OPERATIONS_BY_NAME, TASK_STATES, TERMINAL_STATES, type Operation, type Task, type TaskState } from '../src/protocol/index.js';
 import { IllegalTransitionError, InMemoryTaskStore } from '../src/server/index.js';
 import { TaskRun } from '../src/server/tasks/run.js';
 import { viewTask } from '../src/server/tasks/view.js';
@@ -58,7 +58,7 @@ const service = () => new OperationDispatcher({ card: card('http://127.0.0.1:1',
 const cc = () => callContext({ version: '1.0' });
 const SEND = OPERATIONS_BY_NAME.SendMessage;
 
-async function invalid(params: unknown, op = SEND): Promise<string[]> {
+async function invalid(params: unknown, op: Operation = SEND): Promise<string[]> {
   try {
     await service().call(op, params, cc());
   } catch (e) {

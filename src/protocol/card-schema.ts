@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { AgentCard } from './card.js';
+import type { JsonValue } from './task.js';
 
 type Issue = { input?: unknown };
 const typed = (what: string) => (iss: Issue) => (iss.input === undefined ? 'is required' : `must be ${what}`);
@@ -16,7 +17,8 @@ const str = () => z.string({ error: typed('a string') });
 const nonEmpty = () => str().min(1, 'must not be empty');
 const bool = () => z.boolean({ error: typed('true or false') });
 const strList = () => z.array(str(), { error: typed('an array of strings') });
-const struct = () => z.record(z.string(), z.unknown(), { error: typed('a JSON object') });
+// Values of a Struct are taken on trust (a card is JSON), typed as JsonValue to match the protocol types.
+const struct = () => z.record(z.string(), z.custom<JsonValue>(), { error: typed('a JSON object') });
 const obj = <T extends z.core.$ZodLooseShape>(shape: T) => z.looseObject(shape, { error: typed('an object') });
 
 function isAbsoluteUrl(u: string): boolean {
@@ -34,6 +36,7 @@ const scopes = () => z.record(z.string(), str(), { error: typed('an object mappi
 
 const HTTP_BINDINGS = new Set(['JSONRPC', 'HTTP+JSON']);
 
+/** §4.4.6 AgentInterface (an HTTP binding needs an http(s) URL). */
 export const AgentInterfaceSchema = obj({
   url: url(),
   protocolBinding: nonEmpty(),
@@ -45,8 +48,10 @@ export const AgentInterfaceSchema = obj({
   }
 });
 
+/** §4.4.2 AgentProvider. */
 export const AgentProviderSchema = obj({ url: url(), organization: nonEmpty() });
 
+/** §4.4.4 AgentExtension. */
 export const AgentExtensionSchema = obj({
   uri: str().optional(),
   description: str().optional(),
@@ -54,6 +59,7 @@ export const AgentExtensionSchema = obj({
   params: struct().optional(),
 });
 
+/** §4.4.3 AgentCapabilities. */
 export const AgentCapabilitiesSchema = obj({
   streaming: bool().optional(),
   pushNotifications: bool().optional(),
@@ -61,11 +67,13 @@ export const AgentCapabilitiesSchema = obj({
   extendedAgentCard: bool().optional(),
 });
 
+/** SecurityRequirement: scheme name → scopes. */
 export const SecurityRequirementSchema = obj({
   schemes: z.record(z.string(), obj({ list: strList().optional() }), { error: typed('an object of scheme names') }),
 });
 const requirements = () => z.array(SecurityRequirementSchema, { error: typed('an array') }).optional();
 
+/** §4.4.5 AgentSkill. */
 export const AgentSkillSchema = obj({
   id: nonEmpty(),
   name: nonEmpty(),
@@ -78,6 +86,7 @@ export const AgentSkillSchema = obj({
   securityRequirements: requirements(),
 });
 
+/** §4.4.7 AgentCardSignature (base64url members). */
 export const AgentCardSignatureSchema = obj({
   protected: nonEmpty().regex(/^[A-Za-z0-9_-]+$/, 'must be base64url without padding'),
   signature: nonEmpty().regex(/^[A-Za-z0-9_-]+$/, 'must be base64url without padding'),
@@ -100,6 +109,7 @@ function oneOf(members: readonly string[], what: string) {
 }
 
 const flowCommon = { refreshUrl: optUrl(), scopes: scopes() };
+/** §4.5.7 OAuthFlows: exactly one flow. */
 export const OAuthFlowsSchema = obj({
   authorizationCode: obj({ ...flowCommon, authorizationUrl: url(), tokenUrl: url(), pkceRequired: bool().optional() })
     .optional(),
@@ -110,6 +120,7 @@ export const OAuthFlowsSchema = obj({
 }).superRefine(oneOf(['authorizationCode', 'clientCredentials', 'implicit', 'password', 'deviceCode'], 'flow'));
 
 const description = () => str().optional();
+/** §4.5.1 SecurityScheme: exactly one scheme. */
 export const SecuritySchemeSchema = obj({
   apiKeySecurityScheme: obj({
     description: description(),
@@ -167,6 +178,7 @@ export const AgentCardSchema = obj({
   card.skills.forEach((s, n) => check(s.securityRequirements, ['skills', n, 'securityRequirements']));
 });
 
+/** What {@link parseAgentCard} returns: the card, or every problem found. */
 export type ParseAgentCardResult = { ok: true; card: AgentCard } | { ok: false; problems: string[] };
 
 /** `supportedInterfaces[1].url`, `securitySchemes["my scheme"]`, `(card)` for the root. */
@@ -194,6 +206,8 @@ export function parseAgentCard(json: unknown): ParseAgentCardResult {
     }
   }
   const r = AgentCardSchema.safeParse(value);
-  if (r.success) return { ok: true, card: r.data as unknown as AgentCard };
+  // The oneOf refinements make each security scheme and flow set one member of its union, which the
+  // output type cannot express; test/protocol-shapes.test.ts proves every other field agrees.
+  if (r.success) return { ok: true, card: r.data as AgentCard };
   return { ok: false, problems: r.error.issues.map((iss) => `${formatPath(iss.path)}: ${iss.message}`) };
 }

@@ -34,9 +34,9 @@ export interface AgentCapabilities {
   extendedAgentCard?: boolean;
 }
 
-/** SecurityRequirement: scheme name → required scopes. */
+/** SecurityRequirement: scheme name → required scopes (an empty scope list may be omitted, as ProtoJSON does). */
 export interface SecurityRequirement {
-  schemes: Record<string, { list: string[] }>;
+  schemes: Record<string, { list?: string[] }>;
 }
 
 /** §4.4.5 AgentSkill. */
@@ -58,38 +58,47 @@ export interface AgentCardSignature {
   header?: JsonObject;
 }
 
+/** §4.5.2 API key security scheme. */
 export interface APIKeySecurityScheme {
   description?: string;
-  /** `header`, `query` or `cookie`. */
-  location: string;
+  /** Where the key travels. */
+  location: 'header' | 'query' | 'cookie';
   name: string;
 }
+/** §4.5.3 HTTP authentication security scheme. */
 export interface HTTPAuthSecurityScheme {
   description?: string;
   /** e.g. `Bearer`, `Basic`. */
   scheme: string;
   bearerFormat?: string;
 }
+/** Members every OAuth flow has; `scopes` (name → description) is REQUIRED in the current flows, optional in the deprecated ones. */
 export interface OAuthFlowCommon {
   refreshUrl?: string;
   scopes?: Record<string, string>;
 }
+/** §4.5.7 OAuthFlows: a oneof, exactly one flow is set. */
 export interface OAuthFlows {
-  authorizationCode?: OAuthFlowCommon & { authorizationUrl: string; tokenUrl: string; pkceRequired?: boolean };
-  clientCredentials?: OAuthFlowCommon & { tokenUrl: string };
+  authorizationCode?: OAuthFlowCommon & { authorizationUrl: string; tokenUrl: string; scopes: Record<string, string>; pkceRequired?: boolean };
+  clientCredentials?: OAuthFlowCommon & { tokenUrl: string; scopes: Record<string, string> };
+  /** Deprecated by the spec. */
   implicit?: OAuthFlowCommon & { authorizationUrl?: string };
+  /** Deprecated by the spec. */
   password?: OAuthFlowCommon & { tokenUrl?: string };
-  deviceCode?: OAuthFlowCommon & { deviceAuthorizationUrl: string; tokenUrl: string };
+  deviceCode?: OAuthFlowCommon & { deviceAuthorizationUrl: string; tokenUrl: string; scopes: Record<string, string> };
 }
+/** §4.5.4 OAuth 2.0 security scheme. */
 export interface OAuth2SecurityScheme {
   description?: string;
   flows: OAuthFlows;
   oauth2MetadataUrl?: string;
 }
+/** §4.5.5 OpenID Connect security scheme. */
 export interface OpenIdConnectSecurityScheme {
   description?: string;
   openIdConnectUrl: string;
 }
+/** §4.5.6 Mutual TLS security scheme. */
 export interface MutualTlsSecurityScheme {
   description?: string;
 }

@@ -9,13 +9,22 @@
  * Inputs are assumed to be JSON.parse output: symbol keys and accessors are not looked for.
  */
 import type { OperationName } from './operations.js';
+import type { Message } from './task.js';
+import type {
+  CancelTaskRequest,
+  GetTaskRequest,
+  OperationRequests,
+  SendMessageConfiguration,
+  SendMessageRequest,
+  SubscribeToTaskRequest,
+} from './requests.js';
 import { BASE64_PATTERN } from './schemas.js';
 
 /**
- * A fast check: returns `params` itself (same reference, no copy) when zod's `safeParse` would
- * certainly succeed with an output deep-equal to it; `undefined` means "run zod".
+ * A fast check: returns `params` itself (same reference, no copy), typed as the request `T`, when
+ * zod's `safeParse` would certainly succeed with an output deep-equal to it; `undefined` means "run zod".
  */
-export type FastCheck = (params: unknown) => object | undefined;
+export type FastCheck<T extends object = object> = (params: unknown) => T | undefined;
 
 const OBJECT_PROTO = Object.prototype;
 const ARRAY_PROTO = Array.prototype;
@@ -106,8 +115,11 @@ const isBoolean = (v: unknown): boolean => typeof v === 'boolean';
  * A check for a plain object whose members are all in `members` (each with its own check) and which
  * has every `required` one. Built once per object type; a Map, so keys like `__proto__` are never found.
  */
-function objectCheck(members: Record<string, (v: unknown) => boolean>, required: readonly string[]): (v: unknown) => boolean {
-  const checks = new Map(Object.entries(members));
+function objectCheck<T>(
+  members: { [K in keyof T]-?: (v: unknown) => boolean },
+  required: ReadonlyArray<keyof T & string>,
+): (v: unknown) => boolean {
+  const checks = new Map<string, (v: unknown) => boolean>(Object.entries(members));
   return (o) => {
     if (!isPlain(o)) return false;
     // for…in never yields a key twice, so counting the required keys proves all of them are present.
@@ -115,13 +127,13 @@ function objectCheck(members: Record<string, (v: unknown) => boolean>, required:
     for (const k in o) {
       const check = checks.get(k);
       if (check === undefined || !check(o[k])) return false;
-      if (required.includes(k)) found++;
+      if ((required as readonly string[]).includes(k)) found++;
     }
     return found === required.length;
   };
 }
 
-const isMessage = objectCheck(
+const isMessage = objectCheck<Message>(
   {
     messageId: isNonEmptyString,
     role: isRole,
@@ -136,34 +148,38 @@ const isMessage = objectCheck(
 );
 
 // An inline taskPushNotificationConfig needs URL parsing; it is rare enough to leave to zod.
-const isSendConfiguration = objectCheck({ acceptedOutputModes: isStringList, historyLength: isHistoryLength, returnImmediately: isBoolean }, []);
+const isSendConfiguration = objectCheck<Omit<SendMessageConfiguration, 'taskPushNotificationConfig'>>({ acceptedOutputModes: isStringList, historyLength: isHistoryLength, returnImmediately: isBoolean }, []);
 
-/** A fast check for a request type: the request itself when it passes, else undefined ("ask zod"). */
-function requestCheck(members: Record<string, (v: unknown) => boolean>, required: string): FastCheck {
+/**
+ * A fast check for a request type: the request itself when it passes, else undefined ("ask zod").
+ * `members` names every member of `T` the check accepts; test/protocol-shapes.test.ts holds each
+ * one to the schema and the type.
+ */
+function requestCheck<T extends object>(members: { [K in keyof T]-?: (v: unknown) => boolean }, required: keyof T & string): FastCheck<T> {
   const check = objectCheck(members, [required]);
-  return (params) => (check(params) ? (params as object) : undefined);
+  return (params) => (check(params) ? (params as T) : undefined);
 }
 
 /** Fast check for `SendMessageRequestSchema` (SendMessage and SendStreamingMessage). */
-export const fastCheckSendMessageRequest = requestCheck(
+export const fastCheckSendMessageRequest = requestCheck<SendMessageRequest>(
   { message: isMessage, tenant: isString, configuration: isSendConfiguration, metadata: isStruct },
   'message',
 );
 
 /** Fast check for `GetTaskRequestSchema`. */
-export const fastCheckGetTaskRequest = requestCheck({ id: isNonEmptyString, tenant: isString, historyLength: isHistoryLength }, 'id');
+export const fastCheckGetTaskRequest = requestCheck<GetTaskRequest>({ id: isNonEmptyString, tenant: isString, historyLength: isHistoryLength }, 'id');
 
 /** Fast check for `CancelTaskRequestSchema`. */
-export const fastCheckCancelTaskRequest = requestCheck({ id: isNonEmptyString, tenant: isString, metadata: isStruct }, 'id');
+export const fastCheckCancelTaskRequest = requestCheck<CancelTaskRequest>({ id: isNonEmptyString, tenant: isString, metadata: isStruct }, 'id');
 
 /** Fast check for `SubscribeToTaskRequestSchema`. */
-export const fastCheckSubscribeToTaskRequest = requestCheck({ id: isNonEmptyString, tenant: isString }, 'id');
+export const fastCheckSubscribeToTaskRequest = requestCheck<SubscribeToTaskRequest>({ id: isNonEmptyString, tenant: isString }, 'id');
 
 /**
  * Fast checks by operation. An operation without an entry always goes through zod; an entry's
  * `undefined` answer means the same.
  */
-export const FAST_CHECKS: Readonly<Partial<Record<OperationName, FastCheck>>> = Object.freeze({
+export const FAST_CHECKS: { readonly [N in OperationName]?: FastCheck<OperationRequests[N]> } = Object.freeze({
   SendMessage: fastCheckSendMessageRequest,
   SendStreamingMessage: fastCheckSendMessageRequest,
   GetTask: fastCheckGetTaskRequest,

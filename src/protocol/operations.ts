@@ -16,9 +16,12 @@ export type OperationName =
   | 'DeleteTaskPushNotificationConfig'
   | 'GetExtendedAgentCard';
 
+/** Card capability flags an operation can depend on. */
 export type Capability = 'streaming' | 'pushNotifications' | 'extendedAgentCard';
+/** HTTP verbs the HTTP+JSON routes use. */
 export type HttpVerb = 'GET' | 'POST' | 'DELETE';
 
+/** An operation's HTTP+JSON route. */
 export interface RestRoute {
   /** Verbs accepted on the path (the first is the canonical one). */
   verbs: HttpVerb[];
@@ -28,8 +31,9 @@ export interface RestRoute {
   body: boolean;
 }
 
-export interface Operation {
-  name: OperationName;
+/** One row of the operation table; `N` narrows it to one operation, which types its request and result. */
+export interface Operation<N extends OperationName = OperationName> {
+  name: N;
   /** JSON-RPC method name (§9.4). */
   method: string;
   rest: RestRoute;
@@ -39,7 +43,7 @@ export interface Operation {
   streaming: boolean;
 }
 
-const op = (name: OperationName, rest: RestRoute, streaming = false, capability?: Capability): Operation => ({
+const op = <N extends OperationName>(name: N, rest: RestRoute, streaming = false, capability?: Capability): Operation<N> => ({
   name,
   method: name,
   rest,
@@ -47,7 +51,8 @@ const op = (name: OperationName, rest: RestRoute, streaming = false, capability?
   ...(capability ? { capability } : {}),
 });
 
-export const OPERATIONS: readonly Operation[] = [
+/** Every operation, in the spec's order. */
+export const OPERATIONS = [
   op('SendMessage', { verbs: ['POST'], path: '/message:send', body: true }),
   op('SendStreamingMessage', { verbs: ['POST'], path: '/message:stream', body: true }, true, 'streaming'),
   op('GetTask', { verbs: ['GET'], path: '/tasks/{id}', body: false }),
@@ -80,12 +85,14 @@ export const OPERATIONS: readonly Operation[] = [
     'pushNotifications',
   ),
   op('GetExtendedAgentCard', { verbs: ['GET'], path: '/extendedAgentCard', body: false }, false, 'extendedAgentCard'),
-];
+] as const satisfies readonly Operation[];
 
+/** Operations by JSON-RPC method name. */
 export const OPERATIONS_BY_METHOD: ReadonlyMap<string, Operation> = new Map(OPERATIONS.map((o) => [o.method, o]));
-export const OPERATIONS_BY_NAME: Readonly<Record<OperationName, Operation>> = Object.fromEntries(
-  OPERATIONS.map((o) => [o.name, o]),
-) as Record<OperationName, Operation>;
+/** Each operation by name, typed to that operation. */
+export const OPERATIONS_BY_NAME = Object.fromEntries(OPERATIONS.map((o) => [o.name, o])) as {
+  readonly [N in OperationName]: Operation<N>;
+};
 
 /** The error kind a missing capability produces (§3.3.4). */
 export const CAPABILITY_ERROR = {
@@ -96,8 +103,9 @@ export const CAPABILITY_ERROR = {
 
 /** Protocol version this implementation speaks (Major.Minor; patch numbers never matter, §3.6). */
 export const PROTOCOL_VERSION = '1.0';
-/** Service parameter names (§3.2.6), case-insensitive on the wire. */
+/** Service parameter naming the protocol version (§3.2.6); service parameter names are case-insensitive on the wire. */
 export const HEADER_VERSION = 'A2A-Version';
+/** Service parameter listing the extensions a client requests. */
 export const HEADER_EXTENSIONS = 'A2A-Extensions';
 /** Media type of A2A JSON bodies (§14.1). */
 export const A2A_MEDIA_TYPE = 'application/a2a+json';

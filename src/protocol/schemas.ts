@@ -4,11 +4,17 @@
  * field violations through {@link violationsOf}.
  */
 import { z } from 'zod';
-import { TASK_STATES } from './task.js';
+import { TASK_STATES, type JsonValue } from './task.js';
 import type { FieldViolation } from './errors.js';
+import type { OperationName } from './operations.js';
 
 const nonEmpty = (what: string) => z.string({ error: `${what} must be a string` }).min(1, `${what} must not be empty`);
-const struct = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
+/**
+ * A JSON value, taken on trust: requests come from JSON.parse, so nothing else can occur. Typed as
+ * {@link JsonValue} (not `unknown`) so that the schemas' output types match the protocol types.
+ */
+const json = () => z.custom<JsonValue>();
+const struct = z.record(z.string(), json(), { error: 'must be a JSON object' });
 const stringList = z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' });
 const historyLength = z
   .number({ error: 'must be an integer' })
@@ -19,12 +25,13 @@ const CONTENT_KEYS = ['text', 'raw', 'url', 'data'] as const;
 /** Base64 text of a `raw` part, standard or URL-safe alphabet (the fast checks use the same pattern). */
 export const BASE64_PATTERN = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
+/** §4.1.6 Part: exactly one of text, raw, url, data. */
 export const PartSchema = z
   .object({
     text: z.string({ error: 'must be a string' }).optional(),
     raw: z.string({ error: 'must be a base64 string' }).regex(BASE64_PATTERN, 'must be base64').optional(),
     url: z.string({ error: 'must be a string' }).min(1, 'must not be empty').optional(),
-    data: z.unknown().optional(),
+    data: json().optional(),
     metadata: struct.optional(),
     filename: z.string({ error: 'must be a string' }).optional(),
     mediaType: z.string({ error: 'must be a string' }).optional(),
@@ -42,6 +49,7 @@ export const PartSchema = z
     }
   });
 
+/** §4.1.4 Message (at least one part). */
 export const MessageSchema = z.object(
   {
     messageId: nonEmpty('messageId'),
@@ -73,6 +81,7 @@ const webhookUrl = z
     }
   }, 'must be an absolute http or https URL');
 
+/** §4.3.1 TaskPushNotificationConfig: an absolute http(s) webhook URL, bounded id and token. */
 export const PushConfigSchema = z.object({
   tenant: z.string().optional(),
   id: z.string({ error: 'must be a string' }).max(256, 'must be at most 256 characters').optional(),
@@ -82,6 +91,7 @@ export const PushConfigSchema = z.object({
   authentication: AuthenticationInfoSchema.optional(),
 });
 
+/** SendMessage and SendStreamingMessage requests. */
 export const SendMessageRequestSchema = z.object({
   tenant: z.string({ error: 'must be a string' }).optional(),
   message: MessageSchema,
@@ -98,20 +108,23 @@ export const SendMessageRequestSchema = z.object({
 
 const tenant = z.string({ error: 'must be a string' }).optional();
 
+/** GetTask request. */
 export const GetTaskRequestSchema = z.object({ tenant, id: nonEmpty('id'), historyLength: historyLength.optional() });
 
 const isoTimestamp = z
   .string({ error: 'must be an ISO 8601 timestamp' })
   .refine((s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 timestamp');
 
+/** ListTasks request (`TASK_STATE_UNSPECIFIED` means no status filter). */
 export const ListTasksRequestSchema = z.object({
   tenant,
   contextId: z.string({ error: 'must be a string' }).optional(),
   // A non-optional proto3 enum: its zero value TASK_STATE_UNSPECIFIED means "no filter" (SDKs send it).
   status: z
     .enum([...TASK_STATES, 'TASK_STATE_UNSPECIFIED'], { error: `must be one of ${TASK_STATES.join(', ')}` })
-    .optional()
-    .transform((s) => (s === 'TASK_STATE_UNSPECIFIED' ? undefined : s)),
+    .transform((s) => (s === 'TASK_STATE_UNSPECIFIED' ? undefined : s))
+    // Optional last, so an absent status stays absent (not an own `status: undefined`).
+    .optional(),
   pageSize: z
     .number({ error: 'must be an integer' })
     .int('must be an integer')
@@ -124,17 +137,41 @@ export const ListTasksRequestSchema = z.object({
   includeArtifacts: z.boolean({ error: 'must be a boolean' }).optional(),
 });
 
+/** CancelTask request. */
 export const CancelTaskRequestSchema = z.object({ tenant, id: nonEmpty('id'), metadata: struct.optional() });
+/** SubscribeToTask request. */
 export const SubscribeToTaskRequestSchema = z.object({ tenant, id: nonEmpty('id') });
+/** CreateTaskPushNotificationConfig request: a push config with its task id. */
 export const CreatePushConfigRequestSchema = PushConfigSchema.extend({ taskId: nonEmpty('taskId') });
+/** GetTaskPushNotificationConfig and DeleteTaskPushNotificationConfig requests. */
 export const PushConfigRefSchema = z.object({ tenant, taskId: nonEmpty('taskId'), id: nonEmpty('id') });
+/** ListTaskPushNotificationConfigs request. */
 export const ListPushConfigsRequestSchema = z.object({
   tenant,
   taskId: nonEmpty('taskId'),
   pageSize: z.number({ error: 'must be an integer' }).int('must be an integer').min(0, 'must not be negative').optional(),
   pageToken: z.string({ error: 'must be a string' }).optional(),
 });
+/** GetExtendedAgentCard request. */
 export const GetExtendedAgentCardRequestSchema = z.object({ tenant });
+
+/**
+ * The request schema of each operation. test/protocol-shapes.test.ts proves, field by field, that each
+ * schema's output type and the operation's request type in requests.ts agree.
+ */
+export const REQUEST_SCHEMAS = {
+  SendMessage: SendMessageRequestSchema,
+  SendStreamingMessage: SendMessageRequestSchema,
+  GetTask: GetTaskRequestSchema,
+  ListTasks: ListTasksRequestSchema,
+  CancelTask: CancelTaskRequestSchema,
+  SubscribeToTask: SubscribeToTaskRequestSchema,
+  CreateTaskPushNotificationConfig: CreatePushConfigRequestSchema,
+  GetTaskPushNotificationConfig: PushConfigRefSchema,
+  ListTaskPushNotificationConfigs: ListPushConfigsRequestSchema,
+  DeleteTaskPushNotificationConfig: PushConfigRefSchema,
+  GetExtendedAgentCard: GetExtendedAgentCardRequestSchema,
+} as const satisfies Readonly<Record<OperationName, z.ZodType>>;
 
 /** google.rpc.BadRequest field violations for a schema failure, with dotted paths (`message.parts[0]`). */
 export function violationsOf(error: z.ZodError, prefix = ''): FieldViolation[] {

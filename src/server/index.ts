@@ -37,6 +37,17 @@ export { silentLogger, type Logger } from './logger.js';
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './http-listen.js';
 export { HostNotAllowedError, MountError, type MountOptions } from './adapters/framework-common.js';
 
+// Operation hooks: the one seam for logging, tracing, metrics and rate limits (option `hooks`).
+export type {
+  OperationHooks,
+  OperationCall,
+  OperationCallOf,
+  CompletedCall,
+  HookResult,
+  StreamSummary,
+} from './dispatch/hooks.js';
+export type { CallContext } from './dispatch/call-context.js';
+
 // The agent author's API.
 export {
   agentMessage,

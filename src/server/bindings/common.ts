@@ -46,6 +46,7 @@ class HttpCallContext implements CallContext {
   constructor(
     exchange: HttpExchange,
     readonly requestedExtensions: string[],
+    readonly binding?: string,
   ) {
     this.#exchange = exchange;
   }
@@ -64,8 +65,8 @@ class HttpCallContext implements CallContext {
  * Build the call context: authenticate, read service parameters, tie the signal to the connection.
  * Synchronous unless the authenticator is not.
  */
-export function contextOf(ex: HttpExchange, opts: BindingOptions, query?: URLSearchParams): CallContext | Promise<CallContext> {
-  const cc = new HttpCallContext(ex, requestedExtensions(ex.header(EXTENSIONS_HEADER)));
+export function contextOf(ex: HttpExchange, opts: BindingOptions, query?: URLSearchParams, binding?: string): CallContext | Promise<CallContext> {
+  const cc = new HttpCallContext(ex, requestedExtensions(ex.header(EXTENSIONS_HEADER)), binding);
   const version = requestedVersionParam(ex, query);
   if (version !== undefined) cc.version = version;
   if (!opts.authenticate) return cc;

@@ -80,7 +80,7 @@ export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOption
     let cc: CallContext | undefined;
     let sse: SseWriter | undefined;
     try {
-      const pending = contextOf(ex, opts, queryOf(ex.url));
+      const pending = contextOf(ex, opts, queryOf(ex.url), 'JSONRPC');
       cc = pending instanceof Promise ? await pending : pending;
       if (!op.streaming) {
         const result = await service.call(op, params, cc);

@@ -71,7 +71,7 @@ export function restBinding(service: OperationDispatcher, opts: BindingOptions =
         input = queryParams(op, query);
       }
       const params = merge(input, pathParams, tenant);
-      const pending = contextOf(ex, opts, query);
+      const pending = contextOf(ex, opts, query, 'HTTP+JSON');
       cc = pending instanceof Promise ? await pending : pending;
       if (!op.streaming) {
         const result = await service.call(op, params, cc);

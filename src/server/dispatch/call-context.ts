@@ -21,6 +21,8 @@ export interface CallContext {
   activatedExtensions: Set<string>;
   /** Aborted when the client goes away. */
   signal?: AbortSignal;
+  /** The binding the call came through (`JSONRPC`, `HTTP+JSON`), for hooks and logs; unset outside a binding. */
+  binding?: string;
 }
 
 /** A fresh call context (tests and custom bindings). */

@@ -1,48 +1,41 @@
 /**
  * All eleven operations, transport-agnostic. Order of checks for every call: protocol version,
  * capability (§3.3.4: before any lookup, so a push call to an agent without push fails the same way
- * for any task id), required extensions, input validation, then the operation itself.
+ * for any task id), required extensions, input validation, the operation hooks, then the operation itself.
  */
-import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import {
   A2AError,
   CAPABILITY_ERROR,
-  CancelTaskRequestSchema,
-  CreatePushConfigRequestSchema,
-  FAST_CHECKS,
-  GetExtendedAgentCardRequestSchema,
-  GetTaskRequestSchema,
-  ListPushConfigsRequestSchema,
-  ListTasksRequestSchema,
   PROTOCOL_VERSION,
-  PushConfigRefSchema,
   requestedVersion,
-  SendMessageRequestSchema,
-  SubscribeToTaskRequestSchema,
-  violationsOf,
   type AgentCard,
+  type ListTasksRequest,
   type ListTasksResponse,
   type Operation,
   type OperationName,
+  type OperationRequests,
+  type OperationResults,
   type SendMessageRequest,
   type SendMessageResponse,
   type Task,
-  type TaskPushNotificationConfig,
+  type UnaryOperationName,
 } from '../../protocol/index.js';
 import type { Caller, CallContext } from './call-context.js';
+import { HookRunner, type OperationHooks } from './hooks.js';
 import type { AgentExecutor } from '../agent/executor.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { InMemoryTaskStore } from '../store/memory.js';
-import { isPushConfigStore, type PushConfigStore, type Scope, type StoredPushConfig, type TaskStore } from '../store/task-store.js';
+import { isPushConfigStore, type PushConfigStore, type Scope, type TaskStore } from '../store/task-store.js';
 import { TaskManager, type StoreErrorHook } from '../tasks/manager.js';
 import type { TaskLimits } from '../tasks/limits.js';
 import { viewTask } from '../tasks/view.js';
 import { inputModeMatcher, unsupportedMediaType } from './media-types.js';
+import { validateRequest } from './validate.js';
 import { openRunStream, type EventStream } from '../tasks/event-stream.js';
 import { PushSender } from '../push/sender.js';
 import { PushDispatcher } from '../push/dispatcher.js';
-import { assertWebhookUrl, type WebhookPolicy } from '../push/ssrf.js';
+import type { WebhookPolicy } from '../push/ssrf.js';
+import { PushConfigOperations } from './push-config-ops.js';
 import type { PushSenderOptions } from '../push/options.js';
 import type { TaskRun } from '../tasks/run.js';
 
@@ -57,6 +50,7 @@ export interface PushOptions {
 /** The extended card: one for everyone, or one per authenticated caller. */
 export type ExtendedCardSource = AgentCard | ((caller: Caller) => AgentCard | undefined | Promise<AgentCard | undefined>);
 
+/** What an {@link OperationDispatcher} (and so `createAgentServer`) is built from. */
 export interface DispatcherOptions {
   card: AgentCard;
   executor: AgentExecutor;
@@ -75,22 +69,31 @@ export interface DispatcherOptions {
   limits?: TaskLimits;
   /** Told of every failed store write, besides the log (a failed save also fails the call). */
   onStoreError?: StoreErrorHook;
+  /** Operation hooks (logging, tracing, metrics, rate limits): see {@link OperationHooks}. */
+  hooks?: OperationHooks | OperationHooks[];
 }
 
-const SCHEMAS: Record<OperationName, z.ZodType> = {
-  SendMessage: SendMessageRequestSchema,
-  SendStreamingMessage: SendMessageRequestSchema,
-  GetTask: GetTaskRequestSchema,
-  ListTasks: ListTasksRequestSchema,
-  CancelTask: CancelTaskRequestSchema,
-  SubscribeToTask: SubscribeToTaskRequestSchema,
-  CreateTaskPushNotificationConfig: CreatePushConfigRequestSchema,
-  GetTaskPushNotificationConfig: PushConfigRefSchema,
-  ListTaskPushNotificationConfigs: ListPushConfigsRequestSchema,
-  DeleteTaskPushNotificationConfig: PushConfigRefSchema,
-  GetExtendedAgentCard: GetExtendedAgentCardRequestSchema,
-};
+/** The answer of a unary operation `N`; `never` for the two that stream. */
+export type UnaryResult<N extends OperationName> = N extends UnaryOperationName ? OperationResults[N] : never;
 
+/** Runs operation `N` on an admitted request. */
+type Handler<N extends OperationName> = (
+  d: OperationDispatcher,
+  req: OperationRequests[N],
+  scope: Scope,
+  cc: CallContext,
+) => Promise<UnaryResult<N>>;
+
+/** Opens the stream of a streaming operation. */
+type StreamOpener<N extends OperationName> = (
+  d: OperationDispatcher,
+  req: OperationRequests[N],
+  scope: Scope,
+  cc: CallContext,
+  lastEventId: string | undefined,
+) => EventStream | Promise<EventStream>;
+
+/** Where the data flow enters: every operation of every binding passes through {@link OperationDispatcher.call} or {@link OperationDispatcher.stream}. */
 export class OperationDispatcher {
   #card!: AgentCard;
   readonly store: TaskStore;
@@ -101,9 +104,10 @@ export class OperationDispatcher {
   /** Delivers task events to webhooks. */
   readonly pushSender: PushSender;
   readonly #push: PushDispatcher;
-  readonly #pushPolicy: WebhookPolicy;
+  readonly #pushOps: PushConfigOperations;
   #requiredExtensions: string[] = [];
   #acceptsInput: ((mediaType: string) => boolean) | undefined;
+  readonly #hooks: HookRunner | undefined;
 
   constructor(options: DispatcherOptions) {
     this.card = options.card;
@@ -120,11 +124,12 @@ export class OperationDispatcher {
       ...(options.onStoreError ? { onStoreError: options.onStoreError } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     });
-    this.#pushPolicy = options.push?.policy ?? {};
+    const policy = options.push?.policy ?? {};
     const sender = options.push?.sender;
-    this.pushSender =
-      sender instanceof PushSender ? sender : new PushSender({ logger: this.logger, ...sender, policy: this.#pushPolicy });
+    this.pushSender = sender instanceof PushSender ? sender : new PushSender({ logger: this.logger, ...sender, policy });
     this.#push = new PushDispatcher(this.pushSender, this.pushConfigs, this.logger);
+    this.#pushOps = new PushConfigOperations(this.pushConfigs, this.#push, policy, (scope, id) => this.#task(scope, id));
+    this.#hooks = HookRunner.of(options.hooks, this.logger);
     this.tasks.observe((scope, task, event) => {
       if (this.#card.capabilities.pushNotifications === true) this.#push.onEvent(scope, task, event);
     });
@@ -142,7 +147,7 @@ export class OperationDispatcher {
   }
 
   /** Checks common to every operation; returns the validated request. */
-  #admit<T>(op: Operation, params: unknown, cc: CallContext): T {
+  #admit<N extends OperationName>(op: Operation<N>, params: unknown, cc: CallContext): OperationRequests[N] {
     const version = requestedVersion(cc.version);
     if (version !== PROTOCOL_VERSION) {
       throw new A2AError(
@@ -154,75 +159,96 @@ export class OperationDispatcher {
       const kind = CAPABILITY_ERROR[op.capability];
       throw new A2AError(kind, kind === 'PushNotificationNotSupported' ? undefined : `${op.name} is not supported: the agent card does not declare capabilities.${op.capability}`);
     }
-    const missing = this.#requiredExtensions.filter((uri) => !cc.requestedExtensions.includes(uri));
-    if (missing.length > 0) {
-      throw new A2AError('ExtensionSupportRequired', `This agent requires the extension(s) ${missing.join(', ')}; declare them in A2A-Extensions`);
+    if (this.#requiredExtensions.length > 0) {
+      const missing = this.#requiredExtensions.filter((uri) => !cc.requestedExtensions.includes(uri));
+      if (missing.length > 0) {
+        throw new A2AError('ExtensionSupportRequired', `This agent requires the extension(s) ${missing.join(', ')}; declare them in A2A-Extensions`);
+      }
     }
     // The usual requests are checked by hand without a copy; anything else (and every error) goes to zod.
-    let valid = FAST_CHECKS[op.name]?.(params);
-    if (valid === undefined) {
-      // Zod 4 leaves `input` off its issues unless asked; violationsOf needs it to tell a missing field from a wrong type.
-      const parsed = SCHEMAS[op.name].safeParse(withoutNulls(params), { reportInput: true });
-      if (!parsed.success) throw A2AError.invalidParams(violationsOf(parsed.error));
-      valid = parsed.data as object;
-    }
+    const valid = validateRequest(op.name, params);
     if (this.#acceptsInput && (op.name === 'SendMessage' || op.name === 'SendStreamingMessage')) {
       const refused = unsupportedMediaType((valid as SendMessageRequest).message, this.#acceptsInput);
       if (refused) {
         throw new A2AError('ContentTypeNotSupported', `This agent does not accept ${refused} parts; its card lists the input modes it does`);
       }
     }
-    return valid as T;
+    return valid;
   }
 
-  /** Run a unary operation; returns the response object in ProtoJSON form. */
-  async call(op: Operation, params: unknown, cc: CallContext): Promise<unknown> {
-    const req = this.#admit<Record<string, any>>(op, params, cc);
-    const scope: Scope = { tenant: req.tenant ?? '', owner: cc.caller?.id ?? '' };
-    switch (op.name) {
-      case 'SendMessage':
-        // Awaited, not returned: an async function that returns a promise takes two more turns of the
-        // microtask queue (and their allocations) to adopt it than one that awaits it.
-        return await this.#sendMessage(req as SendMessageRequest, scope, cc);
-      case 'GetTask':
-        return viewTask(await this.#task(scope, req.id), { historyLength: req.historyLength });
-      case 'ListTasks':
-        return this.#listTasks(req, scope);
-      case 'CancelTask':
-        return this.tasks.cancel(scope, req.id);
-      case 'CreateTaskPushNotificationConfig':
-        return this.#createPushConfig(req as TaskPushNotificationConfig & { taskId: string }, scope);
-      case 'GetTaskPushNotificationConfig': {
-        const cfg = await this.pushConfigs.getPushConfig(scope, req.taskId, req.id);
-        if (!cfg) throw new A2AError('TaskNotFound', `No push notification config ${req.id} for task ${req.taskId}`);
-        return cfg;
-      }
-      case 'ListTaskPushNotificationConfigs':
-        await this.#task(scope, req.taskId);
-        return { configs: await this.pushConfigs.listPushConfigs(scope, req.taskId), nextPageToken: '' };
-      case 'DeleteTaskPushNotificationConfig':
-        await this.#task(scope, req.taskId);
-        await this.pushConfigs.deletePushConfig(scope, req.taskId, req.id);
-        this.#push.remove(scope, req.taskId, req.id);
-        return {};
-      case 'GetExtendedAgentCard':
-        return this.#extended(cc);
-      default:
-        throw new A2AError('UnsupportedOperation', `${op.name} answers with a stream`);
+  /**
+   * Run a unary operation; resolves to its answer in ProtoJSON form (a streaming operation is refused).
+   * Not `async`: the operation's own promise is handed back, without a wrapper to adopt it.
+   */
+  call<N extends OperationName>(op: Operation<N>, params: unknown, cc: CallContext): Promise<UnaryResult<N>> {
+    try {
+      const req = this.#admit(op, params, cc);
+      const scope: Scope = { tenant: req.tenant ?? '', owner: cc.caller?.id ?? '' };
+      if (this.#hooks !== undefined) return this.#hookedCall(op.name, req, scope, cc, this.#hooks);
+      return OperationDispatcher.#unary[op.name](this, req, scope, cc);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  async #hookedCall<N extends OperationName>(
+    name: N,
+    req: OperationRequests[N],
+    scope: Scope,
+    cc: CallContext,
+    hooks: HookRunner,
+  ): Promise<UnaryResult<N>> {
+    const call = hooks.call(name, req, cc, scope.tenant);
+    try {
+      const pending = hooks.before(call);
+      if (pending) await pending;
+      const result = await OperationDispatcher.#unary[name](this, req, scope, cc);
+      hooks.after(call, result);
+      return result;
+    } catch (err) {
+      hooks.error(call, err);
+      throw err;
     }
   }
 
   /** Start a streaming operation. Errors before the first event are thrown (the binding answers normally). */
-  async stream(op: Operation, params: unknown, cc: CallContext, lastEventId?: string): Promise<EventStream> {
-    const req = this.#admit<Record<string, any>>(op, params, cc);
+  async stream<N extends OperationName>(op: Operation<N>, params: unknown, cc: CallContext, lastEventId?: string): Promise<EventStream> {
+    const req = this.#admit(op, params, cc);
     const scope: Scope = { tenant: req.tenant ?? '', owner: cc.caller?.id ?? '' };
-    if (op.name === 'SendStreamingMessage') return openRunStream.forMessage(this.tasks, req as SendMessageRequest, scope, cc);
-    if (op.name === 'SubscribeToTask') {
-      const task = await this.#task(scope, req.id);
-      return openRunStream.forSubscription(this.tasks, task, scope, lastEventId);
+    const open = OperationDispatcher.#streams[op.name];
+    if (!open) throw new A2AError('UnsupportedOperation', `${op.name} does not stream`);
+    const hooks = this.#hooks;
+    if (hooks === undefined) return open(this, req, scope, cc, lastEventId);
+    const call = hooks.call(op.name, req, cc, scope.tenant);
+    try {
+      const pending = hooks.before(call);
+      if (pending) await pending;
+      return hooks.stream(call, await open(this, req, scope, cc, lastEventId));
+    } catch (err) {
+      hooks.error(call, err);
+      throw err;
     }
-    throw new A2AError('UnsupportedOperation', `${op.name} does not stream`);
   }
+
+  static readonly #unary: { readonly [N in OperationName]: Handler<N> } = {
+    SendMessage: (d, req, scope, cc) => d.#sendMessage(req, scope, cc),
+    GetTask: async (d, req, scope) => viewTask(await d.#task(scope, req.id), { historyLength: req.historyLength }),
+    ListTasks: (d, req, scope) => d.#listTasks(req, scope),
+    CancelTask: (d, req, scope) => d.tasks.cancel(scope, req.id),
+    CreateTaskPushNotificationConfig: (d, req, scope) => d.#pushOps.create(req, scope),
+    GetTaskPushNotificationConfig: (d, req, scope) => d.#pushOps.get(req, scope),
+    ListTaskPushNotificationConfigs: (d, req, scope) => d.#pushOps.list(req, scope),
+    DeleteTaskPushNotificationConfig: (d, req, scope) => d.#pushOps.delete(req, scope),
+    GetExtendedAgentCard: (d, _req, _scope, cc) => d.#extended(cc),
+    SendStreamingMessage: streamsOnly('SendStreamingMessage'),
+    SubscribeToTask: streamsOnly('SubscribeToTask'),
+  };
+
+  static readonly #streams: { readonly [N in OperationName]?: StreamOpener<N> } = {
+    SendStreamingMessage: (d, req, scope, cc) => openRunStream.forMessage(d.tasks, req, scope, cc),
+    SubscribeToTask: async (d, req, scope, _cc, lastEventId) =>
+      openRunStream.forSubscription(d.tasks, await d.#task(scope, req.id), scope, lastEventId),
+  };
 
   async #task(scope: Scope, id: string): Promise<Task> {
     const task = this.tasks.liveRun(scope, id)?.task ?? (await this.store.getTask(scope, id));
@@ -232,7 +258,11 @@ export class OperationDispatcher {
 
   async #sendMessage(req: SendMessageRequest, scope: Scope, cc: CallContext): Promise<SendMessageResponse> {
     const cfg = req.configuration;
-    const inline = cfg?.taskPushNotificationConfig ? await this.#inlinePushConfig(cfg.taskPushNotificationConfig, scope) : undefined;
+    let inline: ((run: TaskRun) => void) | undefined;
+    if (cfg?.taskPushNotificationConfig) {
+      if (this.card.capabilities.pushNotifications !== true) throw new A2AError('PushNotificationNotSupported');
+      inline = await this.#pushOps.inline(cfg.taskPushNotificationConfig, scope);
+    }
     const started = this.tasks.send(req, scope, cc, undefined, inline);
     const exec = started instanceof Promise ? await started : started;
     // A synchronous agent has finished by now: no turn of the event loop is spent waiting for it.
@@ -242,12 +272,12 @@ export class OperationDispatcher {
     if (run.reply) return { message: run.reply };
     if (!run.task) throw run.error ?? new A2AError('Internal', 'The agent produced no answer');
     await this.tasks.flush(run);
-    if (inline) await this.#savePushConfig(scope, run);
+    if (inline) await this.#pushOps.save(scope, run);
     return { task: viewTask(run.task, { historyLength: cfg?.historyLength }) };
   }
 
-  async #listTasks(req: Record<string, any>, scope: Scope): Promise<ListTasksResponse> {
-    const pageSize: number = req.pageSize ?? 50;
+  async #listTasks(req: ListTasksRequest, scope: Scope): Promise<ListTasksResponse> {
+    const pageSize = req.pageSize ?? 50;
     const page = await this.store.listTasks(scope, {
       pageSize,
       ...(req.contextId !== undefined ? { contextId: req.contextId } : {}),
@@ -264,34 +294,6 @@ export class OperationDispatcher {
     };
   }
 
-  async #createPushConfig(req: TaskPushNotificationConfig & { taskId: string }, scope: Scope) {
-    await this.#task(scope, req.taskId);
-    await assertWebhookUrl(req.url, this.#pushPolicy, 'url');
-    const config = { ...req, id: req.id || randomUUID(), ...(scope.tenant ? { tenant: scope.tenant } : {}) };
-    await this.pushConfigs.savePushConfig(scope, config);
-    this.#push.add(scope, req.taskId, config);
-    return config;
-  }
-
-  /**
-   * A config given with the message (§3.2.2): checked before the task exists, registered the moment it is
-   * created so the very first event is delivered too, and stored once the task is.
-   */
-  async #inlinePushConfig(given: TaskPushNotificationConfig, scope: Scope): Promise<(run: TaskRun) => void> {
-    if (this.card.capabilities.pushNotifications !== true) throw new A2AError('PushNotificationNotSupported');
-    await assertWebhookUrl(given.url, this.#pushPolicy, 'configuration.taskPushNotificationConfig.url');
-    return (run) => {
-      const config = { ...given, id: given.id || randomUUID(), taskId: run.taskId, ...(scope.tenant ? { tenant: scope.tenant } : {}) };
-      run.pushConfig = config;
-      this.#push.add(scope, run.taskId, config);
-    };
-  }
-
-  async #savePushConfig(scope: Scope, run: TaskRun): Promise<void> {
-    const config = run.pushConfig;
-    if (config) await this.pushConfigs.savePushConfig(scope, config as StoredPushConfig);
-  }
-
   async #extended(cc: CallContext): Promise<AgentCard> {
     // §13.3: who is asking comes first, so an anonymous caller learns nothing about configuration.
     if (!cc.caller) throw new A2AError('Unauthenticated', 'The extended agent card is only served to authenticated callers');
@@ -302,11 +304,7 @@ export class OperationDispatcher {
   }
 }
 
-/** ProtoJSON reads a `null` member as the field's default, i.e. unset (SDKs send `"pageSize": null`). */
-function withoutNulls(params: unknown): unknown {
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) return params ?? {};
-  if (!Object.values(params).includes(null)) return params; // the usual case: no copy on the hot path
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(params)) if (v !== null) out[k] = v;
-  return out;
+/** The handler of a streaming operation called as a unary one. */
+function streamsOnly(name: OperationName): () => Promise<never> {
+  return () => Promise.reject(new A2AError('UnsupportedOperation', `${name} answers with a stream`));
 }

@@ -1,0 +1,74 @@
+/**
+ * The four push-config operations (§3.1.7–§3.1.10) and a config given inline with a message (§3.2.2):
+ * stored in the {@link PushConfigStore}, registered with the push dispatcher so deliveries start at once.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  A2AError,
+  type CreateTaskPushNotificationConfigRequest,
+  type GetTaskPushNotificationConfigRequest,
+  type ListTaskPushNotificationConfigsRequest,
+  type ListTaskPushNotificationConfigsResponse,
+  type Task,
+  type TaskPushNotificationConfig,
+} from '../../protocol/index.js';
+import type { PushDispatcher } from '../push/dispatcher.js';
+import { assertWebhookUrl, type WebhookPolicy } from '../push/ssrf.js';
+import type { PushConfigStore, Scope, StoredPushConfig } from '../store/task-store.js';
+import type { TaskRun } from '../tasks/run.js';
+
+/** Push-config operations over one store; `taskOf` finds a task visible in a scope or throws TaskNotFound. */
+export class PushConfigOperations {
+  constructor(
+    private readonly configs: PushConfigStore,
+    private readonly push: PushDispatcher,
+    private readonly policy: WebhookPolicy,
+    private readonly taskOf: (scope: Scope, id: string) => Promise<Task>,
+  ) {}
+
+  async create(req: CreateTaskPushNotificationConfigRequest, scope: Scope): Promise<TaskPushNotificationConfig> {
+    await this.taskOf(scope, req.taskId);
+    await assertWebhookUrl(req.url, this.policy, 'url');
+    const config = { ...req, id: req.id || randomUUID(), ...(scope.tenant ? { tenant: scope.tenant } : {}) };
+    await this.configs.savePushConfig(scope, config);
+    this.push.add(scope, req.taskId, config);
+    return config;
+  }
+
+  async get(req: GetTaskPushNotificationConfigRequest, scope: Scope): Promise<TaskPushNotificationConfig> {
+    const cfg = await this.configs.getPushConfig(scope, req.taskId, req.id);
+    if (!cfg) throw new A2AError('TaskNotFound', `No push notification config ${req.id} for task ${req.taskId}`);
+    return cfg;
+  }
+
+  async list(req: ListTaskPushNotificationConfigsRequest, scope: Scope): Promise<ListTaskPushNotificationConfigsResponse> {
+    await this.taskOf(scope, req.taskId);
+    return { configs: await this.configs.listPushConfigs(scope, req.taskId), nextPageToken: '' };
+  }
+
+  async delete(req: GetTaskPushNotificationConfigRequest, scope: Scope): Promise<Record<string, never>> {
+    await this.taskOf(scope, req.taskId);
+    await this.configs.deletePushConfig(scope, req.taskId, req.id);
+    this.push.remove(scope, req.taskId, req.id);
+    return {};
+  }
+
+  /**
+   * A config given with the message: checked before the task exists, registered the moment it is
+   * created so the very first event is delivered too, and stored (by {@link save}) once the task is.
+   */
+  async inline(given: TaskPushNotificationConfig, scope: Scope): Promise<(run: TaskRun) => void> {
+    await assertWebhookUrl(given.url, this.policy, 'configuration.taskPushNotificationConfig.url');
+    return (run) => {
+      const config = { ...given, id: given.id || randomUUID(), taskId: run.taskId, ...(scope.tenant ? { tenant: scope.tenant } : {}) };
+      run.pushConfig = config;
+      this.push.add(scope, run.taskId, config);
+    };
+  }
+
+  /** Store the inline config of a run whose task now exists. */
+  async save(scope: Scope, run: TaskRun): Promise<void> {
+    const config = run.pushConfig;
+    if (config) await this.configs.savePushConfig(scope, config as StoredPushConfig);
+  }
+}
