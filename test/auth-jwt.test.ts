@@ -133,3 +133,31 @@ test('jwtBearer without keys: keys and issuer discovered from the card\'s openId
     /cannot check a bearer token/,
   );
 });
+
+test('jwtBearer requires an audience decision: none, an empty one or both → a clear error at construction', () => {
+  const keys = new Uint8Array(32);
+  assert.throws(() => jwtBearer({ keys, issuer: ISS } as any), /`audience` is required.*acceptAnyAudience: true/s);
+  assert.throws(() => jwtBearer({ keys, issuer: ISS, audience: '' }), /non-empty/);
+  assert.throws(() => jwtBearer({ keys, issuer: ISS, audience: [] }), /non-empty/);
+  assert.throws(() => jwtBearer({ keys, issuer: ISS, audience: AUD, acceptAnyAudience: true } as any), /not both/);
+  assert.throws(() => jwtBearer({ keys, issuer: ISS, acceptAnyAudience: false } as any), /may only be `true`/);
+  // Without keys (discovery) the audience is still required: the discovery document cannot say which one is ours.
+  assert.throws(() => jwtBearer({} as any), /`audience` is required/);
+});
+
+test('jwtBearer with acceptAnyAudience: true accepts a token for another audience of the issuer; audience lists accept any listed one', async () => {
+  const k = await keyPair('k1');
+  const keys = createLocalJWKSet({ keys: [k.jwk] });
+  const any = await start(OIDC, { ...echoCaller, auth: { verifiers: { oidc: jwtBearer({ keys, issuer: ISS, acceptAnyAudience: true }) } } });
+  const listed = await start(OIDC, { ...echoCaller, auth: { verifiers: { oidc: jwtBearer({ keys, issuer: ISS, audience: [AUD, 'urn:agent:b'] }) } } });
+  try {
+    const elsewhere = await token(k.privateKey, 'k1', { sub: 'erin', scope: 'tasks' }, '5m', 'https://elsewhere');
+    assert.equal(JSON.parse(ok(await call(any.origin, 'jsonrpc', 'SendMessage', say('x'), bearerHeader(elsewhere))).message.parts[0].text).id, 'erin');
+    const forB = await token(k.privateKey, 'k1', { sub: 'erin', scope: 'tasks' }, '5m', 'urn:agent:b');
+    assert.equal(JSON.parse(ok(await call(listed.origin, 'jsonrpc', 'SendMessage', say('x'), bearerHeader(forB))).message.parts[0].text).id, 'erin');
+    assert.match(failed(await call(listed.origin, 'jsonrpc', 'SendMessage', say('x'), bearerHeader(elsewhere)), 'Unauthenticated'), /"aud" claim/);
+  } finally {
+    await any.close();
+    await listed.close();
+  }
+});

@@ -50,6 +50,63 @@ for (const [url, reason] of refusedByDefault) {
   });
 }
 
+// IPv6 forms that lead to an IPv4 address: each is judged by the IPv4 address it embeds. Per form: loopback
+// 127.0.0.1, private 10.0.0.1, metadata 169.254.169.254, and the public 8.8.8.8, which stays allowed.
+const embeddings: [form: string, loopback: string, privateNet: string, metadata: string, publicAddr: string][] = [
+  ['IPv4-mapped ::ffff:0:0/96 (hex)', '::ffff:7f00:1', '::ffff:a00:1', '::ffff:a9fe:a9fe', '::ffff:808:808'],
+  ['IPv4-translated ::ffff:0:0:0/96', '::ffff:0:7f00:1', '::ffff:0:a00:1', '::ffff:0:a9fe:a9fe', '::ffff:0:808:808'],
+  ['IPv4-compatible ::/96', '::7f00:1', '::a00:1', '::a9fe:a9fe', '::808:808'],
+  ['NAT64 64:ff9b::/96', '64:ff9b::7f00:1', '64:ff9b::a00:1', '64:ff9b::a9fe:a9fe', '64:ff9b::808:808'],
+  ['local NAT64 64:ff9b:1::/48, /96 layout', '64:ff9b:1::7f00:1', '64:ff9b:1::a00:1', '64:ff9b:1::a9fe:a9fe', '64:ff9b:1::808:808'],
+  ['local NAT64 64:ff9b:1::/48, /48 layout', '64:ff9b:1:7f00:0:100::', '64:ff9b:1:a00:0:100::', '64:ff9b:1:a9fe:a9:fe00::', '64:ff9b:1:808:8:800::'],
+  ['local NAT64 64:ff9b:1::/48, /64 layout', '64:ff9b:1:0:7f:0:100:0', '64:ff9b:1:0:a:0:100:0', '64:ff9b:1:0:a9:fea9:fe00:0', '64:ff9b:1:0:8:808:800:0'],
+  ['6to4 2002::/16', '2002:7f00:1::', '2002:a00:1::', '2002:a9fe:a9fe::', '2002:808:808::'],
+  // Teredo 2001:0:<server>:<flags>:<port>:<client>, the client's address with every bit inverted.
+  ['Teredo client (obfuscated)', '2001:0:808:808:8000:ffff:80ff:fffe', '2001:0:808:808:8000:ffff:f5ff:fffe',
+    '2001:0:808:808:8000:ffff:5601:5601', '2001:0:808:808:8000:ffff:f7f7:f7f7'],
+  ['Teredo server', '2001:0:7f00:1:8000:ffff:f7f7:f7f7', '2001:0:a00:1:8000:ffff:f7f7:f7f7',
+    '2001:0:a9fe:a9fe:8000:ffff:f7f7:f7f7', '2001:0:808:808:8000:ffff:f7f7:f7f7'],
+  ['ISATAP interface id 0:5efe', '2606:4700::5efe:7f00:1', '2606:4700::5efe:a00:1', '2606:4700::5efe:a9fe:a9fe', '2606:4700::5efe:808:808'],
+  ['ISATAP interface id 200:5efe', '2606:4700::200:5efe:7f00:1', '2606:4700::200:5efe:a00:1', '2606:4700::200:5efe:a9fe:a9fe',
+    '2606:4700::200:5efe:808:808'],
+];
+
+for (const [form, loopback, privateNet, metadata, publicAddr] of embeddings) {
+  test(`§13.2 SSRF: ${form} is judged by the IPv4 address it embeds`, async () => {
+    for (const [address, reason, inner] of [
+      [loopback, 'loopback', '127.0.0.1'],
+      [privateNet, 'private', '10.0.0.1'],
+      [metadata, 'metadata', '169.254.169.254'],
+    ] as const) {
+      const r = await checkWebhookUrl(`http://[${address}]/hook`);
+      assert.equal(r.ok || r.reason, reason, `${address} embeds ${inner}`);
+      if (!r.ok) assert.match(r.message, new RegExp(`embeds ${inner.replace(/\./g, '\\.')}`));
+      // Metadata stays refused even when the operator allows loopback and private destinations.
+      if (reason === 'metadata') assert.equal((await checkWebhookUrl(`http://[${address}]/`, { allowLoopback: true, allowPrivate: true })).ok, false);
+    }
+    const pub = await checkWebhookUrl(`https://[${publicAddr}]/hook`);
+    assert.equal(pub.ok, true, `${publicAddr} embeds only public addresses`);
+    assert.equal(classifyAddress(publicAddr), undefined);
+  });
+}
+
+test('§13.2 SSRF: the embedded-IPv4 examples of issue 15 are refused; a hostname resolving to one names both addresses', async () => {
+  for (const url of ['http://[::ffff:0:a00:1]/', 'http://[2002:a00:1::]/', 'http://[2001:0:a00:1::]/', 'http://[::5efe:a00:1]/', 'http://[::a00:1]/']) {
+    const r = await checkWebhookUrl(url);
+    assert.equal(r.ok || r.reason, 'private', url);
+  }
+  const resolve: HostResolver = async () => [{ address: '2002:a9fe:a9fe::1', family: 6 }];
+  const r = await checkWebhookUrl('https://tunnel.example/hook', { resolve });
+  assert.equal(r.ok || r.reason, 'metadata');
+  if (!r.ok) assert.match(r.message, /resolves to 2002:a9fe:a9fe::1; it embeds 169\.254\.169\.254, 6to4/);
+  // Resolvers may answer in mixed notation, upper case, or with a zone id.
+  assert.equal(classifyAddress('::ffff:0:10.0.0.1'), 'private');
+  assert.equal(classifyAddress('64:FF9B::127.0.0.1'), 'loopback');
+  assert.equal(classifyAddress('2002:A9FE:A9FE::%eth0'), 'metadata');
+  // Ordinary global IPv6 addresses embed nothing and stay allowed.
+  for (const a of ['2001:4860:4860::8888', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e']) assert.equal(classifyAddress(a), undefined, a);
+});
+
 test('§13.2 SSRF: only http and https, no credentials in the URL, optional https-only', async () => {
   const ftp = await checkWebhookUrl('ftp://example.com/x');
   assert.equal(ftp.ok || ftp.reason, 'scheme');

@@ -8,7 +8,29 @@ import type { SecurityScheme } from '../../protocol/index.js';
 import type { Caller } from '../dispatch/call-context.js';
 import { authorizationOf, carriesBearer, settle, type SchemeVerifier } from './verifiers.js';
 
-export interface JwtBearerOptions {
+/**
+ * Options of {@link jwtBearer}. Exactly one of `audience` and `acceptAnyAudience: true` must be given:
+ * a token minted for another service of the same issuer must not open this agent by default.
+ */
+export type JwtBearerOptions = JwtBearerCommonOptions &
+  (
+    | {
+        /** Expected `aud` (this agent's identifier at the issuer). A token for any other audience is refused. */
+        audience: string | readonly string[];
+        acceptAnyAudience?: never;
+      }
+    | {
+        audience?: never;
+        /**
+         * Accept tokens whatever their `aud` claim: any token the issuer mints for any of its clients
+         * and services opens this agent. Only for an issuer that serves this agent alone.
+         */
+        acceptAnyAudience: true;
+      }
+  );
+
+/** The options of {@link jwtBearer} other than the audience decision. */
+export interface JwtBearerCommonOptions {
   /**
    * Where the verification keys come from: a JWKS URL (fetched and cached, keys rotated by `kid`),
    * a key resolver (e.g. jose's `createLocalJWKSet`), or one key / shared secret. Omit it to
@@ -17,8 +39,6 @@ export interface JwtBearerOptions {
   keys?: URL | JWTVerifyGetKey | CryptoKey | KeyObject | JWK | Uint8Array;
   /** Expected `iss`. Strongly recommended; defaults to the discovered issuer when keys are discovered. */
   issuer?: string | string[];
-  /** Expected `aud` (this agent). Strongly recommended. */
-  audience?: string | string[];
   /** Accepted `alg` values. Default: whatever the key allows (jose refuses `none`). */
   algorithms?: string[];
   /** Allowed clock skew in seconds. Default 30. */
@@ -28,6 +48,30 @@ export interface JwtBearerOptions {
    * `claims` = the whole payload, so `scope` / `scp` feed the card's scope check.
    */
   toCaller?: (payload: JWTPayload, req: IncomingMessage) => Caller | undefined | Promise<Caller | undefined>;
+}
+
+/** The `aud` values to require, or undefined for an explicit opt-out; throws on a missing or empty decision. */
+function audienceOf(options: JwtBearerOptions): string[] | undefined {
+  const { audience, acceptAnyAudience } = options as { audience?: unknown; acceptAnyAudience?: unknown };
+  if (audience !== undefined && acceptAnyAudience !== undefined) {
+    throw new TypeError('jwtBearer: give either `audience` or `acceptAnyAudience: true`, not both');
+  }
+  if (acceptAnyAudience !== undefined) {
+    if (acceptAnyAudience !== true) throw new TypeError('jwtBearer: `acceptAnyAudience` may only be `true`; give `audience` instead');
+    return undefined;
+  }
+  const list = typeof audience === 'string' ? [audience] : Array.isArray(audience) ? (audience as unknown[]) : undefined;
+  if (list === undefined) {
+    throw new TypeError(
+      'jwtBearer: `audience` is required (the `aud` value the issuer puts in tokens meant for this agent); ' +
+        'without it a token minted for any other service of the issuer would be accepted. ' +
+        'Pass `acceptAnyAudience: true` to accept that deliberately.',
+    );
+  }
+  if (list.length === 0 || !list.every((a) => typeof a === 'string' && a !== '')) {
+    throw new TypeError('jwtBearer: `audience` must be a non-empty string or a non-empty list of non-empty strings');
+  }
+  return list as string[];
 }
 
 /** Why jose refused a token, in words that reveal nothing about the keys. */
@@ -67,8 +111,12 @@ async function discover(url: string): Promise<Discovered> {
  * from the scheme's own discovery URL on the card — `openIdConnectUrl`, or `oauth2MetadataUrl` —
  * read on first use. Refused tokens are 401 with the reason (expired, wrong audience, bad
  * signature…); an identity provider that cannot be reached is an internal error, not the caller's.
+ *
+ * `audience` is required (or `acceptAnyAudience: true`, deliberately): a missing decision throws here,
+ * when the server is configured, rather than accepting every token of the issuer.
  */
 export function jwtBearer(options: JwtBearerOptions): SchemeVerifier {
+  const audience = audienceOf(options);
   const fixed = options.keys === undefined ? undefined : options.keys instanceof URL ? createRemoteJWKSet(options.keys) : options.keys;
   const discovered = new Map<string, Promise<Discovered>>();
   const keysFor = (scheme: SecurityScheme): Promise<Discovered> | Discovered => {
@@ -82,7 +130,7 @@ export function jwtBearer(options: JwtBearerOptions): SchemeVerifier {
     return p;
   };
   const base = {
-    ...(options.audience !== undefined ? { audience: options.audience } : {}),
+    ...(audience !== undefined ? { audience } : {}),
     ...(options.algorithms ? { algorithms: options.algorithms } : {}),
     clockTolerance: options.clockToleranceSeconds ?? 30,
   };

@@ -9,6 +9,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { A2AError } from '../../protocol/index.js';
+import { embeddedIPv4, type EmbeddedIPv4 } from './embedded-ipv4.js';
 
 /** One resolved address of a webhook host. */
 export interface ResolvedAddress {
@@ -77,7 +78,8 @@ function blockList(v4: [string, number][], v6: [string, number][]): BlockList {
 }
 
 // Order matters: the first matching class names the refusal (metadata before link-local, etc.).
-// Node's BlockList matches IPv4 rules against IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) by itself.
+// Node's BlockList matches IPv4 rules against IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) by itself; the
+// other embeddings are decoded by embedded-ipv4.ts.
 const CLASSES: [AddressClass, BlockList][] = [
   ['unspecified', blockList([['0.0.0.0', 32]], [['::', 128]])],
   ['metadata', blockList([['169.254.169.254', 32], ['169.254.170.2', 32], ['100.100.100.200', 32], ['168.63.129.16', 32]],
@@ -94,43 +96,31 @@ const CLASSES: [AddressClass, BlockList][] = [
   )],
 ];
 
-/** The eight 16-bit groups of an IPv6 address (zone id dropped), or undefined when unparsable. */
-function ipv6Groups(address: string): number[] | undefined {
-  let text = address.split('%')[0] ?? '';
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4?.[1]) {
-    const o = v4[1].split('.').map(Number);
-    text = text.slice(0, -v4[1].length) + `${((o[0]! << 8) | o[1]!).toString(16)}:${((o[2]! << 8) | o[3]!).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const h = head ? head.split(':') : [];
-  const t = tail ? tail.split(':') : [];
-  const fill = tail === undefined ? 0 : 8 - h.length - t.length;
-  const groups = [...h, ...Array<string>(fill).fill('0'), ...t].map((g) => parseInt(g, 16));
-  return groups.length === 8 && groups.every((g) => g >= 0 && g <= 0xffff) ? groups : undefined;
+/** The class of an address and, when it came from an IPv4 address embedded in an IPv6 one, that IPv4 address. */
+interface Classified {
+  cls: AddressClass;
+  embedded?: EmbeddedIPv4;
 }
 
-/** An IPv4 address carried inside an IPv6 one by NAT64 (64:ff9b::/96) or the old compatible form (::/96). */
-function embeddedIPv4(address: string): string | undefined {
-  const g = ipv6Groups(address);
-  if (!g) return undefined;
-  const nat64 = g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0);
-  const compat = g.slice(0, 6).every((x) => x === 0) && (g[6]! !== 0 || g[7]! > 1);
-  if (!nat64 && !compat) return undefined;
-  return [g[6]! >> 8, g[6]! & 0xff, g[7]! >> 8, g[7]! & 0xff].join('.');
-}
-
-/** The class of a non-public address, or undefined for an ordinary public one. */
-export function classifyAddress(address: string): AddressClass | undefined {
-  const family = isIP(address.split('%')[0] ?? '');
-  if (family === 0) return 'reserved';
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  for (const [cls, list] of CLASSES) if (list.check(address.split('%')[0]!, type)) return cls;
-  if (family === 6) {
-    const inner = embeddedIPv4(address);
-    if (inner) return classifyAddress(inner);
+function classify(address: string): Classified | undefined {
+  const bare = address.split('%')[0] ?? '';
+  const family = isIP(bare);
+  if (family === 0) return { cls: 'reserved' };
+  // Embedded IPv4 first, so the refusal names the IPv4 address the packets would reach.
+  for (const inner of family === 6 ? embeddedIPv4(bare) : []) {
+    const found = classify(inner.address);
+    if (found) return { cls: found.cls, embedded: inner };
   }
+  for (const [cls, list] of CLASSES) if (list.check(bare, family === 4 ? 'ipv4' : 'ipv6')) return { cls };
   return undefined;
+}
+
+/**
+ * The class of a non-public address, or undefined for an ordinary public one. An IPv6 address that
+ * embeds an IPv4 one (IPv4-mapped, NAT64, 6to4, Teredo, ISATAP…) is judged by that IPv4 address too.
+ */
+export function classifyAddress(address: string): AddressClass | undefined {
+  return classify(address)?.cls;
 }
 
 function hostMatches(host: string, patterns: readonly string[]): boolean {
@@ -206,13 +196,15 @@ export async function checkWebhookUrl(rawUrl: string, policy: WebhookPolicy = {}
     if (addresses.length === 0) return refuse('resolution-failed', `webhook host ${hostname} has no addresses`);
   }
   for (const { address } of addresses) {
-    const cls = classifyAddress(address);
-    if (!cls) continue;
+    const found = classify(address);
+    if (!found) continue;
+    const { cls, embedded } = found;
     const permitted =
       cls !== 'metadata' &&
       (allowlisted || (cls === 'loopback' && policy.allowLoopback) || (cls === 'private' && policy.allowPrivate));
     if (!permitted) {
-      const via = literal ? '' : ` (it resolves to ${address})`;
+      const notes = [literal ? '' : `it resolves to ${address}`, embedded ? `it embeds ${embedded.address}, ${embedded.via}` : ''];
+      const via = notes.some(Boolean) ? ` (${notes.filter(Boolean).join('; ')})` : '';
       return refuse(cls, `webhook host ${hostname} is ${DESCRIPTIONS[cls]}${via}; such destinations are not allowed`);
     }
   }
