@@ -8,9 +8,9 @@
  * Bounded: a fixed seed, a sweep of deep nesting at every spot of every operation, then FUZZ_COUNT
  * random requests (default 2,000) in-process, and a fifth as many against a server in a child process,
  * where a crash shows as the process dying. Every request is bounded in time. FUZZ_SEED picks
- * another sequence. Findings already filed are KNOWN_ISSUES in fuzz-run.ts (reported in the
- * diagnostics, not failed on) and pinned by the `todo` cases below with a minimal request each:
- * when a fix lands, its todo passes; then drop the KNOWN_ISSUES entry so the fuzzer enforces it.
+ * another sequence. What the suite found once is pinned by the cases below, a minimal request each;
+ * a new finding that cannot be fixed at once goes to KNOWN_ISSUES in fuzz-run.ts (reported in the
+ * diagnostics, not failed on) with a `todo` case, until it is fixed.
  */
 import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
@@ -151,11 +151,10 @@ async function onChild(c: FuzzCase): Promise<{ problems: string[]; stderr: strin
 const deepMessage = (depth: number, text: string) =>
   `{"message":{"messageId":"deep-1","role":"ROLE_USER","parts":[{"text":"${text}"}],"metadata":${deepJson(depth, 'object').text}}}`;
 
-describe('fuzz findings already filed in issue 15 (todo until fixed)', () => {
+describe('what the fuzz suite found once, pinned with a minimal request each', () => {
   for (const binding of ['jsonrpc', 'rest'] as const) {
     it(
       `${binding}: SendStreamingMessage with message.metadata nested 5,000 deep leaves the process up and the stream well-formed`,
-      { todo: 'issue 15 §1: the first event does not serialise (RangeError), the stream is ended, the next event writes after end and kills the process' },
       async () => {
         const r = await onChild(caseOf(binding, 'SendStreamingMessage', deepMessage(5000, 'chunks deep')));
         assert.deepEqual(r.problems, [], r.stderr);
@@ -163,7 +162,6 @@ describe('fuzz findings already filed in issue 15 (todo until fixed)', () => {
     );
     it(
       `${binding}: SendMessage with message.metadata nested 5,000 deep is refused naming a depth limit, not an internal error`,
-      { todo: 'issue 15 §1: answered -32603 / HTTP 500; wanted -32600/-32602 that names the limit' },
       async () => {
         const r = await onChild(caseOf(binding, 'SendMessage', deepMessage(5000, 'echo deep')));
         assert.deepEqual(r.problems, [], r.stderr);
@@ -173,7 +171,6 @@ describe('fuzz findings already filed in issue 15 (todo until fixed)', () => {
 
   it(
     'a task left open by a request nested 5,000 deep does not break ListTasks for its owner',
-    { todo: 'found by the fuzz suite: SendMessage answers -32603, the task is stored anyway, every later ListTasks answers -32603 / HTTP 500' },
     async () => {
       const target = await startFuzzTarget();
       try {
@@ -191,7 +188,6 @@ describe('fuzz findings already filed in issue 15 (todo until fixed)', () => {
 
   it(
     'every operation accepts the proto field names (snake_case) exactly as camelCase, on both bindings',
-    { todo: 'issue 15 §6, SPEC-NOTES 15: snake_case names are refused with -32602 ("message.messageId: is required") or ignored' },
     async () => {
       const target = await startFuzzTarget();
       try {

@@ -9,3 +9,4 @@ export * from './version.js';
 export * from './schemas.js';
 export * from './card-schema.js';
 export * from './fast-check.js';
+export * from './field-names.js';

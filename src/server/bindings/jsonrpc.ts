@@ -3,7 +3,7 @@
  * errors with HTTP 200 (except HTTP-level ones: 401, 405, 413, 415), streams as SSE where every
  * event is a JSON-RPC response carrying the request id.
  */
-import { A2AError, OPERATIONS_BY_METHOD, type StreamResponse } from '../../protocol/index.js';
+import { A2AError, OPERATIONS_BY_METHOD, mayHaveProtoNames, withJsonNames, type StreamResponse } from '../../protocol/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import { answerHeaders, asA2AError, contextOf, type BindingOptions } from './common.js';
@@ -71,7 +71,9 @@ export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOption
     }
     const envelope = checkEnvelope(msg);
     if (envelope instanceof A2AError) return sendError(ex, idOf(msg), envelope);
-    const { id, method, params } = envelope;
+    const { id, method } = envelope;
+    // Proto field names (`message_id`) are read as their JSON names; the usual request skips this.
+    const params = mayHaveProtoNames(body) ? withJsonNames(envelope.params) : envelope.params;
     const op = OPERATIONS_BY_METHOD.get(method);
     if (!op) return sendError(ex, id, new A2AError('MethodNotFound', `Method not found: ${method}`));
     if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {

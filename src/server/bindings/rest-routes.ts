@@ -3,7 +3,7 @@
  * template with the operation behind each verb, with and without a leading `/{tenant}` segment.
  * Also the typed query parameters of GET/DELETE operations (§11.5).
  */
-import { A2AError, OPERATIONS, type FieldViolation, type HttpVerb, type Operation, type OperationName } from '../../protocol/index.js';
+import { A2AError, OPERATIONS, protoName, type FieldViolation, type HttpVerb, type Operation, type OperationName } from '../../protocol/index.js';
 
 interface Segment {
   /** A fixed segment (`tasks`). */
@@ -182,7 +182,9 @@ export function queryParams(op: Operation, query: URLSearchParams | undefined): 
   const fields: Record<string, QueryType> = { tenant: 'string', ...QUERY_FIELDS[op.name] };
   const violations: FieldViolation[] = [];
   for (const [name, type] of Object.entries(fields)) {
-    const values = query.getAll(name);
+    // The proto name (`history_length`) is read like the JSON name (`historyLength`).
+    const snake = protoName(name);
+    const values = snake === name ? query.getAll(name) : [...query.getAll(name), ...query.getAll(snake)];
     if (values.length === 0) continue;
     if (values.length > 1) {
       violations.push({ field: name, description: 'must be given at most once' });

@@ -4,7 +4,7 @@
  * string (GET, DELETE, §11.5); answers in `application/a2a+json`, errors as google.rpc.Status
  * (§11.6), streams as SSE whose events are bare StreamResponse objects (§11.7).
  */
-import { A2AError, type FieldViolation, type StreamResponse } from '../../protocol/index.js';
+import { A2AError, mayHaveProtoNames, withJsonNames, type FieldViolation, type StreamResponse } from '../../protocol/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import { answerHeaders, asA2AError, contextOf, type BindingOptions } from './common.js';
@@ -139,7 +139,8 @@ async function bodyOf(ex: HttpExchange, limit: number, maxDepth: number): Promis
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return new BodyProblem(A2AError.invalidParams([{ field: '(body)', description: 'must be a JSON object' }]));
   }
-  return value as Record<string, unknown>;
+  // Proto field names (`message_id`) are read as their JSON names; the usual request skips this.
+  return (mayHaveProtoNames(text) ? withJsonNames(value) : value) as Record<string, unknown>;
 }
 
 /** 415 unless the body is JSON (`application/json` or `application/a2a+json`, UTF-8). */
