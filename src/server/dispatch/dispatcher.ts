@@ -128,7 +128,7 @@ export class OperationDispatcher {
     const sender = options.push?.sender;
     this.pushSender = sender instanceof PushSender ? sender : new PushSender({ logger: this.logger, ...sender, policy });
     this.#push = new PushDispatcher(this.pushSender, this.pushConfigs, this.logger);
-    this.#pushOps = new PushConfigOperations(this.pushConfigs, this.#push, policy, (scope, id) => this.#task(scope, id));
+    this.#pushOps = new PushConfigOperations(this.pushConfigs, this.#push, policy, (scope, id) => this.#task(scope, id), this.tasks.limits.pushConfigsPerTask);
     this.#hooks = HookRunner.of(options.hooks, this.logger);
     this.tasks.observe((scope, task, event) => {
       if (this.#card.capabilities.pushNotifications === true) this.#push.onEvent(scope, task, event);
@@ -245,7 +245,11 @@ export class OperationDispatcher {
   };
 
   static readonly #streams: { readonly [N in OperationName]?: StreamOpener<N> } = {
-    SendStreamingMessage: (d, req, scope, cc) => openRunStream.forMessage(d.tasks, req, scope, cc),
+    SendStreamingMessage: async (d, req, scope, cc) => {
+      // A push config given with a streamed message works exactly as with SendMessage (§3.2.2).
+      const inline = await d.#inlinePush(req, scope);
+      return openRunStream.forMessage(d.tasks, req, scope, cc, inline && { onCreated: inline, stored: (run) => d.#pushOps.save(scope, run) });
+    },
     SubscribeToTask: async (d, req, scope, _cc, lastEventId) =>
       openRunStream.forSubscription(d.tasks, await d.#task(scope, req.id), scope, lastEventId),
   };
@@ -258,11 +262,7 @@ export class OperationDispatcher {
 
   async #sendMessage(req: SendMessageRequest, scope: Scope, cc: CallContext): Promise<SendMessageResponse> {
     const cfg = req.configuration;
-    let inline: ((run: TaskRun) => void) | undefined;
-    if (cfg?.taskPushNotificationConfig) {
-      if (this.card.capabilities.pushNotifications !== true) throw new A2AError('PushNotificationNotSupported');
-      inline = await this.#pushOps.inline(cfg.taskPushNotificationConfig, scope);
-    }
+    const inline = cfg?.taskPushNotificationConfig ? await this.#inlinePush(req, scope) : undefined;
     const started = this.tasks.send(req, scope, cc, undefined, inline);
     const exec = started instanceof Promise ? await started : started;
     // A synchronous agent has finished by now: no turn of the event loop is spent waiting for it.
@@ -274,6 +274,14 @@ export class OperationDispatcher {
     await this.tasks.flush(run);
     if (inline) await this.#pushOps.save(scope, run);
     return { task: viewTask(run.task, { historyLength: cfg?.historyLength }) };
+  }
+
+  /** The push config given with a message, checked and ready to register when its task is created. */
+  async #inlinePush(req: SendMessageRequest, scope: Scope): Promise<((run: TaskRun) => void) | undefined> {
+    const given = req.configuration?.taskPushNotificationConfig;
+    if (!given) return undefined;
+    if (this.card.capabilities.pushNotifications !== true) throw new A2AError('PushNotificationNotSupported');
+    return this.#pushOps.inline(given, scope);
   }
 
   async #listTasks(req: ListTasksRequest, scope: Scope): Promise<ListTasksResponse> {

@@ -24,11 +24,20 @@ export class PushConfigOperations {
     private readonly push: PushDispatcher,
     private readonly policy: WebhookPolicy,
     private readonly taskOf: (scope: Scope, id: string) => Promise<Task>,
+    private readonly maxPerTask: number,
   ) {}
 
   async create(req: CreateTaskPushNotificationConfigRequest, scope: Scope): Promise<TaskPushNotificationConfig> {
     await this.taskOf(scope, req.taskId);
     await assertWebhookUrl(req.url, this.policy, 'url');
+    const existing = await this.configs.listPushConfigs(scope, req.taskId);
+    // Replacing a config by its id never counts against the limit; a new one does.
+    if (existing.length >= this.maxPerTask && !existing.some((c) => req.id && c.id === req.id)) {
+      throw new A2AError(
+        'UnsupportedOperation',
+        `Task ${req.taskId} already has ${existing.length} push notification configs, the most this agent keeps per task; delete one first`,
+      );
+    }
     const config = { ...req, id: req.id || randomUUID(), ...(scope.tenant ? { tenant: scope.tenant } : {}) };
     await this.configs.savePushConfig(scope, config);
     this.push.add(scope, req.taskId, config);
@@ -41,9 +50,20 @@ export class PushConfigOperations {
     return cfg;
   }
 
+  /** One page of the task's configs, in id order; the token is the last id of the page before. */
   async list(req: ListTaskPushNotificationConfigsRequest, scope: Scope): Promise<ListTaskPushNotificationConfigsResponse> {
     await this.taskOf(scope, req.taskId);
-    return { configs: await this.configs.listPushConfigs(scope, req.taskId), nextPageToken: '' };
+    const all = await this.configs.listPushConfigs(scope, req.taskId);
+    let start = 0;
+    if (req.pageToken) {
+      const after = Buffer.from(req.pageToken, 'base64url').toString();
+      start = all.findIndex((c) => (c.id ?? '') > after);
+      if (start < 0) start = all.length;
+    }
+    const size = req.pageSize && req.pageSize > 0 ? req.pageSize : all.length;
+    const configs = all.slice(start, start + size);
+    const more = start + size < all.length;
+    return { configs, nextPageToken: more ? Buffer.from(configs.at(-1)?.id ?? '').toString('base64url') : '' };
   }
 
   async delete(req: GetTaskPushNotificationConfigRequest, scope: Scope): Promise<Record<string, never>> {

@@ -15,6 +15,7 @@ import type { Scope } from '../store/task-store.js';
 import { snapshotEvent } from './view.js';
 import { stops } from './execution.js';
 import type { TaskManager } from './manager.js';
+import type { TaskRun } from './run.js';
 
 /** Where a binding writes a stream: events in order, then an end, or an error and then an end. */
 export interface StreamSink {
@@ -117,14 +118,21 @@ class BufferedStream implements EventStream {
 }
 
 /** The task manager hands the first event (a new Task, the Message, or a follow-up's current Task). */
-async function forMessage(tasks: TaskManager, req: SendMessageRequest, scope: Scope, cc: CallContext): Promise<EventStream> {
+/** A push config that came with the message: registered when the task is created, stored once it is. */
+export interface InlinePush {
+  onCreated(run: TaskRun): void;
+  stored(run: TaskRun): Promise<void>;
+}
+
+async function forMessage(tasks: TaskManager, req: SendMessageRequest, scope: Scope, cc: CallContext, push?: InlinePush): Promise<EventStream> {
   const stream = new BufferedStream(false);
-  const exec = await tasks.send(req, scope, cc, (event, seq) => stream.push(event, String(seq)));
+  const exec = await tasks.send(req, scope, cc, (event, seq) => stream.push(event, String(seq)), push?.onCreated);
   await exec.first;
   if (!exec.run.task && !exec.run.reply) throw exec.run.error ?? new A2AError('Internal', 'The agent produced no answer');
   // The stream ends when the task stops and its state is stored; a failed save ends it with an error.
   void exec.done
     .then(() => tasks.flush(exec.run))
+    .then(() => (push && exec.run.task ? push.stored(exec.run) : undefined))
     .then(
       () => stream.finish(),
       (err: unknown) => stream.fail(err instanceof A2AError ? err : new A2AError('Internal', 'The stream failed')),

@@ -14,11 +14,15 @@ export interface TaskLimits {
    * their text, base64, URLs and JSON data. Default 16 MiB.
    */
   taskBytes?: number;
+  /** Push-notification configs one task may have (each event is delivered to every one). Default 16. */
+  pushConfigsPerTask?: number;
 }
 
+/** The defaults of {@link TaskLimits}. */
 export const DEFAULT_TASK_LIMITS: Readonly<Required<TaskLimits>> = {
   historyMessages: 1_000,
   taskBytes: 16 * 1024 * 1024,
+  pushConfigsPerTask: 16,
 };
 
 /** The approximate size of some parts, in characters; cheap for text, raw and url parts. */
