@@ -18,7 +18,7 @@ import type {
   SendMessageRequest,
   SubscribeToTaskRequest,
 } from './requests.js';
-import { BASE64_PATTERN } from './schemas.js';
+import { BASE64_PATTERN, MAX_ID_LENGTH } from './schemas.js';
 
 /**
  * A fast check: returns `params` itself (same reference, no copy), typed as the request `T`, when
@@ -66,6 +66,16 @@ function isNonEmptyString(v: unknown): boolean {
   return typeof v === 'string' && v.length > 0;
 }
 
+/** A required id: non-empty and bounded like the schemas' (longer ones go to zod, which names the limit). */
+function isId(v: unknown): boolean {
+  return typeof v === 'string' && v.length > 0 && v.length <= MAX_ID_LENGTH;
+}
+
+/** An optional id, context id or tenant. */
+function isOptionalId(v: unknown): boolean {
+  return typeof v === 'string' && v.length <= MAX_ID_LENGTH;
+}
+
 function isPart(p: unknown): boolean {
   if (!isPlain(p)) return false;
   let content = 0;
@@ -107,7 +117,6 @@ function isParts(v: unknown): boolean {
   return true;
 }
 
-const isString = (v: unknown): boolean => typeof v === 'string';
 const isRole = (v: unknown): boolean => v === 'ROLE_USER' || v === 'ROLE_AGENT';
 const isBoolean = (v: unknown): boolean => typeof v === 'boolean';
 
@@ -135,11 +144,11 @@ function objectCheck<T>(
 
 const isMessage = objectCheck<Message>(
   {
-    messageId: isNonEmptyString,
+    messageId: isId,
     role: isRole,
     parts: isParts,
-    contextId: isString,
-    taskId: isString,
+    contextId: isOptionalId,
+    taskId: isOptionalId,
     metadata: isStruct,
     extensions: isStringList,
     referenceTaskIds: isStringList,
@@ -162,18 +171,18 @@ function requestCheck<T extends object>(members: { [K in keyof T]-?: (v: unknown
 
 /** Fast check for `SendMessageRequestSchema` (SendMessage and SendStreamingMessage). */
 export const fastCheckSendMessageRequest = requestCheck<SendMessageRequest>(
-  { message: isMessage, tenant: isString, configuration: isSendConfiguration, metadata: isStruct },
+  { message: isMessage, tenant: isOptionalId, configuration: isSendConfiguration, metadata: isStruct },
   'message',
 );
 
 /** Fast check for `GetTaskRequestSchema`. */
-export const fastCheckGetTaskRequest = requestCheck<GetTaskRequest>({ id: isNonEmptyString, tenant: isString, historyLength: isHistoryLength }, 'id');
+export const fastCheckGetTaskRequest = requestCheck<GetTaskRequest>({ id: isId, tenant: isOptionalId, historyLength: isHistoryLength }, 'id');
 
 /** Fast check for `CancelTaskRequestSchema`. */
-export const fastCheckCancelTaskRequest = requestCheck<CancelTaskRequest>({ id: isNonEmptyString, tenant: isString, metadata: isStruct }, 'id');
+export const fastCheckCancelTaskRequest = requestCheck<CancelTaskRequest>({ id: isId, tenant: isOptionalId, metadata: isStruct }, 'id');
 
 /** Fast check for `SubscribeToTaskRequestSchema`. */
-export const fastCheckSubscribeToTaskRequest = requestCheck<SubscribeToTaskRequest>({ id: isNonEmptyString, tenant: isString }, 'id');
+export const fastCheckSubscribeToTaskRequest = requestCheck<SubscribeToTaskRequest>({ id: isId, tenant: isOptionalId }, 'id');
 
 /**
  * Fast checks by operation. An operation without an entry always goes through zod; an entry's

@@ -8,7 +8,13 @@ import { TASK_STATES, type JsonValue } from './task.js';
 import type { FieldViolation } from './errors.js';
 import type { OperationName } from './operations.js';
 
-const nonEmpty = (what: string) => z.string({ error: `${what} must be a string` }).min(1, `${what} must not be empty`);
+/** Ids and tenants are bounded: a client-chosen id is stored and echoed in every answer and event. */
+export const MAX_ID_LENGTH = 256;
+const idTooLong = `must be at most ${MAX_ID_LENGTH} characters`;
+const nonEmpty = (what: string) =>
+  z.string({ error: `${what} must be a string` }).min(1, `${what} must not be empty`).max(MAX_ID_LENGTH, `${what} ${idTooLong}`);
+/** An optional id, context id or tenant. */
+const optionalId = z.string({ error: 'must be a string' }).max(MAX_ID_LENGTH, idTooLong).optional();
 /**
  * A JSON value, taken on trust: requests come from JSON.parse, so nothing else can occur. Typed as
  * {@link JsonValue} (not `unknown`) so that the schemas' output types match the protocol types.
@@ -53,8 +59,8 @@ export const PartSchema = z
 export const MessageSchema = z.object(
   {
     messageId: nonEmpty('messageId'),
-    contextId: z.string({ error: 'must be a string' }).optional(),
-    taskId: z.string({ error: 'must be a string' }).optional(),
+    contextId: optionalId,
+    taskId: optionalId,
     role: z.enum(['ROLE_USER', 'ROLE_AGENT'], { error: 'must be ROLE_USER or ROLE_AGENT' }),
     parts: z.array(PartSchema, { error: 'must be an array of parts' }).min(1, 'at least one part is required'),
     metadata: struct.optional(),
@@ -83,9 +89,9 @@ const webhookUrl = z
 
 /** §4.3.1 TaskPushNotificationConfig: an absolute http(s) webhook URL, bounded id and token. */
 export const PushConfigSchema = z.object({
-  tenant: z.string().optional(),
-  id: z.string({ error: 'must be a string' }).max(256, 'must be at most 256 characters').optional(),
-  taskId: z.string({ error: 'must be a string' }).optional(),
+  tenant: optionalId,
+  id: optionalId,
+  taskId: optionalId,
   url: webhookUrl,
   token: z.string({ error: 'must be a string' }).max(4096, 'must be at most 4096 characters').optional(),
   authentication: AuthenticationInfoSchema.optional(),
@@ -93,7 +99,7 @@ export const PushConfigSchema = z.object({
 
 /** SendMessage and SendStreamingMessage requests. */
 export const SendMessageRequestSchema = z.object({
-  tenant: z.string({ error: 'must be a string' }).optional(),
+  tenant: optionalId,
   message: MessageSchema,
   configuration: z
     .object({
@@ -106,7 +112,7 @@ export const SendMessageRequestSchema = z.object({
   metadata: struct.optional(),
 });
 
-const tenant = z.string({ error: 'must be a string' }).optional();
+const tenant = optionalId;
 
 /** GetTask request. */
 export const GetTaskRequestSchema = z.object({ tenant, id: nonEmpty('id'), historyLength: historyLength.optional() });
@@ -118,7 +124,7 @@ const isoTimestamp = z
 /** ListTasks request (`TASK_STATE_UNSPECIFIED` means no status filter). */
 export const ListTasksRequestSchema = z.object({
   tenant,
-  contextId: z.string({ error: 'must be a string' }).optional(),
+  contextId: optionalId,
   // A non-optional proto3 enum: its zero value TASK_STATE_UNSPECIFIED means "no filter" (SDKs send it).
   status: z
     .enum([...TASK_STATES, 'TASK_STATE_UNSPECIFIED'], { error: `must be one of ${TASK_STATES.join(', ')}` })

@@ -3,7 +3,7 @@
  * errors with HTTP 200 (except HTTP-level ones: 401, 405, 413, 415), streams as SSE where every
  * event is a JSON-RPC response carrying the request id.
  */
-import { A2AError, OPERATIONS_BY_METHOD, mayHaveProtoNames, withJsonNames, type StreamResponse } from '../../protocol/index.js';
+import { A2AError, MAX_ID_LENGTH, OPERATIONS_BY_METHOD, mayHaveProtoNames, withJsonNames, type StreamResponse } from '../../protocol/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import { answerHeaders, asA2AError, contextOf, type BindingOptions } from './common.js';
@@ -114,7 +114,7 @@ function errorObject(err: A2AError): { code: number; message: string; data?: unk
 
 function idOf(msg: unknown): Id {
   const id = (msg as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
+  return (typeof id === 'string' && id.length <= MAX_ID_LENGTH) || typeof id === 'number' ? id : null;
 }
 
 /** §9.3 / JSON-RPC 2.0: a request object with jsonrpc "2.0", a string method, and a string/number/null id. */
@@ -128,6 +128,10 @@ function checkEnvelope(msg: unknown): { id: Id; method: string; params: unknown 
   }
   if (m.id !== undefined && m.id !== null && typeof m.id !== 'string' && typeof m.id !== 'number') {
     return new A2AError('InvalidRequest', 'The request "id" must be a string, a number or null');
+  }
+  // The id is echoed in the answer and in every stream event: a megabyte id would be echoed with each.
+  if (typeof m.id === 'string' && m.id.length > MAX_ID_LENGTH) {
+    return new A2AError('InvalidRequest', `The request "id" must be at most ${MAX_ID_LENGTH} characters`);
   }
   return { id: (m.id as Id | undefined) ?? null, method: m.method, params: m.params };
 }
