@@ -11,7 +11,7 @@
  *   return isTerminal(task.status.state) ? `finished: ${task.status.state}` : 'still running';
  * }
  * const notFound = new A2AError('TaskNotFound', 'No task 42');
- * notFound.code; // -32001
+ * notFound.spec.jsonRpcCode; // -32001 (HTTP 404, gRPC NOT_FOUND)
  * ```
  * @packageDocumentation
  */

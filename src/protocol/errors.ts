@@ -72,22 +72,26 @@ export const ERRORS: Readonly<Record<A2AErrorKind, ErrorSpec>> = {
   PermissionDenied: spec(-32011, 403, 'PERMISSION_DENIED', 'PERMISSION_DENIED', 'Permission denied', false),
 };
 
+/** The ErrorInfo `domain` of the errors the A2A specification defines. */
 export const A2A_ERROR_DOMAIN = 'a2a-protocol.org';
 /** Domain of the ErrorInfo we attach to errors this implementation defines beyond the spec. */
 export const KIT_ERROR_DOMAIN = 'a2a-kit';
 export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
 export const BAD_REQUEST_TYPE = 'type.googleapis.com/google.rpc.BadRequest';
 
+/** A `google.rpc.ErrorInfo` detail: why (reason, UPPER_SNAKE_CASE) and in which domain. */
 export interface ErrorInfoDetail {
   '@type': typeof ERROR_INFO_TYPE;
   reason: string;
   domain: string;
   metadata?: Record<string, string>;
 }
+/** One bad field of a request: its path (`message.parts[0].text`) and what is wrong with it. */
 export interface FieldViolation {
   field: string;
   description: string;
 }
+/** A `google.rpc.BadRequest` detail: every field that was wrong in the request. */
 export interface BadRequestDetail {
   '@type': typeof BAD_REQUEST_TYPE;
   fieldViolations: FieldViolation[];

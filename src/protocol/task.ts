@@ -19,6 +19,7 @@ export const TASK_STATES = [
   'TASK_STATE_REJECTED',
   'TASK_STATE_AUTH_REQUIRED',
 ] as const;
+/** The state a task is in (§4.1.3): one of {@link TASK_STATES}. */
 export type TaskState = (typeof TASK_STATES)[number];
 
 /** States after which a task never changes again. */
@@ -34,11 +35,14 @@ export const INTERRUPTED_STATES: ReadonlySet<TaskState> = new Set([
   'TASK_STATE_AUTH_REQUIRED',
 ]);
 
+/** Whether a task in this state is finished and never changes again (completed, failed, canceled, rejected). */
 export const isTerminal = (s: TaskState): boolean => TERMINAL_STATES.has(s);
+/** Whether a task in this state waits for the client (input or authentication required). */
 export const isInterrupted = (s: TaskState): boolean => INTERRUPTED_STATES.has(s);
 
 /** §4.1.5 Role. */
 export type Role = 'ROLE_USER' | 'ROLE_AGENT';
+/** Both roles, user first. */
 export const ROLES: readonly Role[] = ['ROLE_USER', 'ROLE_AGENT'];
 
 interface PartCommon {

@@ -14,6 +14,7 @@ import type { SseOptions } from './sse.js';
  */
 export type Authenticator = (req: IncomingMessage) => Caller | undefined | Promise<Caller | undefined>;
 
+/** How the HTTP bindings read requests and write answers: limits, streams, authentication, logging. */
 export interface BindingOptions {
   /** Largest accepted request body in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
