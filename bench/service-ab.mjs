@@ -45,11 +45,25 @@ const card = {
   skills: [],
 };
 
+/** The first module of `paths` (relative to a dist) that exists: builds before and after the re-layout differ. */
+async function first(base, paths) {
+  for (const p of paths) {
+    try {
+      return await import(`${base}${p}`);
+    } catch (err) {
+      if (err.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    }
+  }
+  throw new Error(`none of ${paths.join(', ')} in ${base}`);
+}
+
 async function load(dist) {
   const base = pathToFileURL(`${resolve(dist)}/`).href;
-  const { OperationDispatcher, callContext } = await import(`${base}server/index.js`);
+  const server = await import(`${base}server/index.js`);
+  const OperationDispatcher = server.A2AService ?? (await first(base, ['server/dispatch/dispatcher.js'])).OperationDispatcher;
+  const { callContext } = server.callContext ? server : await first(base, ['server/dispatch/call-context.js']);
   const { OPERATIONS_BY_METHOD } = await import(`${base}protocol/index.js`);
-  const { resultJson } = await import(`${base}server/task-json.js`);
+  const { resultJson } = await first(base, ['server/tasks/json.js', 'server/task-json.js']);
   const service = new OperationDispatcher({ card, executor: echo });
   const op = OPERATIONS_BY_METHOD.get('SendMessage');
   return async (n) => {
