@@ -12,31 +12,35 @@ export class ArtifactCollector {
 
   /** Takes the artifacts a task snapshot carries (they replace what was collected under the same id). */
   addTask(task: Task): void {
-    for (const a of task.artifacts ?? []) this.#byId.set(a.artifactId, structuredClone(a));
+    for (const a of task.artifacts ?? []) this.#byId.set(a.artifactId, { ...a, parts: joinTextChunks(a.parts) });
   }
 
   /** Applies an artifact event: a new artifact, a replacement, or a chunk appended to an earlier one. */
   addEvent(ev: TaskArtifactUpdateEvent): void {
     const prev = this.#byId.get(ev.artifact.artifactId);
-    if (!ev.append || !prev) {
-      this.#byId.set(ev.artifact.artifactId, structuredClone(ev.artifact));
-      return;
-    }
-    const parts = [...prev.parts];
-    for (const part of ev.artifact.parts) {
-      const last = parts[parts.length - 1];
-      // Streamed text arrives in pieces of one part; a file per piece would help nobody.
-      if (last?.text !== undefined && part.text !== undefined && last.mediaType === part.mediaType) {
-        parts[parts.length - 1] = { ...last, text: last.text + part.text };
-      } else parts.push(part);
-    }
-    this.#byId.set(prev.artifactId, { ...prev, ...ev.artifact, parts });
+    const parts = ev.append && prev ? [...prev.parts, ...ev.artifact.parts] : ev.artifact.parts;
+    this.#byId.set(ev.artifact.artifactId, { ...prev, ...ev.artifact, parts: joinTextChunks(parts) });
   }
 
   /** Everything collected. */
   get all(): Artifact[] {
     return [...this.#byId.values()];
   }
+}
+
+/**
+ * Consecutive text parts without a file name and of one media type, joined: that is how an artifact
+ * streamed in chunks (`append`) is stored, and a file or a line per chunk would help nobody.
+ */
+export function joinTextChunks(parts: readonly Part[]): Part[] {
+  const out: Part[] = [];
+  for (const part of parts) {
+    const last = out[out.length - 1];
+    if (last?.text !== undefined && part.text !== undefined && !last.filename && !part.filename && last.mediaType === part.mediaType) {
+      out[out.length - 1] = { ...last, text: last.text + part.text };
+    } else out.push(part);
+  }
+  return out;
 }
 
 const EXTENSIONS: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@
  * by `send` and `subscribe`; what they learn about the task is kept in a {@link TaskTracker}.
  */
 import { isInterrupted, isTerminal, type Message, type StreamResponse, type Task, type TaskState } from 'a2a-kit';
-import type { A2AClient } from 'a2a-kit/client';
+import { isA2AError, type A2AClient } from 'a2a-kit/client';
 import { ArtifactCollector } from './artifacts.js';
 import type { CommandContext } from './command.js';
 import { eventLine, stateName, statusLine, textLine } from './render.js';
@@ -155,11 +155,41 @@ function showChange(ctx: CommandContext, tracker: TaskTracker, task: Task): void
  */
 export async function follow(ctx: CommandContext, client: A2AClient, agent: string, tracker: TaskTracker, seen?: Task): Promise<void> {
   if (tracker.settled || tracker.taskId === undefined) return;
-  if (client.capabilities.streaming) {
-    const onEventId = (id: string) => (tracker.lastEventId = id);
-    return consume(ctx, agent, tracker, skipFirstSnapshot(client.subscribeToTask({ id: tracker.taskId }, { signal: ctx.signal, onEventId }), seen));
+  if (!client.capabilities.streaming) return poll(ctx, client, agent, tracker, seen);
+  return subscribe(ctx, client, agent, tracker, {}, seen);
+}
+
+/**
+ * SubscribeToTask, printed. The agent refuses to subscribe to a task that has finished (§3.1.6) — it
+ * may have finished a moment ago — and then the finished task, fetched with GetTask, is what is shown.
+ */
+export async function subscribe(
+  ctx: CommandContext,
+  client: A2AClient,
+  agent: string,
+  tracker: TaskTracker,
+  options: { lastEventId?: string; onEventId?: (id: string) => void },
+  seen?: Task,
+): Promise<void> {
+  const id = tracker.taskId!;
+  let events = 0;
+  const onEventId = (eid: string) => {
+    events++;
+    tracker.lastEventId = eid;
+    options.onEventId?.(eid);
+  };
+  const stream = client.subscribeToTask({ id }, { signal: ctx.signal, onEventId, ...(options.lastEventId ? { lastEventId: options.lastEventId } : {}) });
+  try {
+    await consume(ctx, agent, tracker, skipFirstSnapshot(stream, seen));
+  } catch (err) {
+    if (!isA2AError(err) || err.kind !== 'UnsupportedOperation' || events > 0) throw err;
+    const task = await client.getTask({ id }, { signal: ctx.signal }).catch(() => undefined);
+    if (!task || !isTerminal(task.status.state)) throw err;
+    if (ctx.json) {
+      tracker.apply({ task });
+      ctx.term.ndjson({ task });
+    } else showChange(ctx, tracker, task);
   }
-  return poll(ctx, client, agent, tracker, seen);
 }
 
 /** A subscription starts with the task as it is now; when that is what was just shown, it is not shown again. */

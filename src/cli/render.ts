@@ -3,6 +3,7 @@
  * artifact names), a short block per task. Plain text first; colour is only an added hint.
  */
 import type { Artifact, Message, Part, StreamResponse, Task, TaskState } from 'a2a-kit';
+import { joinTextChunks } from './artifacts.js';
 import type { Palette } from './terminal.js';
 
 /** `TASK_STATE_INPUT_REQUIRED` → `INPUT_REQUIRED`. */
@@ -56,7 +57,7 @@ const cut = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)
 /** `artifact test-results: change-ok: 8 passed…` */
 export function artifactLine(p: Palette, artifact: Artifact, append = false): string {
   const name = artifact.name ?? artifact.artifactId;
-  const text = textLine(artifact.parts);
+  const text = textLine(joinTextChunks(artifact.parts));
   const what = text ? `: ${cut(text, 120)}` : ` (${partsSummary(artifact.parts)})`;
   return `${p.blue('artifact')} ${p.bold(name)}${append ? p.dim(' (more)') : ''}${what}`;
 }

@@ -2,10 +2,9 @@
  * `a2a subscribe <url> <task-id>`: the task's events live (SubscribeToTask), resumable with
  * `--last-event-id`; polls GetTask when the agent does not stream. Exits with the state the task reached.
  */
-import { isA2AError } from 'a2a-kit/client';
 import type { Command, CommandContext } from '../command.js';
 import { exitForState } from '../exit-codes.js';
-import { consume, poll, show, TaskTracker } from '../follow.js';
+import { poll, show, subscribe as follow, TaskTracker } from '../follow.js';
 import { saveArtifacts } from '../artifacts.js';
 
 /** The `subscribe` command. */
@@ -36,7 +35,6 @@ async function runSubscribe(ctx: CommandContext): Promise<number> {
   tracker.taskId = id;
   const verbose = ctx.args.flag('verbose');
   const onEventId = (eid: string) => {
-    tracker.lastEventId = eid;
     if (verbose) ctx.term.note(ctx.term.err.dim(`  event id ${eid}`));
   };
   try {
@@ -44,18 +42,7 @@ async function runSubscribe(ctx: CommandContext): Promise<number> {
       ctx.term.note(ctx.term.err.dim(`${card.name} does not stream; polling GetTask`));
       show(ctx, tracker, { task: await client.getTask({ id }, { signal: ctx.signal }) });
       await poll(ctx, client, card.name, tracker);
-    } else {
-      try {
-        await consume(ctx, card.name, tracker, client.subscribeToTask({ id }, { signal: ctx.signal, onEventId, ...(lastEventId ? { lastEventId } : {}) }));
-      } catch (err) {
-        // Subscribing to a finished task is refused (§3.1.6); what the user wants then is how it ended.
-        if (!isA2AError(err) || err.kind !== 'UnsupportedOperation' || tracker.state !== undefined) throw err;
-        const task = await client.getTask({ id }, { signal: ctx.signal }).catch(() => undefined);
-        if (!task) throw err;
-        ctx.term.note(ctx.term.err.dim(`the agent refused the subscription: ${err.message}`));
-        show(ctx, tracker, { task });
-      }
-    }
+    } else await follow(ctx, client, card.name, tracker, { onEventId, ...(lastEventId ? { lastEventId } : {}) });
   } catch (err) {
     if (ctx.signal.aborted && tracker.lastEventId) ctx.term.note(ctx.term.err.dim(`resume with: a2a subscribe ${url} ${id} --last-event-id ${tracker.lastEventId}`));
     throw err;
