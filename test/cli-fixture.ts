@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
-import { createAgentServer, staticBearerTokens, type AgentExecutor, type AgentServer, type CardSigningKey } from '../src/server/index.js';
+import { createAgentServer, generatePushSigner, staticBearerTokens, type AgentExecutor, type AgentServer, type CardSigningKey } from '../src/server/index.js';
 import type { AgentCard } from '../src/index.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -150,7 +150,7 @@ export interface TestAgent {
 export interface TestAgents {
   /** Streams, takes push notifications, signs its card. */
   streaming: TestAgent;
-  /** Does not stream (send + GetTask polling), JSON-RPC only, takes push notifications. */
+  /** Does not stream (send + GetTask polling), JSON-RPC only, signs its push notifications (key `push-key`). */
   plain: TestAgent;
   /** Streams; every call needs `Authorization: Bearer TOKEN`; has an extended card with one more skill. */
   secured: TestAgent;
@@ -192,7 +192,7 @@ export async function startAgents(): Promise<TestAgents> {
   const plain = createAgentServer({
     executor,
     card: (o) => card('plain', o, { capabilities: { streaming: false, pushNotifications: true } }, ['JSONRPC']),
-    ...push,
+    push: { ...push.push, sender: { signer: await generatePushSigner('ES256', 'push-key') } },
   });
   const bearer = { securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } }, securityRequirements: [{ schemes: { bearer: { list: [] } } }] };
   let extended: AgentCard | undefined;

@@ -71,21 +71,21 @@ describe('a2a send', () => {
     assert.equal(failed.lines.at(-1), 'FAILED  it broke');
     const rejected = await a2a(['send', agents.plain.url, 'reject']);
     assert.equal(rejected.code, 8);
-    assert.match(rejected.lines.at(-1)!, /REJECTED  not for me$/);
+    assert.match(rejected.lines.at(-1)!, /REJECTED {2}not for me$/);
   });
 
   it('INPUT_REQUIRED without a terminal: exit 9, the question, and how to answer with --task', async () => {
     for (const agent of [agents.streaming, agents.plain]) {
       const r = await a2a(['send', agent.url, 'ask']);
       assert.equal(r.code, 9, r.stderr);
-      assert.match(r.lines.at(-1)!, /^(task .* )?INPUT_REQUIRED  What is your name\?$/);
+      assert.match(r.lines.at(-1)!, /^(task .* )?INPUT_REQUIRED {2}What is your name\?$/);
       const id = /task ([0-9a-f-]{36})/.exec(r.stdout)![1]!;
       assert.match(r.stderr, new RegExp(`a2a: task ${id} waits for input \\(stdin is not a terminal\\): What is your name\\?`));
       assert.ok(r.stderr.includes(`answer with: a2a send ${agent.url} "<answer>" --task ${id}`), r.stderr);
 
       const answered = await a2a(['send', agent.url, 'Ada', '--task', id]);
       assert.equal(answered.code, 0, answered.stderr);
-      assert.match(answered.lines.at(-1)!, /COMPLETED  hello Ada$/);
+      assert.match(answered.lines.at(-1)!, /COMPLETED {2}hello Ada$/);
     }
   });
 

@@ -27,6 +27,15 @@ describe('a2a: help, version and usage errors', () => {
     assert.equal(r.stderr, '');
   });
 
+  it('the README\'s exit-code table lists the codes `a2a --help` documents', async () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## The a2a command line'), readme.indexOf('\n## ', readme.indexOf('## The a2a command line') + 5));
+    const documented = [...section.matchAll(/^\| ([\d /]+) \|/gm)].flatMap((m) => m[1]!.split('/').map((c) => Number(c.trim())));
+    const help = (await a2a(['--help'])).stdout;
+    const listed = [...help.matchAll(/^ +(\d+) {2}\S/gm)].map((m) => Number(m[1]));
+    assert.deepEqual(documented.sort((a, b) => a - b), listed.sort((a, b) => a - b));
+  });
+
   it('a command\'s --help shows its own flags and examples', async () => {
     const r = await a2a(['send', '--help']);
     assert.equal(r.code, 0);

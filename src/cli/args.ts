@@ -3,9 +3,36 @@
  * turn a bad value into a usage error naming the flag, and "did you mean" for a mistyped flag.
  */
 import { parseArgs } from 'node:util';
-import type { Command, OptionSpec } from './command.js';
 import { UsageError } from './exit-codes.js';
 import { didYouMean } from './suggest.js';
+
+/** A flag a command accepts, as node:util parseArgs takes it, plus what `--help` shows. */
+export interface OptionSpec {
+  /** `string` flags take a value; `boolean` flags do not. */
+  type: 'string' | 'boolean';
+  /** May be given more than once (values are collected in order). */
+  multiple?: boolean;
+  /** One-letter alias, e.g. `v` for `--verbose`. */
+  short?: string;
+  /** Placeholder for the value in `--help`, e.g. `DIR`. */
+  value?: string;
+  /** One line for `--help`. */
+  help: string;
+}
+
+/** What the parser needs to know of a command (every Command is one). */
+export interface ParseSpec {
+  /** The command's name, for messages. */
+  name: string;
+  /** Its positional arguments, for messages. */
+  usage: string;
+  /** How many positional arguments it takes. */
+  positionals: { min: number; max: number };
+  /** Whether the agent flags apply. */
+  agent: boolean;
+  /** Its own flags. */
+  options: Readonly<Record<string, OptionSpec>>;
+}
 
 /** Flags of every command. */
 export const GLOBAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
@@ -69,12 +96,12 @@ export class Args {
 }
 
 /** The options a command's parser knows: its own, the global ones, and the agent ones if it talks to an agent. */
-export function optionsOf(command: Command): Record<string, OptionSpec> {
+export function optionsOf(command: ParseSpec): Record<string, OptionSpec> {
   return { ...command.options, ...(command.agent ? AGENT_OPTIONS : {}), ...GLOBAL_OPTIONS };
 }
 
 /** Parses the arguments after the command's name; throws UsageError (with a suggestion) on anything unknown. */
-export function parseCommandLine(command: Command, argv: readonly string[]): Args {
+export function parseCommandLine(command: ParseSpec, argv: readonly string[]): Args {
   const known = optionsOf(command);
   const options = Object.fromEntries(
     Object.entries(known).map(([name, o]) => [name, { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) }]),

@@ -3,23 +3,11 @@
  * `commands/index.ts`; the dispatcher, the parser, `--help` and "did you mean" work from this
  * description alone, so adding a command (e.g. `a2a inspect`) is one module and one table entry.
  */
-import type { Args } from './args.js';
+import type { Args, OptionSpec } from './args.js';
 import type { AgentConnection, AgentSettings, DiscoveredAgent } from './connect.js';
 import type { CliIO, Terminal } from './terminal.js';
 
-/** A flag a command accepts, as node:util parseArgs takes it, plus what `--help` shows. */
-export interface OptionSpec {
-  /** `string` flags take a value; `boolean` flags do not. */
-  type: 'string' | 'boolean';
-  /** May be given more than once (values are collected in order). */
-  multiple?: boolean;
-  /** One-letter alias, e.g. `v` for `--verbose`. */
-  short?: string;
-  /** Placeholder for the value in `--help`, e.g. `DIR`. */
-  value?: string;
-  /** One line for `--help`. */
-  help: string;
-}
+export type { OptionSpec } from './args.js';
 
 /** One `a2a` command. */
 export interface Command {

@@ -86,8 +86,8 @@ async function runListen(ctx: CommandContext): Promise<number> {
     ...(jwks ? { verifyKeys: await keysFrom(jwks) } : {}),
   });
   const server = createServer((req, res) => {
-    // Once the listener has what it waited for, later deliveries (on a kept-alive connection) are turned away.
-    if (stop.signal.aborted || ctx.signal.aborted) return void res.writeHead(503, { connection: 'close', 'retry-after': '60' }).end();
+    // Once the listener has what it waited for, later deliveries are turned away for good (410: do not retry).
+    if (stop.signal.aborted || ctx.signal.aborted) return void res.writeHead(410, { connection: 'close' }).end();
     res.on('finish', () => {
       if (res.statusCode >= 300) ctx.term.note(ctx.term.err.yellow(`refused ${req.method} ${req.url} from ${req.socket.remoteAddress}: HTTP ${res.statusCode}`));
     });

@@ -34,7 +34,7 @@ export const send: Command = {
     'no-input': { type: 'boolean', help: 'never prompt: INPUT_REQUIRED ends the command with exit 9' },
     'history-length': { type: 'string', value: 'N', help: 'messages of history the agent includes in the task it returns' },
     'accept': { type: 'string', multiple: true, value: 'MEDIA-TYPE', help: 'output media types you accept (acceptedOutputModes; repeatable)' },
-    'push-url': { type: 'string', value: 'URL', help: 'also register this webhook for the task\'s push notifications (see `a2a push listen`)' },
+    'push-url': { type: 'string', value: 'URL', help: 'also register this webhook for the task\'s push notifications (see `a2a push listen`); sent with SendMessage, then followed' },
     'push-token': { type: 'string', value: 'TOKEN', help: 'the token the agent sends with each notification to --push-url' },
   },
   details: [
@@ -99,7 +99,8 @@ function configuration(ctx: CommandContext, turn: number): SendMessageRequest['c
 async function sendOnce(ctx: CommandContext, conn: AgentConnection, tracker: TaskTracker, request: SendMessageRequest): Promise<void> {
   const { client } = conn;
   const name = conn.card.name;
-  const streaming = client.capabilities.streaming === true && !ctx.args.flag('no-stream') && !ctx.args.flag('no-wait');
+  // A webhook goes with SendMessage: some servers (a2a-kit's among them) ignore one sent with SendStreamingMessage.
+  const streaming = client.capabilities.streaming === true && !ctx.args.flag('no-stream') && !ctx.args.flag('no-wait') && !request.configuration?.taskPushNotificationConfig;
   if (streaming) {
     const onEventId = (id: string) => (tracker.lastEventId = id);
     return consume(ctx, name, tracker, client.sendStreamingMessage(request, { signal: ctx.signal, onEventId }));
