@@ -47,7 +47,7 @@ describe('a2a send', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.lines[0]!, /^task [0-9a-f-]{36} \(context [0-9a-f-]{36}\) (SUBMITTED|WORKING|COMPLETED)/);
     assert.equal(r.lines.at(-1), 'COMPLETED  did 2 steps');
-    assert.ok(r.lines.includes('artifact story: once upon a time'), r.stdout);
+    assert.equal(r.lines.filter((l) => l === 'artifact story: once upon a time').length, 1, r.stdout);
     assert.deepEqual(readdirSync(path.join(agents.dir, 'plain-out')).sort(), ['numbers.json', 'story.txt']);
   });
 

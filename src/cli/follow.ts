@@ -5,7 +5,7 @@
  */
 import { isInterrupted, isTerminal, type Message, type StreamResponse, type Task, type TaskState } from 'a2a-kit';
 import { isA2AError, type A2AClient } from 'a2a-kit/client';
-import { ArtifactCollector } from './artifacts.js';
+import { ArtifactCollector, joinTextChunks } from './artifacts.js';
 import type { CommandContext } from './command.js';
 import { eventLine, stateName, statusLine, textLine } from './render.js';
 
@@ -64,11 +64,13 @@ export class TaskTracker {
 /** Prints one event as a line (or an NDJSON line with `--json`) and feeds the tracker. */
 export function show(ctx: CommandContext, tracker: TaskTracker, ev: StreamResponse): void {
   const again = 'task' in ev && tracker.taskId === ev.task.id;
+  const unchanged = again && ev.task.status.state === tracker.state && textLine(ev.task.status.message?.parts) === textLine(tracker.status?.parts);
   const announce = tracker.apply(ev);
   if (ctx.json) return ctx.term.ndjson(ev);
   const p = ctx.term.out;
   if (announce) ctx.term.line(p.dim(announce));
-  // A task already introduced (a follow-up turn) needs only its state, not its ids again.
+  // A task already introduced (a follow-up turn) needs only its state, and only if that says something new.
+  if (unchanged) return;
   ctx.term.line(again && 'task' in ev ? statusLine(p, ev.task.status.state, ev.task.status.message) : eventLine(p, ev));
 }
 
@@ -144,7 +146,7 @@ function showChange(ctx: CommandContext, tracker: TaskTracker, task: Task): void
   tracker.apply({ task });
   // Artifacts first: a stream delivers them before the final status, and the transcript should read the same.
   for (const a of task.artifacts ?? []) {
-    if (before.get(a.artifactId) !== a.parts.length) ctx.term.line(eventLine(p, { artifactUpdate: { taskId: task.id, contextId: task.contextId, artifact: a } }));
+    if (before.get(a.artifactId) !== joinTextChunks(a.parts).length) ctx.term.line(eventLine(p, { artifactUpdate: { taskId: task.id, contextId: task.contextId, artifact: a } }));
   }
   if (changed) ctx.term.line(eventLine(p, { statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }));
 }
