@@ -1,7 +1,8 @@
 /**
  * The layering rules of the README's architecture section, checked on the sources: no import cycle
  * (type-only imports included), `protocol` imports nothing of ours, `server` and `client` reach each
- * other only through `protocol`, and the kit and the examples import the library by package name.
+ * other only through `protocol`, and the command line, the kit and the examples import the library by
+ * package name.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -76,6 +77,20 @@ describe('architecture', () => {
       }
     }
     assert.deepEqual(wrong, []);
+  });
+
+  it('the a2a command line imports the library by package name, never by path', () => {
+    const cli = path.join(root, 'src', 'cli');
+    const files = sources(cli);
+    assert.ok(files.length > 10, 'found the command line');
+    const wrong = files.flatMap((f) =>
+      specifiers(f)
+        .filter((s) => (s.startsWith('.') ? !resolveRelative(f, s)!.startsWith(cli + path.sep) : s.startsWith('a2a-kit/dist') || s.startsWith('a2a-kit/src')))
+        .map((s) => `${rel(f)} imports ${s}`),
+    );
+    assert.deepEqual(wrong, []);
+    const byName = new Set(files.flatMap((f) => specifiers(f).filter((s) => s.startsWith('a2a-kit'))));
+    assert.ok(byName.has('a2a-kit/client') && byName.has('a2a-kit'), 'it is built on the public entry points');
   });
 
   it('the kit and the examples import the library by package name, never by path', () => {

@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+/**
+ * The `a2a` command line (`npx a2a …` once a2a-kit is installed): talk to any A2A agent from a shell.
+ * See `a2a --help`; the commands live in ./commands/.
+ */
+import { main } from './main.js';
+
+// `a2a list … | head` closes the pipe early; that is the reader's choice, not a failure worth a stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
+const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+main(process.argv.slice(2), io).then(
+  (code) => {
+    // Exit once stdout is flushed: sockets kept alive by fetch must not hold the shell for seconds.
+    process.stdout.write('', () => process.exit(code));
+  },
+  (err: unknown) => {
+    process.stderr.write(`a2a: unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
