@@ -161,6 +161,10 @@ async function main() {
     const node = (file) => run(process.execPath, [path.join('out', file)], project).stdout.trimEnd();
     console.log(node('main.js'));
     console.log(node('sqlite-missing.js'));
+    step('run the installed `a2a` command line (npx a2a --version)');
+    const version = run('npx', ['--no-install', 'a2a', '--version'], project).stdout.trim();
+    if (!/a2a/i.test(version)) fail(`npx a2a --version printed ${JSON.stringify(version)}`);
+    console.log(version);
     step('install better-sqlite3 12 and run the SQLite store');
     const how = installSqlite(project);
     console.log(`${node('sqlite.js')} with ${how}`);
