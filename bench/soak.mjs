@@ -158,7 +158,7 @@ const growth = avg(late, 'rss') / avg(early.length ? early : samples, 'rss');
 const lines = [
   `# Soak, ${day}`,
   '',
-  `${minutes} min, ${concurrency} concurrent clients, mixed: JSON-RPC and REST SendMessage, streams (a third abandoned half way),`,
+  `${minutes} min, ${concurrency} concurrent clients, mixed: JSON-RPC and REST SendMessage, streams (half of them abandoned after their first chunk),`,
   'follow-ups to INPUT_REQUIRED tasks, push configs with deliveries to a local webhook, GetTask, ListTasks.',
   `In-memory store capped at 5,000 tasks (steady state within the first minute; growth after that would be a leak). \`node bench/soak.mjs --minutes ${minutes} --concurrency ${concurrency}\`.`,
   '',
