@@ -9,6 +9,11 @@ import { isInterrupted, isTerminal, type StreamResponse, type TaskState } from '
 import { RESOLVED } from '../util/settled.js';
 import type { RunWatcher, TaskRun } from './run.js';
 
+/** Who tidies up after a call stops (the task manager): no closure per call. */
+export interface ExecutionOwner {
+  finished(exec: Execution): void;
+}
+
 export class Execution implements RunWatcher {
   // Two one-shot gates, kept as plain fields: a promise is made only for a wait that starts before its gate opens.
   #answered = false;
@@ -18,7 +23,10 @@ export class Execution implements RunWatcher {
   #done: Promise<void> | undefined;
   #openDone: (() => void) | undefined;
 
-  constructor(readonly run: TaskRun) {
+  constructor(
+    readonly run: TaskRun,
+    private readonly owner: ExecutionOwner,
+  ) {
     // A follow-up's task already exists: returnImmediately must not wait for the agent's first update.
     if (run.task) this.#answered = true;
   }
@@ -49,8 +57,8 @@ export class Execution implements RunWatcher {
     if (stops(event)) this.#finish();
   }
 
-  /** Called once when the call stops, whichever way. */
-  onFinish: (() => void) | undefined;
+  /** Unsubscribes the stream listener this call added, if any; called when the call stops. */
+  unlisten: (() => void) | undefined = undefined;
 
   /**
    * The agent returned (or threw, after the manager failed the task). The call ends now only if there
@@ -72,7 +80,7 @@ export class Execution implements RunWatcher {
     if (this.#finished) return;
     this.#finished = true;
     this.#openDone?.();
-    this.onFinish?.();
+    this.owner.finished(this);
   }
 }
 

@@ -145,16 +145,10 @@ export class TaskManager {
   }
 
   #execute(run: TaskRun, message: Message, req: SendMessageRequest, cc: CallContext, listener?: RunListener): Execution {
-    const exec = new Execution(run);
-    const unlisten = listener ? run.listen(listener, true) : undefined;
+    const exec = new Execution(run, this);
+    if (listener) exec.unlisten = run.listen(listener, true);
     run.execution = exec;
     run.active = true;
-    // The call ends when the task stops, which may be long after the agent returned (it kept its updater).
-    exec.onFinish = () => {
-      unlisten?.();
-      if (run.execution === exec) run.execution = undefined;
-      if (!run.active) this.#release(run);
-    };
     const end = (err?: unknown, threw = false): void => {
       run.active = false;
       if (threw) this.#failed(run, err);
@@ -186,9 +180,22 @@ export class TaskManager {
    * without an event, with a status message that says so: a forgotten `complete()` shows up as a
    * FAILED task instead of a client-side timeout.
    */
+  /**
+   * A call stopped (its task reached a terminal or interrupted state, or there is nothing to follow),
+   * which may be long after the agent returned: drop its listener and, once the agent is done, the run.
+   */
+  finished(exec: Execution): void {
+    const run = exec.run;
+    exec.unlisten?.();
+    if (run.execution === exec) run.execution = undefined;
+    if (!run.active) this.#release(run);
+  }
+
   #watchIdle(run: TaskRun): void {
     const ms = this.options.idleTimeoutMs;
     if (!ms) return;
+    run.watchIdle = true;
+    run.lastEventAt = Date.now();
     const check = (): void => {
       const task = run.task;
       if (!task || run.active || !run.execution || stopsAt(task.status.state)) return;
@@ -246,7 +253,7 @@ export class TaskManager {
    * failed, so that a call never answers success for a task that was not stored.
    */
   flush(run: TaskRun): Promise<void> {
-    if (run.saving) return run.saving.then(() => assertSaved(run));
+    if (run.saving) return run.saving.then(throwIfUnsaved);
     return run.saveError ? Promise.reject(saveFailure(run)) : RESOLVED;
   }
 
@@ -275,7 +282,8 @@ export class TaskManager {
     run.saving ??= this.#save(run);
   }
 
-  async #save(run: TaskRun): Promise<void> {
+  /** Resolves with the run when its latest save failed, else with nothing (see flush). */
+  async #save(run: TaskRun): Promise<TaskRun | undefined> {
     await undefined;
     while (run.dirty) {
       run.dirty = false;
@@ -289,6 +297,7 @@ export class TaskManager {
       }
     }
     run.saving = undefined;
+    return run.saveError === undefined ? undefined : run;
   }
 
   #track(run: TaskRun): TaskRun {
@@ -382,8 +391,9 @@ function saveFailure(run: TaskRun): A2AError {
   return new A2AError('Internal', `Task ${run.taskId} could not be saved: the agent's task store failed`);
 }
 
-function assertSaved(run: TaskRun): void {
-  if (run.saveError) throw saveFailure(run);
+/** A module function, not a closure: flush runs on every SendMessage. */
+function throwIfUnsaved(failed: TaskRun | undefined): void {
+  if (failed) throw saveFailure(failed);
 }
 
 /** The incoming message as this task keeps it: a copy, with the task's ids. */

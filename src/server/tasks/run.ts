@@ -75,8 +75,9 @@ export class TaskRun {
   seq = 0;
   /** Approximate size of the task's content so far (see TaskLimits.taskBytes); 0 until first counted. */
   bytes = 0;
-  /** When the last event happened (ms since epoch), for the idle limit. */
+  /** When the last event happened (ms since epoch), kept only while the idle limit watches this run. */
   lastEventAt = 0;
+  watchIdle = false;
   // Created on first use: most runs finish without anyone reading their signal.
   #abort: AbortController | undefined;
   #aborted = false;
@@ -91,7 +92,7 @@ export class TaskRun {
   execution: RunWatcher | undefined;
   /** Persistence bookkeeping of the task manager: a change not yet saved, and the save in flight. */
   dirty = false;
-  saving: Promise<void> | undefined;
+  saving: Promise<TaskRun | undefined> | undefined;
   /** Why the latest save failed; cleared by the next successful one. */
   saveError: unknown;
   /** Once a stream has listened, events are kept for Last-Event-ID replay. */
@@ -146,7 +147,7 @@ export class TaskRun {
   }
 
   emit(event: StreamResponse): void {
-    this.lastEventAt = Date.now();
+    if (this.watchIdle) this.lastEventAt = Date.now();
     const seq = (this.seq = this.hooks.nextSeq?.() ?? this.seq + 1);
     if (this.#replay) {
       this.#replay.push({ seq, event });
