@@ -4,7 +4,7 @@
  * with reason and domain, BadRequest field violations) in `grpc-status-details-bin`.
  */
 import { Metadata, type StatusObject } from '@grpc/grpc-js';
-import { A2AError, type FieldViolation } from '../../protocol/index.js';
+import { A2AError, ERROR_INFO_TYPE, KIT_ERROR_DOMAIN, type ErrorDetail, type FieldViolation } from '../../protocol/index.js';
 import { GRPC_CODES, ProtoError, STATUS_DETAILS_KEY, encodeStatus } from '../../protocol/grpc/index.js';
 import { GRPC_EXTENSIONS_KEY } from '../../protocol/grpc/index.js';
 import type { GrpcCallContext } from './context.js';
@@ -19,13 +19,19 @@ export function extensionMetadata(cc: GrpcCallContext | undefined): Metadata | u
 }
 
 /**
- * The status for `err`. Unauthenticated answers carry the challenge as `www-authenticate`
- * metadata, as the HTTP bindings send it as a header (§3.3.2: say which scheme is required).
+ * The status for `err`. Every status carries an ErrorInfo — the A2A domain for the spec's errors,
+ * our own for the rest, as on HTTP+JSON — because one code stands for several kinds (INVALID_ARGUMENT
+ * is a bad parameter, an unparseable request or an unaccepted media type). Unauthenticated answers
+ * carry the challenge as `www-authenticate` metadata, as the HTTP bindings send it as a header
+ * (§3.3.2: say which scheme is required).
  */
 export function statusOf(err: A2AError, cc: GrpcCallContext | undefined, challenge: string | undefined): Partial<StatusObject> {
   const code = GRPC_CODES[err.spec.grpcStatus as keyof typeof GRPC_CODES] ?? GRPC_CODES.UNKNOWN;
   const metadata = extensionMetadata(cc) ?? new Metadata();
-  const details = err.wireDetails();
+  let details: ErrorDetail[] = err.wireDetails();
+  if (!details.some((d) => d['@type'] === ERROR_INFO_TYPE)) {
+    details = [{ '@type': ERROR_INFO_TYPE, reason: err.spec.reason, domain: KIT_ERROR_DOMAIN }, ...details];
+  }
   metadata.set(STATUS_DETAILS_KEY, Buffer.from(encodeStatus({ code, message: err.message, details })));
   if (err.kind === 'Unauthenticated') metadata.set('www-authenticate', challenge ?? 'Bearer');
   return { code, details: err.message, metadata };

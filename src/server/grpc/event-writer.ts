@@ -35,8 +35,8 @@ export class GrpcEventWriter implements StreamSink {
       this.#finish();
       return;
     }
-    const md = extensionMetadata(cc);
-    if (md) call.sendMetadata(md);
+    // Headers go out now, as an SSE stream's do: the client knows the stream is open before the first event.
+    call.sendMetadata(extensionMetadata(cc) ?? new Metadata());
   }
 
   /** Whether the call has ended, whoever ended it. */
