@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AgentCard, StreamResponse } from '../src/protocol/index.js';
+import { parseAgentCard, type AgentCard, type StreamResponse } from '../src/protocol/index.js';
 import { A2AClient, isA2AClientError, isA2AError } from '../src/client/index.js';
 import { grpcTransport } from '../src/client/grpc/index.js';
 import { BOUND_MS, HOOK, REQUIRED_EXT, UNKNOWN, message } from './rest-fixture.js';
@@ -51,7 +51,16 @@ describe('§8.3.2 interface selection', () => {
     assert.equal(c.interface.binding, 'JSONRPC');
   });
 
-  test('a bare host:port URL (as several SDKs write it) works too', async () => {
+  test('a card whose GRPC url is a bare host:port (as the reference SDKs write it) is valid; for JSON-RPC it is not', () => {
+    const card = full.server.service.card;
+    const grpcEntry = { url: 'localhost:50051', protocolBinding: 'GRPC', protocolVersion: '1.0' };
+    assert.ok(parseAgentCard({ ...card, supportedInterfaces: [grpcEntry] }).ok);
+    assert.ok(parseAgentCard({ ...card, supportedInterfaces: [{ ...grpcEntry, url: '[::1]:50051' }] }).ok);
+    const bad = parseAgentCard({ ...card, supportedInterfaces: [{ ...grpcEntry, url: '127.0.0.1:8080', protocolBinding: 'JSONRPC' }] });
+    assert.ok(!bad.ok && bad.problems.some((p) => /absolute URL/.test(p)));
+  });
+
+  test('a bare host:port URL works for the transport too', async () => {
     const c = new A2AClient(grpcFirst(full, full.grpc.target), { transports: GRPC });
     const sent = await c.sendMessage(msg('echo bare'));
     assert.ok('task' in sent && sent.task.status.state === 'TASK_STATE_COMPLETED');

@@ -34,12 +34,21 @@ const scopes = () => z.record(z.string(), str(), { error: typed('an object mappi
 
 const HTTP_BINDINGS = new Set(['JSONRPC', 'HTTP+JSON']);
 
+/**
+ * A gRPC channel target `host:port` (`[v6]:port` too). Not a URL, but what the gRPC entries of the
+ * reference SDKs' cards hold; a client can still reach it, so it is accepted for GRPC interfaces.
+ */
+const isGrpcTarget = (u: string): boolean => /^(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/i.test(u);
+
 export const AgentInterfaceSchema = obj({
-  url: url(),
+  url: str(),
   protocolBinding: nonEmpty(),
   tenant: str().optional(),
   protocolVersion: str().regex(/^\d+\.\d+(\.\d+)?$/, 'must be a version such as "1.0"'),
 }).superRefine((i, ctx) => {
+  if (typeof i.url === 'string' && !isAbsoluteUrl(i.url) && !(i.protocolBinding?.toUpperCase() === 'GRPC' && isGrpcTarget(i.url))) {
+    ctx.addIssue({ code: 'custom', path: ['url'], message: 'must be an absolute URL' });
+  }
   if (HTTP_BINDINGS.has(i.protocolBinding) && isAbsoluteUrl(i.url) && !/^https?:\/\//i.test(i.url)) {
     ctx.addIssue({ code: 'custom', path: ['url'], message: `must be an http or https URL for ${i.protocolBinding}` });
   }
