@@ -21,11 +21,20 @@ import { grpcContextOf, type GrpcCallContext } from './context.js';
 import { extensionMetadata, statusOf, undecodable } from './errors.js';
 import { GrpcEventWriter } from './event-writer.js';
 
-/** What the handlers need besides the dispatcher. */
-export interface GrpcHandlerOptions {
+/** How callers are authenticated: the binding options an agent server derives from its card. */
+export interface GrpcAuth {
   authenticate?: Authenticator | undefined;
   /** Sent as `www-authenticate` metadata with UNAUTHENTICATED answers. */
   challenge?: string | undefined;
+}
+
+/** What the handlers need besides the dispatcher. */
+export interface GrpcHandlerOptions {
+  /**
+   * Read on every call, so that a server can start listening before its card (which needs the port)
+   * and with it the card-derived authenticator exist.
+   */
+  auth: () => GrpcAuth;
   logger: Logger;
   /** Bytes a slow reader may leave unsent on one stream before the stream is ended. Default 8 MiB. */
   maxBufferedBytes?: number | undefined;
@@ -66,12 +75,13 @@ function decodeRequest(op: Operation, bytes: Buffer): Record<string, unknown> {
 
 /** The implementation of every method of {@link A2A_SERVICE_DEFINITION} over `service`. */
 export function grpcHandlers(service: OperationDispatcher, opts: GrpcHandlerOptions): UntypedServiceImplementation {
-  const { authenticate, challenge, logger } = opts;
+  const { auth, logger } = opts;
 
   const unary = (op: Operation) => {
     const responseType = GRPC_METHODS[op.name].response;
     const run = async (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): Promise<void> => {
       let cc: GrpcCallContext | undefined;
+      const { authenticate, challenge } = auth();
       try {
         const params = decodeRequest(op, call.request);
         const pending = grpcContextOf(call, authenticate);
@@ -93,6 +103,7 @@ export function grpcHandlers(service: OperationDispatcher, opts: GrpcHandlerOpti
   const streaming = (op: Operation) => {
     const run = async (call: ServerWritableStream<Buffer, Buffer>): Promise<void> => {
       let cc: GrpcCallContext | undefined;
+      const { authenticate, challenge } = auth();
       try {
         const params = decodeRequest(op, call.request);
         const pending = grpcContextOf(call, authenticate);

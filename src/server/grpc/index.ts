@@ -12,8 +12,9 @@
  * ```
  * @packageDocumentation
  */
-export { serveGrpc, type GrpcServeOptions, type GrpcServerHandle } from './serve.js';
-export { A2A_SERVICE_DEFINITION, grpcHandlers, type GrpcHandlerOptions } from './handlers.js';
-export { GRPC_BINDING, isGrpcInterface, unservedGrpcInterfaces } from './interfaces.js';
+export { listenGrpc, serveGrpc, type GrpcListenOptions, type GrpcServeOptions, type GrpcServerHandle } from './serve.js';
+export { A2A_SERVICE_DEFINITION, grpcHandlers, type GrpcAuth, type GrpcHandlerOptions } from './handlers.js';
+export { GRPC_BINDING, assertGrpcInterfacesServed, isGrpcInterface, unservedGrpcInterfaces } from './interfaces.js';
+export { startAgentGrpc } from './agent-hook.js';
 export { DEFAULT_MAX_BUFFERED_BYTES, GrpcEventWriter } from './event-writer.js';
 export { GRPC_METHODS, GRPC_SERVICE, decodeMessage, encodeMessage, grpcAuthority, type GrpcMethod } from '../../protocol/grpc/index.js';

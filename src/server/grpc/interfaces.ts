@@ -28,3 +28,18 @@ export function unservedGrpcInterfaces(card: AgentCard, served: readonly string[
   });
   return out;
 }
+
+/**
+ * Throws unless every GRPC entry of `card` is served by the gRPC server at `servedUrl` (none when
+ * gRPC is not configured): the agent server's start-up check for this binding.
+ */
+export function assertGrpcInterfacesServed(card: AgentCard, servedUrl: string | undefined): void {
+  const missing = unservedGrpcInterfaces(card, servedUrl ? [servedUrl] : []);
+  if (missing.length === 0) return;
+  const list = missing.map((m) => `supportedInterfaces[${m.index}] (GRPC at ${m.url})`).join(', ');
+  throw new Error(
+    servedUrl
+      ? `${list} is not where this server serves gRPC (${servedUrl}); a card lists only interfaces that work`
+      : `${list} is listed but gRPC is not configured; set the \`grpc\` option or remove the entry`,
+  );
+}

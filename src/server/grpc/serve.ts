@@ -10,7 +10,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '../bindings/http-util.js';
 import { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { Logger } from '../logger.js';
 import type { GrpcEventWriter } from './event-writer.js';
-import { A2A_SERVICE_DEFINITION, grpcHandlers } from './handlers.js';
+import { A2A_SERVICE_DEFINITION, grpcHandlers, type GrpcAuth } from './handlers.js';
 
 export interface GrpcServeOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
@@ -55,6 +55,9 @@ export interface GrpcServerHandle {
   close(graceMs?: number): Promise<void>;
 }
 
+/** Settings of the gRPC listener itself, whoever decides about authentication. */
+export type GrpcListenOptions = Omit<GrpcServeOptions, 'auth' | 'authenticate' | 'challenge'>;
+
 /**
  * Serve `target` over gRPC. Give an {@link AgentServer} after `listen()`/`prepare()` (its card,
  * tasks and stores are shared) or an {@link OperationDispatcher}. Authentication is not inherited
@@ -67,11 +70,19 @@ export async function serveGrpc(target: AgentServer | OperationDispatcher, optio
   }
   const service = target instanceof OperationDispatcher ? target : target.service;
   const card = service.card;
-  const { authenticate, challenge } = serverAuthOptions(card, options);
+  const auth: GrpcAuth = serverAuthOptions(card, options);
   const required = (card.securityRequirements ?? []).length > 0 && (card.securityRequirements ?? []).every((r) => Object.keys(r.schemes ?? {}).length > 0);
-  if (required && !authenticate) {
+  if (required && !auth.authenticate) {
     throw new Error('serveGrpc: the card requires authentication (securityRequirements) but neither `auth` nor `authenticate` was given');
   }
+  return listenGrpc(service, options, () => auth);
+}
+
+/**
+ * The gRPC listener over `service`; `auth` is asked on every call. For servers that bind before
+ * their card exists (the card names the port), such as an agent server serving gRPC itself.
+ */
+export async function listenGrpc(service: OperationDispatcher, options: GrpcListenOptions, auth: () => GrpcAuth): Promise<GrpcServerHandle> {
   const logger = options.logger ?? service.logger;
   const streams = new Set<GrpcEventWriter>();
   const server = new Server({
@@ -81,8 +92,7 @@ export async function serveGrpc(target: AgentServer | OperationDispatcher, optio
   server.addService(
     A2A_SERVICE_DEFINITION,
     grpcHandlers(service, {
-      authenticate,
-      challenge,
+      auth,
       logger,
       maxBufferedBytes: options.maxBufferedBytes,
       onStream: (w) => {
