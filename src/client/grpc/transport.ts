@@ -82,6 +82,8 @@ export class GrpcTransport implements Transport {
     const credentials = options.credentials ?? (authority?.tls ? channelCredentials.createSsl() : channelCredentials.createInsecure());
     this.#client = new Client(target, credentials, {
       'grpc.max_receive_message_length': options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      // channelz keeps every channel registered for the life of the process; clients come and go.
+      'grpc.enable_channelz': 0,
       ...options.channelOptions,
     });
   }
@@ -160,8 +162,16 @@ export class GrpcTransport implements Transport {
 /**
  * A factory for {@link A2AClientOptions.transports}: `transports: { GRPC: grpcTransport() }` lets
  * the client choose an agent's GRPC interface when the card lists it first among those it accepts (§8.3.2).
+ * Clients built with the same factory share one channel per interface URL (a transport holds no
+ * per-client state), as gRPC channels are meant to be shared.
  */
 export function grpcTransport(options: GrpcTransportOptions = {}): TransportFactory {
-  return (url: string, http: HttpTransportOptions) =>
-    new GrpcTransport(url, { ...options, maxResponseBytes: options.maxResponseBytes ?? http.maxResponseBytes });
+  const channels = new Map<string, GrpcTransport>();
+  return (url: string, http: HttpTransportOptions) => {
+    const maxResponseBytes = options.maxResponseBytes ?? http.maxResponseBytes;
+    const key = `${maxResponseBytes ?? ''} ${url}`;
+    let t = channels.get(key);
+    if (!t) channels.set(key, (t = new GrpcTransport(url, { ...options, ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}) })));
+    return t;
+  };
 }
