@@ -41,12 +41,13 @@ const HTTP_BINDINGS = new Set(['JSONRPC', 'HTTP+JSON']);
 const isGrpcTarget = (u: string): boolean => /^(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/i.test(u);
 
 export const AgentInterfaceSchema = obj({
-  url: str(),
+  // Checked here so that the problem is reported with the others; whether a target fits the binding, below.
+  url: str().refine((u) => isAbsoluteUrl(u) || isGrpcTarget(u), 'must be an absolute URL'),
   protocolBinding: nonEmpty(),
   tenant: str().optional(),
   protocolVersion: str().regex(/^\d+\.\d+(\.\d+)?$/, 'must be a version such as "1.0"'),
 }).superRefine((i, ctx) => {
-  if (typeof i.url === 'string' && !isAbsoluteUrl(i.url) && !(i.protocolBinding?.toUpperCase() === 'GRPC' && isGrpcTarget(i.url))) {
+  if (isGrpcTarget(i.url) && !isAbsoluteUrl(i.url) && i.protocolBinding.toUpperCase() !== 'GRPC') {
     ctx.addIssue({ code: 'custom', path: ['url'], message: 'must be an absolute URL' });
   }
   if (HTTP_BINDINGS.has(i.protocolBinding) && isAbsoluteUrl(i.url) && !/^https?:\/\//i.test(i.url)) {
