@@ -33,6 +33,7 @@ export const A2A_ENUMS: Readonly<Record<string, readonly string[]>> = {
 
 const flow = (first: string): MessageSpec => ({ [first]: [1, 'string'], tokenUrl: [2, 'string'], refreshUrl: [3, 'string'], scopes: [4, 'map<string>!'] });
 
+/** The messages of package `lf.a2a.v1`, by name. */
 export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
   // §4.1 core objects
   Task: { id: [1, 'string!'], contextId: [2, 'string'], status: [3, 'TaskStatus'], artifacts: [4, 'Artifact[]'], history: [5, 'Message[]'], metadata: [6, 'Struct'] },

@@ -9,6 +9,7 @@ export const GRPC_SERVICE = 'lf.a2a.v1.A2AService';
 
 /** Metadata keys of the service parameters (§10.2: lower case, as gRPC sends them). */
 export const GRPC_VERSION_KEY = 'a2a-version';
+/** Metadata key of `A2A-Extensions`. */
 export const GRPC_EXTENSIONS_KEY = 'a2a-extensions';
 
 /** One method of the service. */

@@ -27,6 +27,7 @@ export function put(obj: Record<string, unknown>, key: string, value: unknown): 
   else obj[key] = value;
 }
 
+/** Write a JSON object as the fields of a `google.protobuf.Struct`. */
 export function writeStruct(w: Writer, obj: object, depth: number): void {
   if (depth > MAX_DEPTH) throw new ProtoError('', 'is nested too deeply');
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw new ProtoError('', 'must be a JSON object');
@@ -46,6 +47,7 @@ export function writeStruct(w: Writer, obj: object, depth: number): void {
   }
 }
 
+/** Write any JSON value as the fields of a `google.protobuf.Value`. */
 export function writeValue(w: Writer, v: unknown, depth: number): void {
   switch (typeof v) {
     case 'string':
@@ -94,6 +96,7 @@ function endOf(r: Reader): number {
   return end;
 }
 
+/** Read a `google.protobuf.Struct` ending at `end` as a JSON object. */
 export function readStruct(r: Reader, end: number, depth: number): Record<string, unknown> {
   if (depth > MAX_DEPTH) throw new ProtoError('', 'is nested too deeply');
   const out: Record<string, unknown> = {};
@@ -117,6 +120,7 @@ export function readStruct(r: Reader, end: number, depth: number): Record<string
   return out;
 }
 
+/** Read a `google.protobuf.Value` ending at `end` as a JSON value (an empty Value is null). */
 export function readValue(r: Reader, end: number, depth: number): unknown {
   if (depth > MAX_DEPTH) throw new ProtoError('', 'is nested too deeply');
   let value: unknown = null;
@@ -170,6 +174,7 @@ export function parseTimestamp(text: unknown): { seconds: number; nanos: number 
   return { seconds: ms / 1000 - offset, nanos };
 }
 
+/** Write RFC 3339 text as the fields of a `google.protobuf.Timestamp`. */
 export function writeTimestamp(w: Writer, text: unknown): void {
   const { seconds, nanos } = parseTimestamp(text);
   if (seconds !== 0) w.uint32(8).int64(seconds);
@@ -184,6 +189,7 @@ export function formatTimestamp(seconds: number, nanos: number): string {
   return `${base}.${nanos % 1000 === 0 ? digits.slice(0, 6) : digits}Z`;
 }
 
+/** Read a `google.protobuf.Timestamp` ending at `end` as RFC 3339 text in UTC. */
 export function readTimestamp(r: Reader, end: number): string {
   let seconds = 0;
   let nanos = 0;

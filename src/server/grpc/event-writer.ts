@@ -16,6 +16,7 @@ import { extensionMetadata } from './errors.js';
 /** Default bound on unsent bytes per stream: 8 MiB, as for SSE. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
+/** The sink of one event stream: each event becomes one protobuf StreamResponse message on the call. */
 export class GrpcEventWriter implements StreamSink {
   #pending = 0;
   #ended = false;

@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js';
 import type { GrpcEventWriter } from './event-writer.js';
 import { A2A_SERVICE_DEFINITION, grpcHandlers, type GrpcAuth } from './handlers.js';
 
+/** Options of {@link serveGrpc}. */
 export interface GrpcServeOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
