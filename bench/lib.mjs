@@ -104,6 +104,8 @@ export async function startServer(name, nodeFlags = [], env = {}) {
     name,
     origin: ready.origin,
     rest: ready.rest !== false,
+    /** `host:port` of the server's gRPC listener (started when BENCH_GRPC is set). */
+    grpc: ready.grpc,
     async mem() {
       child.send({ cmd: 'mem' });
       return (await nextMessage(child, (m) => m?.cmd === 'mem', 30_000, `${name} memory probe`)).mem;

@@ -29,12 +29,12 @@ rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
 
 await waitQuiet();
-const srv = await startServer(server, ['--cpu-prof', '--cpu-prof-dir', dir]);
+const srv = await startServer(server, ['--cpu-prof', '--cpu-prof-dir', dir], sc.transport === 'grpc' ? { BENCH_GRPC: '1' } : {});
 let load;
 try {
   const cfg = await sc.prepare(srv);
   if (!cfg) throw new Error(`${sc.id} is n/a for ${server}`);
-  load = await runLoad(sc.kind === 'stream' ? 'stream-load.mjs' : 'load.mjs', { ...cfg, duration, warmup: 1 }, duration + 45);
+  load = await runLoad(sc.transport === 'grpc' ? 'grpc-load.mjs' : sc.kind === 'stream' ? 'stream-load.mjs' : 'load.mjs', { ...cfg, duration, warmup: 1 }, duration + 45);
 } finally {
   await srv.stop();
 }

@@ -54,7 +54,7 @@ export function renderMarkdown(meta, results) {
   L.push(
     `Commit ${meta.commit ?? '?'}${meta.srcDirty ? ' (src/ had uncommitted changes)' : ''}. Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel ?? 'cpu'}; server and load generator ${meta.pinned ? 'pinned to cores 0 and 1' : 'not pinned'}${meta.raisedPriority ? ', at raised priority (nice -15, also for the session autogroup)' : ''}. ` +
       `${c.runs} run(s) per server per scenario, ${c.duration} s each after ${c.warmup} s warm-up, fresh server per run, servers interleaved. ` +
-      `Cells: median (min–max) over valid runs; ratio columns: median (min–max) of ours ÷ other within the same interleaved round, which cancels drift in machine load. ours = a2a-kit, SDK = @a2a-js/sdk 1.3.0 on Express, ceiling = bare node:http sending fixed bytes. ` +
+      `Cells: median (min–max) over valid runs; ratio columns: median (min–max) of ours ÷ other within the same interleaved round, which cancels drift in machine load. ours = a2a-kit, SDK = @a2a-js/sdk 1.3.0 on Express (its own gRPC service for the gRPC rows), ceiling = bare node:http sending fixed bytes (for the gRPC rows: a bare @grpc/grpc-js server sending fixed protobuf bytes). ` +
       `↓ = lower is better (its ratios are still ours ÷ other). autocannon reports latency percentiles in whole ms.`,
   );
   L.push('');
@@ -107,6 +107,18 @@ export function targets(results) {
     const rc = pmed(s, 'bare', 'rps');
     out.push({ what, ok: rs === null || rc === null ? null : rs >= 3 && rc >= 0.5, detail: `${rfmt(rs)} SDK, ${rc === null ? 'n/a' : `${(rc * 100).toFixed(0)} %`} of ceiling` });
   }
+  for (const c of [1, 32, 128]) {
+    const s = S[`grpc-send-c${c}`]?.summary;
+    const rs = pmed(s, 'sdk', 'rps');
+    const rc = pmed(s, 'bare', 'rps');
+    out.push({
+      what: `gRPC SendMessage at ${c} concurrent call${c > 1 ? 's' : ''} ≥ 3× SDK and ≥ 50 % of the gRPC ceiling`,
+      ok: rs === null || rc === null ? null : rs >= 3 && rc >= 0.5,
+      detail: `${rfmt(rs)} SDK, ${rc === null ? 'n/a' : `${(rc * 100).toFixed(0)} %`} of ceiling`,
+    });
+  }
+  const gs = pmed(S['grpc-stream-c32']?.summary, 'sdk', 'eventsPerS');
+  out.push({ what: 'gRPC streaming events/s ≥ 3× SDK', ok: gs === null ? null : gs >= 3, detail: rfmt(gs) });
   const st = S['stream-c32']?.summary;
   const ev = pmed(st, 'sdk', 'eventsPerS');
   const tf = pmed(st, 'sdk', 'ttfeP50');

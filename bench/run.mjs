@@ -60,14 +60,14 @@ for (const sc of scenarios) {
     const order = cfg.servers.map((_, i) => cfg.servers[(i + run) % cfg.servers.length]);
     for (const name of order) {
       const busy = await waitQuiet();
-      const srv = await startServer(name);
+      const srv = await startServer(name, [], sc.transport === 'grpc' ? { BENCH_GRPC: '1' } : {});
       try {
         const load = await sc.prepare(srv);
         if (!load) {
           per[name].push({ na: true });
           continue;
         }
-        const script = sc.kind === 'stream' ? 'stream-load.mjs' : 'load.mjs';
+        const script = sc.transport === 'grpc' ? 'grpc-load.mjs' : sc.kind === 'stream' ? 'stream-load.mjs' : 'load.mjs';
         if (cfg.warmup > 0) await runLoad(script, { ...load, duration: cfg.warmup, warmup: 0 }, cfg.warmup + 40);
         const cpu0 = await srv.cpu();
         const r = await runLoad(script, { ...load, duration: cfg.duration, warmup: 0 }, cfg.duration + 40);

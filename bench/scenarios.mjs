@@ -15,6 +15,18 @@ const sendRpc = (conns) => ({
   },
 });
 
+/** gRPC scenarios: `transport: 'grpc'` starts each server with its gRPC listener and loads it with grpc-load.mjs. */
+const sendGrpc = (concurrency) => ({
+  id: `grpc-send-c${concurrency}`,
+  title: `gRPC SendMessage, ${concurrency} concurrent call${concurrency > 1 ? 's' : ''}`,
+  kind: 'http',
+  transport: 'grpc',
+  latency: true,
+  async prepare(srv) {
+    return srv.grpc ? { target: srv.grpc, concurrency } : null;
+  },
+});
+
 export const SCENARIOS = [
   sendRpc(1),
   sendRpc(32),
@@ -66,6 +78,18 @@ export const SCENARIOS = [
     kind: 'stream',
     async prepare(srv) {
       return { url: `${srv.origin}/a2a/jsonrpc`, concurrency: 32, k: STREAM_K, maxStreams: 1_000_000 };
+    },
+  },
+  sendGrpc(1),
+  sendGrpc(32),
+  sendGrpc(128),
+  {
+    id: 'grpc-stream-c32',
+    title: `gRPC SendStreamingMessage, K=${STREAM_K} status updates, 32 streams`,
+    kind: 'stream',
+    transport: 'grpc',
+    async prepare(srv) {
+      return srv.grpc ? { target: srv.grpc, concurrency: 32, k: STREAM_K } : null;
     },
   },
 ];

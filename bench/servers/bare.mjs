@@ -70,7 +70,7 @@ const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
   });
 });
 
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', async () => {
   const origin = `http://127.0.0.1:${server.address().port}`;
   CARD = JSON.stringify({
     name: 'echo',
@@ -86,5 +86,6 @@ server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
     skills: [{ id: 'echo', name: 'Echo', description: 'Repeats the text', tags: ['demo'] }],
   });
   ETAG = `"${createHash('sha256').update(CARD).digest('base64url')}"`;
-  report(origin, { rest: true });
+  const grpc = process.env.BENCH_GRPC ? await (await import('./bare-grpc.mjs')).startBareGrpc() : undefined;
+  report(origin, { rest: true, ...(grpc ? { grpc } : {}) });
 });

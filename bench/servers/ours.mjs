@@ -34,4 +34,6 @@ const server = createAgentServer({
 });
 
 const origin = await server.listen(Number(process.env.PORT ?? 0));
-report(origin, { rest: hasRest });
+// gRPC scenarios: the same agent (same dispatcher, tasks and store) on a gRPC port as well.
+const grpc = process.env.BENCH_GRPC ? await (await import(`${dist}server/grpc/index.js`)).serveGrpc(server) : undefined;
+report(origin, { rest: hasRest, ...(grpc ? { grpc: grpc.target } : {}) });

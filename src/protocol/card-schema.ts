@@ -36,13 +36,23 @@ const scopes = () => z.record(z.string(), str(), { error: typed('an object mappi
 
 const HTTP_BINDINGS = new Set(['JSONRPC', 'HTTP+JSON']);
 
+/**
+ * A gRPC channel target `host:port` (`[v6]:port` too). Not a URL, but what the gRPC entries of the
+ * reference SDKs' cards hold; a client can still reach it, so it is accepted for GRPC interfaces.
+ */
+const isGrpcTarget = (u: string): boolean => /^(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/i.test(u);
+
 /** §4.4.6 AgentInterface (an HTTP binding needs an http(s) URL). */
 export const AgentInterfaceSchema = obj({
-  url: url(),
+  // Checked here so that the problem is reported with the others; whether a target fits the binding, below.
+  url: str().refine((u) => isAbsoluteUrl(u) || isGrpcTarget(u), 'must be an absolute URL'),
   protocolBinding: nonEmpty(),
   tenant: str().optional(),
   protocolVersion: str().regex(/^\d+\.\d+(\.\d+)?$/, 'must be a version such as "1.0"'),
 }).superRefine((i, ctx) => {
+  if (isGrpcTarget(i.url) && !isAbsoluteUrl(i.url) && i.protocolBinding.toUpperCase() !== 'GRPC') {
+    ctx.addIssue({ code: 'custom', path: ['url'], message: 'must be an absolute URL' });
+  }
   if (HTTP_BINDINGS.has(i.protocolBinding) && isAbsoluteUrl(i.url) && !/^https?:\/\//i.test(i.url)) {
     ctx.addIssue({ code: 'custom', path: ['url'], message: `must be an http or https URL for ${i.protocolBinding}` });
   }

@@ -1,0 +1,17 @@
+/**
+ * What an agent server calls to serve gRPC from its own configuration (§5.2: one card lists every
+ * binding the agent serves). It is loaded with `import()` only when gRPC is configured, so agents
+ * without gRPC never load grpc-js. The gRPC port is bound first, because the card names it; the
+ * card-derived authenticator is read on every call, because it only exists once the card does.
+ */
+import type { OperationDispatcher } from '../dispatch/dispatcher.js';
+import type { GrpcAuth } from './handlers.js';
+import { listenGrpc, type GrpcListenOptions, type GrpcServerHandle } from './serve.js';
+
+export type { GrpcListenOptions, GrpcServerHandle } from './serve.js';
+export type { GrpcAuth } from './handlers.js';
+
+/** Start the gRPC listener of an agent server; `auth` returns the binding options its card produced. */
+export function startAgentGrpc(service: OperationDispatcher, options: GrpcListenOptions, auth: () => GrpcAuth): Promise<GrpcServerHandle> {
+  return listenGrpc(service, options, auth);
+}
