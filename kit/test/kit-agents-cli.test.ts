@@ -112,7 +112,7 @@ describe('agents CLI', { timeout: 5 * BOUND_MS }, () => {
       const lines = a.err().split('\n').filter(Boolean);
       assert.ok(lines.length >= 2, a.err());
       for (const line of lines) assert.match(line, /^\d\d:\d\d:\d\d (info |warn |error|debug) /, `not a readable log line: ${line}`);
-      assert.ok(lines.some((l) => /info  stopping the agents {2}signal=SIGTERM$/.test(l)), a.err());
+      assert.ok(lines.some((l) => /info {2}stopping the agents {2}signal=SIGTERM$/.test(l)), a.err());
     } finally {
       if (a.child.exitCode === null) a.child.kill('SIGKILL');
     }

@@ -73,7 +73,7 @@ describe('demo CLI', { timeout: 4 * BOUND_MS }, () => {
   it('the demo says each thing once and ends with where the release went, the time per stage and what to try next', async () => {
     const r = await demo([], env);
     assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
-    const count = (re: RegExp): number => r.stdout.match(new RegExp(re.source, 'g'))?.length ?? 0;
+    const count = (re: RegExp): number => r.stdout.match(new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`))?.length ?? 0;
     assert.equal(count(/\/\.well-known\/agent-card\.json/), 3, 'each card URL once, in discovery');
     assert.equal(count(/\/a2a\/jsonrpc/), 3, 'each chosen interface once, in the table');
     assert.equal(count(/chose \[/), 0);
@@ -82,10 +82,10 @@ describe('demo CLI', { timeout: 4 * BOUND_MS }, () => {
     assert.equal(count(/Reply 'confirm' to deploy/), 1, 'the confirmation question once');
     assert.equal(count(/✔ change-ok passed tests and review/), 1);
     const tail = r.stdout.slice(r.stdout.indexOf('✔ change-ok passed')).split('\n');
-    assert.match(tail[1] ?? '', /^  release\s+\S*releases\/production\/releases\/1\.0\.0\+\S+\s+\(production\/current points here; (first release|previous v\S+)\)$/);
-    assert.match(tail[2] ?? '', /^  time\s+start [\d.]+ m?s · discovery [\d.]+ m?s · tests [\d.]+ m?s · review [\d.]+ m?s · deploy [\d.]+ m?s · total [\d.]+ m?s$/);
-    assert.match(tail[3] ?? '', /^  next\s+npm run demo:broken\s+a change whose tests fail/);
-    assert.equal(count(/^  (release|time|next) /gm), 3, 'the summary once');
+    assert.match(tail[1] ?? '', /^ {2}release\s+\S*releases\/production\/releases\/1\.0\.0\+\S+\s+\(production\/current points here; (first release|previous v\S+)\)$/);
+    assert.match(tail[2] ?? '', /^ {2}time\s+start [\d.]+ m?s · discovery [\d.]+ m?s · tests [\d.]+ m?s · review [\d.]+ m?s · deploy [\d.]+ m?s · total [\d.]+ m?s$/);
+    assert.match(tail[3] ?? '', /^ {2}next\s+npm run demo:broken\s+a change whose tests fail/);
+    assert.equal(count(/^ {2}(release|time|next) /gm), 3, 'the summary once');
   });
 
   it('--project change-broken stops at the tests and exits 1', async () => {

@@ -207,7 +207,7 @@ export function helpText(cmd: Command): string {
 export function readmeTable(cmd: Command): string {
   const cell = (s: string): string => s.replace(/\|/g, '\\|');
   const rows = cmd.flags.map(
-    (f) => `| \`${cell(flagLabel(f))}\` | ${f.env ? `\`${f.env}\`` : ''} | ${f.default !== undefined ? `\`${cell(f.default)}\`` : ''} | ${cell(f.help)} |`,
+    (f) => `| \`${cell(flagLabel(f))}\` | ${f.env ? `\`${f.env}\`` : ''} | ${f.default === undefined ? '' : /\s/.test(f.default) ? cell(f.default) : `\`${cell(f.default)}\``} | ${cell(f.help)} |`,
   );
   return ['| flag | environment | default | what it does |', '|---|---|---|---|', ...rows].join('\n');
 }

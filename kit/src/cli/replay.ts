@@ -18,7 +18,8 @@ function totalLine(reports: ReplayReport[], files: number, ms: number): string {
   const failed = exchanges.filter((e) => !e.passed).length;
   const unread = reports.filter((r) => r.exchanges.length === 0 && !r.passed).length;
   const ok = reports.every((r) => r.passed);
-  const counts = failed ? `${exchanges.length - failed} passed, ${failed} failed of ${exchanges.length} exchanges` : `${exchanges.length} exchanges passed`;
+  const n = `${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'}`;
+  const counts = failed ? `${exchanges.length - failed} passed, ${failed} failed of ${n}` : `${n} passed`;
   const where = `${files} file${files === 1 ? '' : 's'}`;
   return `${ok ? '✔' : '✘'} total: ${counts} in ${where}${unread ? `; ${unread} not replayed (see above)` : ''} (${elapsed(ms)})`;
 }
