@@ -16,6 +16,7 @@ import type { KitAgentName, KitBinding } from '../agents/cards.js';
 import { AGENTS_COMMAND } from './commands.js';
 import { deployerToken } from './deployer-token.js';
 import { UsageError, helpText, parseFlags, usageLine } from './flags.js';
+import { ECHO_MS } from './interrupt.js';
 import { chooseLogFormat, kitLogger } from './log-lines.js';
 
 const NAMES: KitAgentName[] = ['test-runner', 'code-reviewer', 'deployer'];
@@ -104,13 +105,14 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(`${lines.join('\n')}\n`);
 
   return new Promise<number>((resolve) => {
-    let stopping = false;
+    let stopping = 0;
     const stop = (signal: NodeJS.Signals): void => {
       if (stopping) {
+        if (Date.now() - stopping < ECHO_MS) return;
         logger.warn({ signal }, 'second signal: exiting at once');
         process.exit(1);
       }
-      stopping = true;
+      stopping = Date.now();
       logger.info({ signal }, 'stopping the agents');
       kit.close().then(
         () => resolve(0),
