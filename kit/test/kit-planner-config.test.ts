@@ -93,9 +93,9 @@ describe('planner loadConfig', () => {
     ['--verify-cards yes', () => loadConfig(['--verify-cards', 'yes'], {}, empty), /must be required, if-signed or off, not "yes"/],
     ['--timeout soon', () => loadConfig(['--timeout', 'soon'], {}, empty), /taskTimeoutMs \(--timeout\) must be a positive number of milliseconds, not "soon"/],
     ['--webhook-port 70000', () => loadConfig(['--webhook-port', '70000'], {}, empty), /webhookPort must be a port number/],
-    ['a misspelt flag', () => loadConfig(['--projct', 'change-broken'], {}, empty), /unknown argument "--projct"/],
+    ['a misspelt flag', () => loadConfig(['--projct', 'change-broken'], {}, empty), /unknown flag --projct \(did you mean --project\?\)/],
     ['--config of a missing file', () => loadConfig(['--config', path.join(dir, 'nope.json')], {}, empty), /cannot read config file .*nope\.json/],
-    ['--config without a file', () => loadConfig(['--config'], {}, empty), /--config needs a file name/],
+    ['--config without a file', () => loadConfig(['--config'], {}, empty), /--config needs a value \(FILE\)/],
   ];
   for (const [name, fn, message] of bad) it(`bad value: ${name} → clear error`, () => assert.throws(fn, message));
 
@@ -103,7 +103,7 @@ describe('planner loadConfig', () => {
     assert.throws(() => loadConfig(['--config', write('broken.json', '{ planner: ')], {}, empty), /broken\.json is not valid JSON/);
     assert.throws(() => loadConfig(['--config', write('arr.json', { planner: [] })], {}, empty), /arr\.json: "planner" must be an object/);
     assert.throws(() => loadConfig(['--config', write('agents.json', { planner: { agents: 'x' } })], {}, empty), /planner\.agents must be a list of ports or URLs/);
-    assert.throws(() => loadConfig(['--config', write('typo.json', { planner: { verifyCard: 'off' } })], {}, empty), /unknown setting planner\.verifyCard/);
+    assert.throws(() => loadConfig(['--config', write('typo.json', { planner: { verifyCard: 'off' } })], {}, empty), /unknown setting planner\.verifyCard \(did you mean verifyCards\?\)/);
     assert.throws(() => loadConfig(['--config', write('confirm.json', { planner: { confirmProduction: 'no' } })], {}, empty), /confirmProduction must be true or false, not "no"/);
     assert.throws(() => loadConfig(['--config', write('empty-agents.json', { planner: { agents: [] } })], {}, empty), /planner\.agents lists no agents/);
   });

@@ -39,6 +39,8 @@ export interface ProxyOptions {
   moveUrls?: boolean;
   /** Answer a request here instead of forwarding it (e.g. a failing agent). */
   intercept?: (r: SeenRequest) => { status: number; body: string } | undefined;
+  /** Never answer a request (until the proxy closes): a caller left waiting, e.g. for Ctrl-C. */
+  hold?: (r: SeenRequest) => boolean;
 }
 
 export async function observingProxy(agent: RunningAgent, edit: CardEdit = (c) => c, opts: ProxyOptions = {}): Promise<ObservingProxy> {
@@ -68,6 +70,7 @@ export async function observingProxy(agent: RunningAgent, edit: CardEdit = (c) =
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(card));
         return;
       }
+      if (opts.hold?.(entry)) return;
       const own = opts.intercept?.(entry);
       if (own) {
         res.writeHead(own.status, { 'content-type': 'application/json' }).end(own.body);

@@ -156,7 +156,8 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       const card = server.service.card;
       const baseUrl = cardOpts(origin).baseUrl;
       agents[name] = { name, server, origin, baseUrl, cardUrl: `${baseUrl}/.well-known/agent-card.json`, card };
-      logger.info({ agent: name, origin, card: agents[name].cardUrl }, 'agent listening');
+      // debug: a command that starts the kit prints where each agent listens in its own summary, once.
+      logger.debug({ agent: name, origin, card: agents[name].cardUrl }, 'agent listening');
     }
   } catch (err) {
     await Promise.allSettled(started.map((s) => s.close(1000)));

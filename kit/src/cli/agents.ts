@@ -1,33 +1,25 @@
 /**
- * `npm run agents`: the kit's three agents in one foreground process, until Ctrl-C or SIGTERM.
- * Usage: agents [--host 127.0.0.1] [--public-host localhost] [--ports 41241,41242,41243]
- *               [--workspace samples] [--work-dir .kit-work] [--releases DIR] [--test-timeout 60] [--jsonrpc-only] [--memory]
+ * `npm run agents`: the kit's three agents in one foreground process, until Ctrl-C or SIGTERM. The flags
+ * are in AGENTS_COMMAND (commands.ts); `--help` prints them.
  * Tasks are kept in SQLite files in the work dir (so a production deploy awaiting confirmation survives a
- * restart); --memory keeps them in memory instead.
- * Environment: KIT_HOST, KIT_PUBLIC_HOST, KIT_PORTS, KIT_WORKSPACE, KIT_WORK_DIR, KIT_RELEASES, KIT_TEST_TIMEOUT,
- * DEPLOYER_TOKEN, LOG_LEVEL. Flags win over the environment. Ports, in order of precedence: --ports, KIT_PORTS,
- * then the planner's own settings (KIT_AGENTS, `planner.agents` of kit.config.json) so one edit moves both sides,
- * then 41241–41243.
- * Without DEPLOYER_TOKEN a fresh token is generated and written to `<work dir>/deployer-token` (mode 0600);
- * only that file's path is printed, never the token.
+ * restart); --memory keeps them in memory instead. Ports, in order of precedence: --ports, KIT_PORTS, then
+ * the planner's own settings (KIT_AGENTS, `planner.agents` of kit.config.json) so one edit moves both sides,
+ * then 41241–41243. The deployer token: DEPLOYER_TOKEN, else the one kept in `<work dir>/deployer-token`
+ * (made on first start, mode 0600, reused after; --new-token replaces it). Only its file is printed, never the token.
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { startKitAgents, type RunningKit } from '../agents/start.js';
 import { loadOrCreateSigningKey } from '../agents/signing-key.js';
 import type { KitAgentName, KitBinding } from '../agents/cards.js';
-
-const USAGE =
-  'usage: agents [--host H] [--public-host H] [--ports P1,P2,P3] [--workspace DIR] [--work-dir DIR] [--releases DIR] ' +
-  '[--test-timeout SECONDS] [--jsonrpc-only] [--memory]';
+import { AGENTS_COMMAND } from './commands.js';
+import { deployerToken } from './deployer-token.js';
+import { UsageError, helpText, parseFlags, usageLine } from './flags.js';
+import { ECHO_MS } from './interrupt.js';
+import { chooseLogFormat, kitLogger } from './log-lines.js';
 
 const NAMES: KitAgentName[] = ['test-runner', 'code-reviewer', 'deployer'];
-
-class UsageError extends Error {}
 
 /** Three ports, or base URLs whose ports are taken, in the order test-runner, code-reviewer, deployer. */
 function parsePorts(parts: string[], from: string): Partial<Record<KitAgentName, number>> {
@@ -63,60 +55,26 @@ function configuredPorts(flag: string | undefined, env: NodeJS.ProcessEnv): Part
     : {};
 }
 
-/** A token only the owner of the work dir can read; written beside and renamed so it is never half there. */
-async function generatedToken(workDir: string): Promise<{ token: string; file: string }> {
-  await mkdir(workDir, { recursive: true, mode: 0o700 });
-  const file = path.join(workDir, 'deployer-token');
-  const tmp = `${file}.${process.pid}.tmp`;
-  const token = randomBytes(32).toString('base64url');
-  await writeFile(tmp, `${token}\n`, { mode: 0o600 });
-  await chmod(tmp, 0o600); // the umask cannot widen it, but an old file's mode could linger on some systems
-  await rename(tmp, file);
-  return { token, file };
-}
-
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      host: { type: 'string' },
-      'public-host': { type: 'string' },
-      ports: { type: 'string' },
-      workspace: { type: 'string' },
-      'work-dir': { type: 'string' },
-      releases: { type: 'string' },
-      'test-timeout': { type: 'string' },
-      'jsonrpc-only': { type: 'boolean' },
-      memory: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
+  const { values } = parseFlags(AGENTS_COMMAND, argv);
+  if (values.bool('help')) {
+    process.stdout.write(helpText(AGENTS_COMMAND));
     return 0;
   }
   const env = process.env;
-  const workDir = path.resolve(values['work-dir'] ?? env.KIT_WORK_DIR ?? '.kit-work');
-  const workspaceRoot = path.resolve(values.workspace ?? env.KIT_WORKSPACE ?? 'samples');
-  const releasesDir = path.resolve(values.releases ?? env.KIT_RELEASES ?? path.join(workDir, 'releases'));
-  const timeout = values['test-timeout'] ?? env.KIT_TEST_TIMEOUT;
+  const workDir = path.resolve(values.string('work-dir') ?? env.KIT_WORK_DIR ?? '.kit-work');
+  const workspaceRoot = path.resolve(values.string('workspace') ?? env.KIT_WORKSPACE ?? 'samples');
+  const releasesDir = path.resolve(values.string('releases') ?? env.KIT_RELEASES ?? path.join(workDir, 'releases'));
+  const timeout = values.string('test-timeout') ?? env.KIT_TEST_TIMEOUT;
   const testTimeoutMs = timeout !== undefined ? Number(timeout) * 1000 : undefined;
   if (testTimeoutMs !== undefined && !(testTimeoutMs > 0 && testTimeoutMs <= 3_600_000)) {
-    throw new UsageError(`--test-timeout expects seconds between 1 and 3600, got "${timeout}"`);
+    throw new UsageError(`${values.has('test-timeout') ? '--test-timeout' : 'KIT_TEST_TIMEOUT'} expects seconds between 1 and 3600, got "${timeout}"`);
   }
-  const ports = configuredPorts(values.ports, env);
-  const bindings: KitBinding[] = values['jsonrpc-only'] ? ['JSONRPC'] : ['JSONRPC', 'HTTP+JSON'];
+  const ports = configuredPorts(values.string('ports'), env);
+  const bindings: KitBinding[] = values.bool('jsonrpc-only') ? ['JSONRPC'] : ['JSONRPC', 'HTTP+JSON'];
 
-  const logger = pino({ level: env.LOG_LEVEL ?? 'info', base: { pid: process.pid } }, pino.destination({ dest: 2, sync: true }));
-  let tokenNote: string;
-  let deployerToken = env.DEPLOYER_TOKEN?.trim();
-  if (deployerToken) {
-    tokenNote = 'from DEPLOYER_TOKEN';
-  } else {
-    const g = await generatedToken(workDir);
-    deployerToken = g.token;
-    tokenNote = `generated, stored in ${g.file} (mode 0600); set DEPLOYER_TOKEN to choose your own`;
-  }
+  const logger = kitLogger(chooseLogFormat(values.string('log-format'), env, process.stderr.isTTY), env.LOG_LEVEL ?? 'info');
+  const token = await deployerToken(workDir, env, values.bool('new-token'));
   await mkdir(releasesDir, { recursive: true });
   await mkdir(workDir, { recursive: true, mode: 0o700 });
 
@@ -124,14 +82,14 @@ async function main(argv: string[]): Promise<number> {
   const kit: RunningKit = await startKitAgents({
     workspaceRoot,
     releasesDir,
-    deployerToken,
+    deployerToken: token.token,
     signingKeys: [signing.key],
     ports,
     bindings,
     logger,
-    ...(values.memory ? {} : { storeDir: workDir }),
-    ...(values.host ?? env.KIT_HOST ? { host: (values.host ?? env.KIT_HOST)! } : {}),
-    ...(values['public-host'] ?? env.KIT_PUBLIC_HOST ? { publicHost: (values['public-host'] ?? env.KIT_PUBLIC_HOST)! } : {}),
+    ...(values.bool('memory') ? {} : { storeDir: workDir }),
+    ...(values.string('host') ?? env.KIT_HOST ? { host: (values.string('host') ?? env.KIT_HOST)! } : {}),
+    ...(values.string('public-host') ?? env.KIT_PUBLIC_HOST ? { publicHost: (values.string('public-host') ?? env.KIT_PUBLIC_HOST)! } : {}),
     ...(testTimeoutMs !== undefined ? { testTimeoutMs } : {}),
   });
 
@@ -142,18 +100,19 @@ async function main(argv: string[]): Promise<number> {
   }
   lines.push(`  workspace      ${workspaceRoot}`, `  releases       ${releasesDir}`);
   lines.push(`  cards signed   kid ${signing.key.kid}; planners trust ${signing.jwksFile}`);
-  lines.push(`  tasks          ${values.memory ? 'in memory' : `SQLite files in ${workDir}`}`, `  deployer token ${tokenNote}`);
+  lines.push(`  tasks          ${values.bool('memory') ? 'in memory' : `SQLite files in ${workDir}`}`, `  deployer token ${token.note}`);
   lines.push('Press Ctrl-C to stop.');
   process.stdout.write(`${lines.join('\n')}\n`);
 
   return new Promise<number>((resolve) => {
-    let stopping = false;
+    let stopping = 0;
     const stop = (signal: NodeJS.Signals): void => {
       if (stopping) {
+        if (Date.now() - stopping < ECHO_MS) return;
         logger.warn({ signal }, 'second signal: exiting at once');
         process.exit(1);
       }
-      stopping = true;
+      stopping = Date.now();
       logger.info({ signal }, 'stopping the agents');
       kit.close().then(
         () => resolve(0),
@@ -172,17 +131,16 @@ main(process.argv.slice(2)).then(
   // Exit explicitly once stopped: an idle keep-alive socket must not keep a stopped kit hanging.
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof UsageError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
-      process.exitCode = 2;
-      return;
+    if (err instanceof UsageError) {
+      process.stderr.write(usageLine(AGENTS_COMMAND, err));
+      process.exit(2);
     }
     const e = err as NodeJS.ErrnoException;
     process.stderr.write(
       e.code === 'EADDRINUSE'
-        ? `cannot start: a port is already in use (${e.message}); choose others with --ports or KIT_PORTS\n`
-        : `cannot start the agents: ${e.message}\n`,
+        ? `agents: cannot start, a port is already in use (${e.message}); choose others with --ports or KIT_PORTS\n`
+        : `agents: cannot start: ${e.message}\n`,
     );
-    process.exitCode = 1;
+    process.exit(1);
   },
 );

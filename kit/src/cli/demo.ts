@@ -1,23 +1,25 @@
 /**
  * `npm start`: the kit end to end. Starts the three agents, runs the planner on a sample change
- * (tests → review → deploy), prints the transcript, stops everything. Exit 0 when the change is
- * deployed, 1 when the pipeline stopped (e.g. `--project change-broken`), 2 on bad usage or when the kit cannot start.
- * Planner flags pass through: --project, --target, --no-confirm, --verify-cards, --agents, --config.
+ * (tests → review → deploy), prints the transcript and a summary (where the release went, time per stage,
+ * what to try next), stops everything. Exit 0 when the change is deployed, 1 when the pipeline stopped
+ * (e.g. `--project change-broken`), 2 on bad usage or when the kit cannot start, 130 on Ctrl-C (after the
+ * running task is canceled). Flags are in DEMO_COMMAND (commands.ts): the planner's, plus `--ports`.
  * The agents listen on `--ports P1,P2,P3` (or KIT_PORTS; 0 picks a free port), else on the ports of the
  * planner's configured agents when those are on this machine (KIT_AGENTS, kit.config.json), else 41241–41243.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { pino } from 'pino';
 import { generateKeyPair, exportJWK } from 'jose';
 import { startKitAgents } from '../agents/start.js';
 import type { KitAgentName } from '../agents/cards.js';
-import { loadConfig, runPlanner } from '../planner/index.js';
+import { configFrom, elapsed, runPlanner, type PipelineResult, type PlannerConfig } from '../planner/index.js';
+import { DEMO_COMMAND } from './commands.js';
+import { UsageError, helpText, parseFlags, usageLine } from './flags.js';
+import { INTERRUPTED_EXIT, onInterrupt } from './interrupt.js';
+import { chooseLogFormat, kitLogger } from './log-lines.js';
 
 const NAMES: KitAgentName[] = ['test-runner', 'code-reviewer', 'deployer'];
-
-class UsageError extends Error {}
 
 /** `--ports`/KIT_PORTS, else the configured agents' ports when all three are local, else the defaults. */
 function agentPorts(flag: string | undefined, env: NodeJS.ProcessEnv, agents: string[]): Partial<Record<KitAgentName, number>> {
@@ -36,35 +38,50 @@ function agentPorts(flag: string | undefined, env: NodeJS.ProcessEnv, agents: st
   return Object.fromEntries(NAMES.map((n, i) => [n, ports[i]!]));
 }
 
+/** What to try after this run, skipping what was just done. */
+function nextSteps(r: PipelineResult, cfg: PlannerConfig): Array<[string, string]> {
+  if (r.interrupted) return [['npm start', 'the whole run again']];
+  const rows: Array<[string, string]> = [];
+  if (!r.ok && cfg.project !== 'change-ok') rows.push(['npm start', 'the same pipeline on change-ok, whose tests pass']);
+  if (cfg.project !== 'change-broken') rows.push(['npm run demo:broken', 'a change whose tests fail: the pipeline stops before deploy']);
+  if (r.ok && cfg.target === 'production' && cfg.confirmProduction) {
+    rows.push(['npm start -- --no-confirm', 'decline the production confirmation: the deploy is canceled']);
+  }
+  rows.push(['npm run agents', 'the agents alone, for npm run planner, npm run replay -- http/*.http or your editor']);
+  rows.push(['npm start -- --help', 'every flag']);
+  return rows;
+}
+
 async function main(argv: string[]): Promise<number> {
-  const root = process.cwd();
-  const workDir = path.resolve(process.env.KIT_WORK_DIR ?? '.kit-work');
-  const workspaceRoot = path.resolve(process.env.KIT_WORKSPACE ?? 'samples');
+  const { values } = parseFlags(DEMO_COMMAND, argv);
+  if (values.bool('help')) {
+    process.stdout.write(helpText(DEMO_COMMAND));
+    return 0;
+  }
+  const workDir = path.resolve(values.string('work-dir') ?? process.env.KIT_WORK_DIR ?? '.kit-work');
+  const workspaceRoot = path.resolve(values.string('workspace') ?? process.env.KIT_WORKSPACE ?? 'samples');
   const releasesDir = path.join(workDir, 'releases');
-  await mkdir(releasesDir, { recursive: true });
   // The demo plays both sides, so it mints the deployer's token and hands it to the planner in memory.
   const deployerToken = process.env.DEPLOYER_TOKEN?.trim() || randomBytes(32).toString('base64url');
-  const p = argv.indexOf('--ports');
-  if (p >= 0 && argv[p + 1] === undefined) throw new UsageError('--ports needs a value');
-  const portsFlag = p >= 0 ? argv[p + 1] : undefined;
-  const plannerArgs = p >= 0 ? [...argv.slice(0, p), ...argv.slice(p + 2)] : argv;
-  let cfg;
+  let cfg: PlannerConfig;
   try {
-    cfg = loadConfig(plannerArgs, { ...process.env, DEPLOYER_TOKEN: deployerToken }, root);
+    cfg = configFrom(values, { ...process.env, DEPLOYER_TOKEN: deployerToken });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError((err as Error).message, { cause: err });
   }
-  const ports = agentPorts(portsFlag, process.env, cfg.agents);
+  const ports = agentPorts(values.string('ports'), process.env, cfg.agents);
+  await mkdir(releasesDir, { recursive: true });
 
   // The kit signs its cards with a key made for this run; the planner trusts exactly that key.
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
   const kid = `kit-demo-${randomBytes(4).toString('hex')}`;
   const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' };
 
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination({ dest: 2, sync: true }));
+  const logger = kitLogger(chooseLogFormat(undefined, process.env, process.stderr.isTTY), process.env.LOG_LEVEL ?? 'warn');
   const out = process.stdout;
   out.write(`a2a-kit demo · A2A 1.0.1 · change "${cfg.project}" → ${cfg.target}\n`);
-  out.write('starting test-runner, code-reviewer and deployer …\n');
+  out.write('starting test-runner, code-reviewer and deployer … ');
+  const started = performance.now();
   const kit = await startKitAgents({
     workspaceRoot,
     releasesDir,
@@ -73,23 +90,33 @@ async function main(argv: string[]): Promise<number> {
     ports,
     signingKeys: [{ privateKey, kid, alg: 'ES256' }],
   });
-  for (const a of Object.values(kit.agents)) out.write(`  ${a.name.padEnd(14)} ${a.cardUrl}\n`);
+  const startMs = performance.now() - started;
+  // The card URLs follow in the discovery section; here only that the agents are up, and where.
+  out.write(`listening on ports ${NAMES.map((n) => new URL(kit.agents[n].baseUrl).port).join(', ')} (${elapsed(startMs)})\n`);
+  const interrupt = onInterrupt(out);
   try {
     const result = await runPlanner(
-      { ...cfg, agents: Object.values(kit.agents).map((a) => a.baseUrl) },
-      { out, workspaceRoot, trust: { keys: [{ kid, key: publicJwk }] } },
+      { ...cfg, agents: NAMES.map((n) => kit.agents[n].baseUrl) },
+      {
+        out,
+        workspaceRoot,
+        trust: { keys: [{ kid, key: publicJwk }] },
+        signal: interrupt.signal,
+        before: [{ stage: 'start', ms: startMs }],
+        next: (r) => nextSteps(r, cfg),
+      },
     );
-    return result.ok ? 0 : 1;
+    return result.interrupted ? INTERRUPTED_EXIT : result.ok ? 0 : 1;
   } finally {
     await kit.close();
+    interrupt.off();
   }
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    const usage = err instanceof UsageError;
-    process.stderr.write(`${usage ? 'demo: bad usage' : 'demo failed'}: ${(err as Error).message}\n`);
+    process.stderr.write(err instanceof UsageError ? usageLine(DEMO_COMMAND, err) : `demo failed: ${(err as Error).message}\n`);
     process.exit(2);
   },
 );

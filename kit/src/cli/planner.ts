@@ -1,45 +1,45 @@
 /**
- * `npm run planner`: the planner alone, against agents already running (`npm run agents`).
- * Configuration: kit.config.json (or --config FILE), then KIT_AGENTS / DEPLOYER_TOKEN, then flags
- * (--agents 41241,41242,41243, --project, --target, --no-confirm, --verify-cards, --workspace DIR,
- * --trust-jwks FILE). Exit 0 when deployed, 1 when the pipeline stopped, 2 on bad configuration.
+ * `npm run planner`: the planner alone, against agents already running (`npm run agents`). Flags are in
+ * PLANNER_COMMAND (commands.ts); `--help` prints them. Configuration: kit.config.json (or --config FILE),
+ * then KIT_AGENTS / DEPLOYER_TOKEN, then flags. Exit 0 when deployed, 1 when the pipeline stopped, 2 on bad
+ * usage or configuration, 130 when interrupted: Ctrl-C cancels the task being waited on first.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JSONWebKeySet } from 'jose';
-import { loadConfig, runPlanner } from '../planner/index.js';
-
-/** Takes `--name VALUE` out of `argv` (the planner's own config ignores these two). */
-function take(argv: string[], name: string): string | undefined {
-  const i = argv.indexOf(name);
-  if (i < 0) return undefined;
-  const v = argv[i + 1];
-  if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value`);
-  argv.splice(i, 2);
-  return v;
-}
+import { configFrom, runPlanner } from '../planner/index.js';
+import { PLANNER_COMMAND } from './commands.js';
+import { UsageError, helpText, parseFlags, usageLine } from './flags.js';
+import { INTERRUPTED_EXIT, onInterrupt } from './interrupt.js';
 
 function readJwks(file: string): JSONWebKeySet {
   let jwks: unknown;
   try {
     jwks = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new Error(`cannot read trusted keys from ${file}: ${(err as Error).message}`, { cause: err });
+    throw new UsageError(`cannot read trusted keys from ${file}: ${(err as Error).message}`, { cause: err });
   }
-  if (!Array.isArray((jwks as { keys?: unknown } | null)?.keys)) throw new Error(`${file} is not a JWKS (no "keys" list)`);
+  if (!Array.isArray((jwks as { keys?: unknown } | null)?.keys)) throw new UsageError(`${file} is not a JWKS (no "keys" list)`);
   return jwks as JSONWebKeySet;
 }
 
 async function main(argv: string[]): Promise<number> {
-  const rest = [...argv];
-  const workspaceFlag = take(rest, '--workspace');
-  const jwksFlag = take(rest, '--trust-jwks');
-  const cfg = loadConfig(rest, process.env);
-  const workspaceRoot = path.resolve(workspaceFlag ?? process.env.KIT_WORKSPACE ?? 'samples');
-  const workDir = path.resolve(process.env.KIT_WORK_DIR ?? '.kit-work');
+  const { values } = parseFlags(PLANNER_COMMAND, argv);
+  if (values.bool('help')) {
+    process.stdout.write(helpText(PLANNER_COMMAND));
+    return 0;
+  }
+  let cfg;
+  try {
+    cfg = configFrom(values, process.env);
+  } catch (err) {
+    throw new UsageError((err as Error).message, { cause: err });
+  }
+  const workspaceRoot = path.resolve(values.string('workspace') ?? process.env.KIT_WORKSPACE ?? 'samples');
+  const workDir = path.resolve(values.string('work-dir') ?? process.env.KIT_WORK_DIR ?? '.kit-work');
   const kitJwks = path.join(workDir, 'card-signing-jwks.json');
   // By default trust the key the local kit signs its cards with (written by `npm run agents`).
-  const jwksFile = jwksFlag ?? process.env.KIT_TRUST_JWKS ?? (existsSync(kitJwks) ? kitJwks : undefined);
+  const jwksFile = values.string('trust-jwks') ?? process.env.KIT_TRUST_JWKS ?? (existsSync(kitJwks) ? kitJwks : undefined);
   const trust = jwksFile ? { jwks: readJwks(jwksFile) } : undefined;
   if (!cfg.deployerToken) {
     try {
@@ -48,14 +48,19 @@ async function main(argv: string[]): Promise<number> {
       // No token file: the planner says so when it meets the deployer's card.
     }
   }
-  const result = await runPlanner(cfg, { workspaceRoot, ...(trust ? { trust } : {}) });
-  return result.ok ? 0 : 1;
+  const interrupt = onInterrupt(process.stdout);
+  try {
+    const result = await runPlanner(cfg, { workspaceRoot, signal: interrupt.signal, ...(trust ? { trust } : {}) });
+    return result.interrupted ? INTERRUPTED_EXIT : result.ok ? 0 : 1;
+  } finally {
+    interrupt.off();
+  }
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`planner: ${(err as Error).message}\n`);
+    process.stderr.write(err instanceof UsageError ? usageLine(PLANNER_COMMAND, err) : `planner: ${(err as Error).message}\n`);
     process.exit(2);
   },
 );

@@ -3,6 +3,7 @@
  * the agents from a config file, overridable by an environment variable and by flags.
  */
 import { readFileSync } from 'node:fs';
+import { didYouMean, parseFlags, type Flag, type FlagValues } from '../cli/flags.js';
 
 export type VerifyMode = 'required' | 'if-signed' | 'off';
 
@@ -68,50 +69,61 @@ function agentList(value: string, from: string): string[] {
   });
 }
 
-const FLAGS: Record<string, keyof PlannerConfig> = {
-  '--project': 'project',
-  '--target': 'target',
-  '--verify-cards': 'verifyCards',
-  '--webhook-host': 'webhookHost',
-  '--webhook-port': 'webhookPort',
-  '--timeout': 'taskTimeoutMs',
-};
+/** A planner flag; `setting` is the configuration key it sets (absent for the flags handled apart). */
+export interface PlannerFlag extends Flag {
+  readonly setting?: keyof PlannerConfig;
+}
+
+/**
+ * The planner's own flags. `npm run planner` and `npm start` both take them (each adds its own lines), and
+ * `--help` and the README's flag tables are made from this list.
+ */
+export const PLANNER_FLAGS: readonly PlannerFlag[] = [
+  { name: 'config', value: 'FILE', default: 'kit.config.json', help: 'read the "planner" section of this file (when given, it must exist)' },
+  { name: 'agents', value: 'LIST', env: 'KIT_AGENTS', default: '41241,41242,41243', help: "the agents' ports or base URLs, comma-separated, in any order (skills decide roles)" },
+  { name: 'project', value: 'DIR', setting: 'project', default: DEFAULT_CONFIG.project, help: 'the change to take through the pipeline, relative to the workspace' },
+  { name: 'target', value: 'staging|production', setting: 'target', default: DEFAULT_CONFIG.target, help: 'where to deploy' },
+  { name: 'no-confirm', help: 'when the deployer asks to confirm a production deploy, cancel it instead' },
+  { name: 'verify-cards', value: 'required|if-signed|off', setting: 'verifyCards', default: DEFAULT_CONFIG.verifyCards, help: 'how strictly card signatures are checked' },
+  { name: 'webhook-host', value: 'HOST', setting: 'webhookHost', default: DEFAULT_CONFIG.webhookHost, help: "where the planner's push-notification webhook listens" },
+  { name: 'webhook-port', value: 'PORT', setting: 'webhookPort', default: '0 (a free port)', help: "the webhook's port" },
+  { name: 'timeout', value: 'MS', setting: 'taskTimeoutMs', default: String(DEFAULT_CONFIG.taskTimeoutMs), help: 'give up on a task after this many milliseconds' },
+];
 
 const KEYS = new Set<string>(Object.keys(DEFAULT_CONFIG).concat('deployerToken'));
 
 /**
  * Merge, lowest first: defaults, the config file (`kit.config.json` in `cwd`, optional, or `--config FILE`,
- * required), `KIT_AGENTS` (comma-separated ports or URLs) and `DEPLOYER_TOKEN`, then flags (`--agents
- * 41241,41242,41243`, `--project`, `--target`, `--no-confirm`, `--verify-cards`, `--webhook-host`,
- * `--webhook-port`, `--timeout` ms). Throws an error that names the bad value and where it came from.
+ * required), `KIT_AGENTS` (comma-separated ports or URLs) and `DEPLOYER_TOKEN`, then the flags of
+ * {@link PLANNER_FLAGS}. Throws an error that names the bad value and where it came from (a
+ * {@link UsageError} for a flag that does not exist or lacks its value).
  */
 export function loadConfig(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): PlannerConfig {
+  return configFrom(parseFlags({ name: 'planner', flags: PLANNER_FLAGS }, argv).values, env, cwd);
+}
+
+/** {@link loadConfig} from flags already parsed by a command whose table includes {@link PLANNER_FLAGS}. */
+export function configFrom(flags: FlagValues, env: NodeJS.ProcessEnv, cwd = process.cwd()): PlannerConfig {
   const cfg: PlannerConfig = { ...DEFAULT_CONFIG };
-  const fileFlag = argv.indexOf('--config');
-  if (fileFlag >= 0 && (argv[fileFlag + 1] === undefined || argv[fileFlag + 1]!.startsWith('--'))) throw new Error('--config needs a file name');
-  const file = fileFlag >= 0 ? argv[fileFlag + 1]! : `${cwd}/kit.config.json`;
+  const fileFlag = flags.string('config');
+  const file = fileFlag ?? `${cwd}/kit.config.json`;
   let text: string | undefined;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    if (fileFlag >= 0) throw new Error(`cannot read config file ${file}: ${(err as Error).message}`, { cause: err });
+    if (fileFlag !== undefined) throw new Error(`cannot read config file ${file}: ${(err as Error).message}`, { cause: err });
   }
   if (text !== undefined) Object.assign(cfg, fromFile(text, file));
   if (env.KIT_AGENTS !== undefined && env.KIT_AGENTS.trim() !== '') cfg.agents = agentList(env.KIT_AGENTS, 'KIT_AGENTS');
   if (env.DEPLOYER_TOKEN?.trim()) cfg.deployerToken = env.DEPLOYER_TOKEN.trim();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--no-confirm') cfg.confirmProduction = false;
-    else if (a === '--config') i++;
-    else if (a === '--agents' || FLAGS[a]) {
-      const v = argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new Error(`${a} needs a value`);
-      if (a === '--agents') cfg.agents = agentList(v, '--agents');
-      else {
-        const key = FLAGS[a]!;
-        (cfg as unknown as Record<string, unknown>)[key] = typeof DEFAULT_CONFIG[key] === 'number' ? (/^\d+$/.test(v) ? Number(v) : v) : v;
-      }
-    } else throw new Error(`unknown argument "${a}"`);
+  const agents = flags.string('agents');
+  if (agents !== undefined) cfg.agents = agentList(agents, '--agents');
+  if (flags.bool('no-confirm')) cfg.confirmProduction = false;
+  for (const f of PLANNER_FLAGS) {
+    const v = f.setting ? flags.string(f.name) : undefined;
+    if (v === undefined) continue;
+    // Numbers stay text when they do not parse, so the check below can show what was given.
+    (cfg as unknown as Record<string, unknown>)[f.setting!] = typeof DEFAULT_CONFIG[f.setting!] === 'number' && /^\d+$/.test(v) ? Number(v) : v;
   }
   return checked(cfg);
 }
@@ -128,7 +140,11 @@ function fromFile(text: string, file: string): Partial<PlannerConfig> {
   if (planner === undefined) return {};
   if (typeof planner !== 'object' || planner === null || Array.isArray(planner)) throw new Error(`${file}: "planner" must be an object`);
   const out = { ...(planner as Record<string, unknown>) };
-  for (const k of Object.keys(out)) if (!KEYS.has(k)) throw new Error(`${file}: unknown setting planner.${k} (known: ${[...KEYS].join(', ')})`);
+  for (const k of Object.keys(out)) {
+    if (KEYS.has(k)) continue;
+    const near = didYouMean(k, [...KEYS]);
+    throw new Error(`${file}: unknown setting planner.${k}${near ? ` (did you mean ${near}?)` : ''} (known: ${[...KEYS].join(', ')})`);
+  }
   if (out.agents !== undefined) {
     if (!Array.isArray(out.agents) || !out.agents.every((x) => typeof x === 'string' || typeof x === 'number')) {
       throw new Error(`${file}: planner.agents must be a list of ports or URLs`);

@@ -73,7 +73,11 @@ export async function discover(cfg: PlannerConfig, t: Transcript, trust: CardTru
       a.card.skills.map((s) => s.id).join(', '),
     ]),
   );
-  for (const a of agents) t.note(`${a.card.name}: ${a.client.interface.reason}`);
+  // The table shows each choice; a note only for the entries passed over before it (and why).
+  for (const a of agents) {
+    const skipped = a.client.interface.reason.split('; ').filter((r) => r.startsWith('skipped'));
+    if (skipped.length) t.note(`${a.card.name}: ${skipped.join('; ')}`);
+  }
   const bySkill = new Map<string, AgentFacts>();
   for (const a of agents) for (const s of a.card.skills) if (!bySkill.has(s.id)) bySkill.set(s.id, a);
   const missing = PIPELINE_SKILLS.filter((s) => !bySkill.has(s));

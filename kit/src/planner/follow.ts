@@ -14,7 +14,7 @@ import {
   textOf as messageText,
 } from 'a2a-kit';
 import type { AgentFacts } from './discovery.js';
-import type { Transcript } from './transcript.js';
+import { artifactSummary, type Transcript } from './transcript.js';
 import type { PlannerWebhook } from './webhook.js';
 
 export interface FollowOptions {
@@ -23,6 +23,16 @@ export interface FollowOptions {
   /** Continue this task (a follow-up message). */
   taskId?: string;
   contextId?: string;
+  /** Aborts the wait (Ctrl-C); the caller decides what happens to the task. */
+  signal?: AbortSignal;
+  /** Told the task's id as soon as it is known, so an interrupted wait knows what to cancel. */
+  onTask?: (taskId: string) => void;
+}
+
+/** The time limit of one wait, and the caller's own signal (Ctrl-C) when it has one. */
+function waitSignal(opts: FollowOptions): AbortSignal {
+  const limit = AbortSignal.timeout(opts.timeoutMs);
+  return opts.signal ? AbortSignal.any([limit, opts.signal]) : limit;
 }
 
 export function userMessage(parts: Part[], opts: { taskId?: string; contextId?: string } = {}): Message {
@@ -47,13 +57,17 @@ async function follow(agent: AgentFacts, parts: Part[], t: Transcript, opts: Fol
     ...(opts.taskId ? { taskId: opts.taskId } : {}),
     ...(opts.contextId ? { contextId: opts.contextId } : {}),
   });
-  const signal = AbortSignal.timeout(opts.timeoutMs);
+  const signal = waitSignal(opts);
+  if (opts.taskId) opts.onTask?.(opts.taskId);
   if (agent.streams) {
     t.note(`${agent.card.name} streams → SendStreamingMessage`);
     let taskId = opts.taskId;
     for await (const ev of agent.client.sendStreamingMessage({ message }, { signal })) {
       print(ev, t);
-      if ('task' in ev) taskId = ev.task.id;
+      if ('task' in ev && taskId !== ev.task.id) {
+        taskId = ev.task.id;
+        opts.onTask?.(taskId);
+      }
       if ('message' in ev) throw new Error(`${agent.card.name} answered: ${textOf(ev.message)}`);
     }
     if (!taskId) throw new Error(`${agent.card.name} closed the stream without a task`);
@@ -63,7 +77,7 @@ async function follow(agent: AgentFacts, parts: Part[], t: Transcript, opts: Fol
   if (!opts.taskId) {
     t.note(
       webhook
-        ? `${agent.card.name} does not stream → SendMessage (returnImmediately) + push notifications to ${webhook.url}; polling as fallback`
+        ? `${agent.card.name} does not stream → SendMessage (returnImmediately) + push notifications to the webhook; polling as fallback`
         : `${agent.card.name} does not stream and takes no push → SendMessage (returnImmediately) + polling GetTask`,
     );
   }
@@ -78,6 +92,7 @@ async function follow(agent: AgentFacts, parts: Part[], t: Transcript, opts: Fol
     { signal },
   );
   if ('message' in res) throw new Error(`${agent.card.name} answered: ${textOf(res.message)}`);
+  opts.onTask?.(res.task.id);
   t.item(`SendMessage → task ${res.task.id.slice(0, 8)} ${t.state(res.task.status.state)}`);
   return waitForStop(agent, res.task, webhook, t, signal);
 }
@@ -146,7 +161,7 @@ export async function cancelAndFollow(agent: AgentFacts, task: Task, t: Transcri
     }
   });
   try {
-    const signal = AbortSignal.timeout(opts.timeoutMs);
+    const signal = waitSignal(opts);
     const canceled = await agent.client.cancelTask(task.id, { signal }).catch((err: unknown) => {
       throw new Error(`${agent.card.name}: CancelTask failed: ${(err as Error).message}`, { cause: err });
     });
@@ -179,15 +194,28 @@ export function textOf(m: Message | undefined): string {
   return m ? messageText(m).replace(/\n/g, ' ') : '';
 }
 
+/**
+ * One event on one line. An artifact is shown with its first text line; a status text already shown for
+ * the task (the same words as its artifact, or a notification repeating a polled state) is left out.
+ */
 function print(ev: StreamResponse, t: Transcript, via?: string): void {
   const tag = via ? t.style(`[${via}] `, 'dim') : '';
   if ('task' in ev) t.item(`${tag}task ${ev.task.id.slice(0, 8)} ${t.state(ev.task.status.state)}`);
   else if ('statusUpdate' in ev) {
     const s = ev.statusUpdate.status;
     const text = textOf(s.message);
-    t.item(`${tag}${t.state(s.state)}${text ? `  ${text}` : ''}`);
+    const fresh = text !== '' && t.once(`${ev.statusUpdate.taskId}/text/${text}`);
+    t.item(`${tag}${t.state(s.state)}${fresh ? `  ${text}` : ''}`);
   } else if ('artifactUpdate' in ev) {
-    const a = ev.artifactUpdate.artifact;
-    t.item(`${tag}artifact ${a.name ?? a.artifactId}${ev.artifactUpdate.append ? ' (+chunk)' : ''}`);
+    const { artifact: a, taskId, append, lastChunk } = ev.artifactUpdate;
+    const name = a.name ?? a.artifactId;
+    if (append || lastChunk === false) {
+      t.item(`${tag}artifact ${name} (chunk)`);
+      return;
+    }
+    const summary = artifactSummary(a);
+    t.once(`${taskId}/artifact/${a.artifactId}`);
+    t.once(`${taskId}/text/${summary}`);
+    t.item(`${tag}artifact ${name}: ${summary}`);
   } else t.item(`${tag}message: ${textOf(ev.message)}`);
 }

@@ -4,19 +4,29 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { Artifact, JsonValue, Part, Task } from 'a2a-kit';
+import { isTerminal, type JsonValue, type Part, type Task } from 'a2a-kit';
 import type { PlannerConfig } from './config.js';
-import type { Discovery } from './discovery.js';
+import type { AgentFacts, Discovery } from './discovery.js';
 import { cancelAndFollow, sendAndFollow, textOf, type FollowOptions } from './follow.js';
-import type { Transcript } from './transcript.js';
+import { artifactSummary, type Transcript } from './transcript.js';
 import type { PlannerWebhook } from './webhook.js';
+
+/** How long one stage of the run took. */
+export interface StageTime {
+  stage: string;
+  ms: number;
+}
 
 export interface PipelineResult {
   ok: boolean;
   /** The step that stopped the pipeline, if any. */
   stoppedAt?: 'tests' | 'review' | 'deploy';
+  /** The run was interrupted (Ctrl-C: the signal given to the planner was aborted). */
+  interrupted?: boolean;
   summary: string;
   tasks: Task[];
+  /** Elapsed time of each step that ran, in order. */
+  stages?: StageTime[];
 }
 
 /** A data part's value in the artifacts of a task (the first one). */
@@ -25,13 +35,11 @@ export function dataOf(task: Task): Record<string, JsonValue> | undefined {
   return undefined;
 }
 
+/** The task's artifacts not already shown while it was followed. */
 function printArtifacts(task: Task, t: Transcript): void {
-  for (const a of task.artifacts ?? []) t.item(`artifact ${a.name ?? a.artifactId}: ${describe(a)}`);
-}
-
-function describe(a: Artifact): string {
-  const text = a.parts.map((p) => ('text' in p ? p.text : '')).filter(Boolean).join(' ').split('\n')[0];
-  return text || `${a.parts.length} part(s)`;
+  for (const a of task.artifacts ?? []) {
+    if (t.once(`${task.id}/artifact/${a.artifactId}`)) t.item(`artifact ${a.name ?? a.artifactId}: ${artifactSummary(a)}`);
+  }
 }
 
 /** Source files of the change, as A2A file parts (what a reviewer is sent). */
@@ -49,9 +57,29 @@ async function fileParts(projectDir: string, root = projectDir, out: Part[] = []
 
 type Step = NonNullable<PipelineResult['stoppedAt']>;
 
+/** Where the run is: the step, its start, and the task being waited on (what Ctrl-C cancels). */
+interface Progress {
+  step: Step;
+  stages: StageTime[];
+  started: number;
+  current?: { agent: AgentFacts; taskId: string };
+}
+
+function begin(at: Progress, step: Step): void {
+  finish(at);
+  at.step = step;
+  at.started = performance.now();
+}
+
+function finish(at: Progress): void {
+  if (at.started >= 0) at.stages.push({ stage: at.step, ms: performance.now() - at.started });
+  at.started = -1;
+}
+
 /**
  * Runs the three steps; a step that throws (agent unreachable, refused, timed out) ends the run like a
- * failed step does: `stoppedAt` names it and the tasks finished before it are kept.
+ * failed step does: `stoppedAt` names it and the tasks finished before it are kept. When `signal` aborts
+ * (Ctrl-C), the task being waited on is canceled (bounded: a few seconds) and the result says so.
  */
 export async function runPipeline(
   cfg: PlannerConfig,
@@ -59,13 +87,32 @@ export async function runPipeline(
   t: Transcript,
   webhook: PlannerWebhook | undefined,
   workspaceRoot: string,
+  signal?: AbortSignal,
 ): Promise<PipelineResult> {
   const tasks: Task[] = [];
-  const at: { step: Step } = { step: 'tests' };
+  const at: Progress = { step: 'tests', stages: [], started: -1 };
   try {
-    return await steps(cfg, d, t, webhook, workspaceRoot, tasks, at);
+    const result = await steps(cfg, d, t, webhook, workspaceRoot, tasks, at, signal);
+    finish(at);
+    return { ...result, stages: at.stages };
   } catch (err) {
-    return { ok: false, stoppedAt: at.step, summary: `stopped at ${at.step}: ${(err as Error).message}`, tasks };
+    finish(at);
+    if (signal?.aborted) {
+      const what = at.current ? await cancelInterrupted(at.current) : 'no task had been created yet';
+      return { ok: false, interrupted: true, stoppedAt: at.step, summary: `interrupted during ${at.step}: ${what}`, tasks, stages: at.stages };
+    }
+    return { ok: false, stoppedAt: at.step, summary: `stopped at ${at.step}: ${(err as Error).message}`, tasks, stages: at.stages };
+  }
+}
+
+/** Cancels the task an interrupted wait was on, within a few seconds, and says what became of it. */
+async function cancelInterrupted({ agent, taskId }: { agent: AgentFacts; taskId: string }): Promise<string> {
+  const id = `task ${taskId.slice(0, 8)} on ${agent.card.name}`;
+  try {
+    const task = await agent.client.cancelTask(taskId, { signal: AbortSignal.timeout(5000) });
+    return `canceled ${id} (now ${task.status.state.replace('TASK_STATE_', '')})`;
+  } catch (err) {
+    return `could not cancel ${id}: ${(err as Error).message}`;
   }
 }
 
@@ -76,14 +123,26 @@ async function steps(
   webhook: PlannerWebhook | undefined,
   workspaceRoot: string,
   tasks: Task[],
-  at: { step: Step },
+  at: Progress,
+  signal: AbortSignal | undefined,
 ): Promise<PipelineResult> {
-  const follow: FollowOptions = { webhook, timeoutMs: cfg.taskTimeoutMs };
+  // The task being waited on, per step, for Ctrl-C; cleared once it has ended.
+  const waitingOn = (agent: AgentFacts): FollowOptions => ({
+    webhook,
+    timeoutMs: cfg.taskTimeoutMs,
+    ...(signal ? { signal } : {}),
+    onTask: (taskId) => (at.current = { agent, taskId }),
+  });
+  const ended = (task: Task): Task => {
+    if (isTerminal(task.status.state)) at.current = undefined;
+    return task;
+  };
 
   // 1. Tests
   const runner = d.bySkill.get('run-tests')!;
+  begin(at, 'tests');
   t.section(`Tests → ${runner.card.name}`, `skill run-tests; project ${cfg.project}`);
-  const tested = await sendAndFollow(runner, [{ data: { path: cfg.project } }], t, follow);
+  const tested = ended(await sendAndFollow(runner, [{ data: { path: cfg.project } }], t, waitingOn(runner)));
   tasks.push(tested);
   printArtifacts(tested, t);
   const results = dataOf(tested);
@@ -93,12 +152,12 @@ async function steps(
   }
 
   // 2. Review
-  at.step = 'review';
+  begin(at, 'review');
   const reviewer = d.bySkill.get('review-code')!;
   t.section(`Review → ${reviewer.card.name}`, 'skill review-code; source sent as file parts');
   const files = await fileParts(join(workspaceRoot, cfg.project));
   t.note(`sending ${files.length} file(s)`);
-  const reviewed = await sendAndFollow(reviewer, files, t, follow);
+  const reviewed = ended(await sendAndFollow(reviewer, files, t, waitingOn(reviewer)));
   tasks.push(reviewed);
   printArtifacts(reviewed, t);
   const findings = dataOf(reviewed);
@@ -108,20 +167,24 @@ async function steps(
   }
 
   // 3. Deploy
-  at.step = 'deploy';
+  begin(at, 'deploy');
   const deployer = d.bySkill.get('deploy')!;
   t.section(`Deploy → ${deployer.card.name}`, `skill deploy; target ${cfg.target}; bearer token attached`);
+  const follow = waitingOn(deployer);
   let deployed = await sendAndFollow(deployer, [{ data: { source: cfg.project, target: cfg.target } }], t, follow);
   for (let round = 0; deployed.status.state === 'TASK_STATE_INPUT_REQUIRED' && round < 3; round++) {
     const question = textOf(deployed.status.message);
+    // The question is quoted only if no notification has shown it already.
+    const asks = t.once(`${deployed.id}/text/${question}`) ? `deployer asks: "${question}"` : 'deployer asks to confirm';
     if (!cfg.confirmProduction) {
-      t.item(`deployer asks: "${question}" → not confirming (--no-confirm): canceling`);
+      t.item(`${asks} → not confirming (--no-confirm): canceling`);
       deployed = await cancelAndFollow(deployer, deployed, t, follow);
       break;
     }
-    t.item(`deployer asks: "${question}" → planner answers "confirm" (confirmation allowed by config)`);
+    t.item(`${asks} → planner answers "confirm" (allowed by config; --no-confirm declines)`);
     deployed = await sendAndFollow(deployer, [{ text: 'confirm' }], t, { ...follow, taskId: deployed.id, contextId: deployed.contextId });
   }
+  ended(deployed);
   tasks.push(deployed);
   printArtifacts(deployed, t);
   if (deployed.status.state !== 'TASK_STATE_COMPLETED') {

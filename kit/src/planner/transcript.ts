@@ -1,5 +1,9 @@
-/** The planner's live, human-readable transcript. Writes lines to a stream; colour only on a TTY. */
+/**
+ * The planner's live, human-readable transcript. Writes lines to a stream; colour only on a TTY. It
+ * remembers what it has shown, so the same artifact or text is not printed twice for one task.
+ */
 import type { Writable } from 'node:stream';
+import type { Artifact } from 'a2a-kit';
 
 const CODES = { bold: 1, dim: 2, red: 31, green: 32, yellow: 33, cyan: 36 } as const;
 type Style = keyof typeof CODES;
@@ -13,9 +17,22 @@ const STATE_STYLE: Record<string, Style> = {
   TASK_STATE_AUTH_REQUIRED: 'yellow',
 };
 
+/** The first text line of an artifact, or how many parts it has. */
+export function artifactSummary(a: Artifact): string {
+  const text = a.parts.map((p) => ('text' in p ? p.text : '')).filter(Boolean).join(' ').split('\n')[0];
+  return text || `${a.parts.length} part(s)`;
+}
+
+/** `1234` → `1.2 s`; under a second → `340 ms`. */
+export function elapsed(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The live transcript of one planner run. */
 export class Transcript {
   readonly #color: boolean;
   #section = 0;
+  readonly #shown = new Set<string>();
 
   constructor(private readonly out: Writable & { isTTY?: boolean } = process.stdout) {
     this.#color = out.isTTY === true && !process.env.NO_COLOR;
@@ -54,6 +71,26 @@ export class Transcript {
     const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
     this.item(this.style(fmt(headers), 'bold'));
     for (const r of rows) this.item(fmt(r));
+  }
+
+  /** Records that `key` (e.g. a task's artifact or status text) has been shown; false if it already had been. */
+  once(key: string): boolean {
+    if (this.#shown.has(key)) return false;
+    this.#shown.add(key);
+    return true;
+  }
+
+  /** Whether `key` has been shown (see {@link once}). */
+  shown(key: string): boolean {
+    return this.#shown.has(key);
+  }
+
+  /** Labelled rows under the outcome: `  label  text`, a row of several lines indented under its first. */
+  summary(rows: Array<[label: string, lines: string[]]>): void {
+    const width = Math.max(...rows.map(([l]) => l.length));
+    for (const [label, lines] of rows) {
+      lines.forEach((line, i) => this.line(`  ${(i === 0 ? label : '').padEnd(width)}  ${line}`));
+    }
   }
 
   outcome(ok: boolean, text: string): void {

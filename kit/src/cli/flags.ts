@@ -1,0 +1,231 @@
+/**
+ * The kit's commands describe their flags once, as a table of {@link Flag}s; parsing, `--help` and the
+ * README's flag tables are all made from that table, so they cannot drift apart and a new flag is one line.
+ */
+
+/** One flag of a kit command. */
+export interface Flag {
+  /** Long name without the dashes, e.g. `ports`. */
+  readonly name: string;
+  /** Placeholder of the value in help (`DIR`, `P1,P2,P3`); absent for a switch that takes no value. */
+  readonly value?: string;
+  /** One-letter alias, e.g. `v` for `-v`. */
+  readonly short?: string;
+  /** May be given several times; the values are kept in order. */
+  readonly multiple?: boolean;
+  /** Environment variable with the same meaning (the flag wins over it). */
+  readonly env?: string;
+  /** The default, as a user would write it. */
+  readonly default?: string;
+  /** What it does, in one line. */
+  readonly help: string;
+}
+
+/** A kit command: what `--help` prints and what the README lists. */
+export interface Command {
+  /** Short name used in messages, e.g. `planner`. */
+  readonly name: string;
+  /** How a user runs it, e.g. `npm run planner --`. */
+  readonly run: string;
+  /** One or two sentences on what it does. */
+  readonly summary: string;
+  /** Positional arguments in help, e.g. `FILE.http...`; absent when the command takes none. */
+  readonly args?: string;
+  readonly flags: readonly Flag[];
+  /** A hint for a flag people reach for by mistake (flag name → hint), beyond the spelling suggestion. */
+  readonly hints?: Readonly<Record<string, string>>;
+  /** Lines printed after the flags (environment-only settings, exit codes). */
+  readonly notes?: readonly string[];
+}
+
+/** Bad usage: the message says what was wrong; commands print it with a pointer to `--help` and exit 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** The `--help` flag every kit command has. */
+export const HELP_FLAG: Flag = { name: 'help', short: 'h', help: 'print this help and exit' };
+
+/** Parsed flag values, looked up by the flag's name; asking for a name the table lacks is a bug and throws. */
+export class FlagValues {
+  readonly #known: ReadonlyMap<string, Flag>;
+  readonly #values = new Map<string, string | string[] | true>();
+
+  constructor(flags: readonly Flag[]) {
+    this.#known = new Map(flags.map((f) => [f.name, f]));
+  }
+
+  /** @internal */
+  set(flag: Flag, value: string | true): void {
+    if (flag.multiple && typeof value === 'string') {
+      const list = this.#values.get(flag.name);
+      this.#values.set(flag.name, [...(Array.isArray(list) ? list : []), value]);
+    } else this.#values.set(flag.name, value);
+  }
+
+  /** The value of a flag that takes one (the last one given), or undefined. */
+  string(name: string): string | undefined {
+    const v = this.#values.get(this.#check(name));
+    return typeof v === 'string' ? v : undefined;
+  }
+
+  /** Whether a switch was given. */
+  bool(name: string): boolean {
+    return this.#values.get(this.#check(name)) === true;
+  }
+
+  /** Every value of a `multiple` flag, in order. */
+  list(name: string): string[] {
+    const v = this.#values.get(this.#check(name));
+    return Array.isArray(v) ? [...v] : typeof v === 'string' ? [v] : [];
+  }
+
+  /** Whether the flag was given at all. */
+  has(name: string): boolean {
+    return this.#values.has(this.#check(name));
+  }
+
+  #check(name: string): string {
+    if (!this.#known.has(name)) throw new Error(`internal: no flag --${name} in this command's table`);
+    return name;
+  }
+}
+
+/**
+ * Parses `argv` against a command's flags: `--name value`, `--name=value`, `-x value`, switches, and
+ * positionals when the command takes them (`--` ends the flags). An unknown flag is a {@link UsageError}
+ * that suggests the nearest known one.
+ */
+export function parseFlags(cmd: Pick<Command, 'name' | 'flags' | 'args' | 'hints'>, argv: readonly string[]): { values: FlagValues; positionals: string[] } {
+  const byLong = new Map(cmd.flags.map((f) => [f.name, f]));
+  const byShort = new Map(cmd.flags.filter((f) => f.short).map((f) => [f.short!, f]));
+  const values = new FlagValues(cmd.flags);
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    const long = arg.startsWith('--');
+    const eq = long ? arg.indexOf('=') : -1;
+    const name = long ? arg.slice(2, eq >= 0 ? eq : undefined) : arg.slice(1);
+    const flag = long ? byLong.get(name) : byShort.get(name);
+    if (!flag) throw new UsageError(unknownFlag(arg.slice(0, eq >= 0 ? eq : undefined), cmd));
+    const shown = `--${flag.name}`;
+    if (!flag.value) {
+      if (eq >= 0) throw new UsageError(`${shown} takes no value`);
+      values.set(flag, true);
+      continue;
+    }
+    let value: string | undefined;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else {
+      const next = argv[i + 1];
+      // A flag right after a flag that needs a value is a forgotten value, not the value itself.
+      if (next !== undefined && !/^--?[a-z]/i.test(next)) value = argv[++i];
+    }
+    if (value === undefined) throw new UsageError(`${shown} needs a value (${flag.value})`);
+    values.set(flag, value);
+  }
+  if (positionals.length > 0 && !cmd.args) {
+    throw new UsageError(`unexpected argument "${positionals[0]}" (${cmd.name} takes flags only)`);
+  }
+  return { values, positionals };
+}
+
+function unknownFlag(given: string, cmd: Pick<Command, 'name' | 'flags' | 'hints'>): string {
+  const bare = given.replace(/^-+/, '');
+  const hint = cmd.hints?.[bare];
+  if (hint) return `unknown flag ${given}: ${hint}`;
+  const near = didYouMean(bare, cmd.flags.map((f) => f.name));
+  return `unknown flag ${given}${near ? ` (did you mean --${near}?)` : ''}`;
+}
+
+/**
+ * The known name closest to `given`, when it is close enough to be a slip: at most two edits (one for
+ * short names; a swap of neighbours is one edit), or `given` is the start of exactly one name.
+ */
+export function didYouMean(given: string, known: readonly string[]): string | undefined {
+  const g = given.toLowerCase();
+  let best: { name: string; d: number } | undefined;
+  for (const name of known) {
+    const d = editDistance(g, name.toLowerCase());
+    if (!best || d < best.d) best = { name, d };
+  }
+  if (best && best.d <= (g.length <= 4 ? 1 : 2)) return best.name;
+  const prefixed = known.filter((k) => g.length >= 2 && k.toLowerCase().startsWith(g));
+  return prefixed.length === 1 ? prefixed[0] : undefined;
+}
+
+/** Optimal string alignment distance (Levenshtein plus swaps of two neighbours). */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** How a flag is written in help and in the README: `-v, --var NAME=VALUE`. */
+export function flagLabel(f: Flag): string {
+  return `${f.short ? `-${f.short}, ` : ''}--${f.name}${f.value ? ` ${f.value}` : ''}`;
+}
+
+// Help reads well in an 80-column terminal and does not wrap in a 100-column one.
+const HELP_WIDTH = 96;
+
+/** The text `--help` prints. */
+export function helpText(cmd: Command): string {
+  const labels = cmd.flags.map(flagLabel);
+  const width = Math.min(30, Math.max(...labels.map((l) => l.length)));
+  const lines = [`usage: ${cmd.run} [flags]${cmd.args ? ` ${cmd.args}` : ''}`, '', ...wrap(cmd.summary, HELP_WIDTH), '', 'flags:'];
+  cmd.flags.forEach((f, i) => {
+    const extra = [f.env ? `env ${f.env}` : '', f.default !== undefined ? `default ${f.default}` : ''].filter(Boolean).join('; ');
+    const text = `${f.help}${extra ? ` [${extra}]` : ''}`;
+    const label = labels[i]!;
+    const indent = ' '.repeat(width + 4);
+    const body = wrap(text, Math.max(40, HELP_WIDTH - indent.length));
+    if (label.length > width) lines.push(`  ${label}`);
+    body.forEach((l, j) => lines.push(j === 0 && label.length <= width ? `  ${label.padEnd(width)}  ${l}` : `${indent}${l}`));
+  });
+  if (cmd.notes?.length) lines.push('', ...cmd.notes.flatMap((n) => wrap(n, HELP_WIDTH)));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The README's table of a command's flags (Markdown). */
+export function readmeTable(cmd: Command): string {
+  const cell = (s: string): string => s.replace(/\|/g, '\\|');
+  const rows = cmd.flags.map(
+    (f) => `| \`${cell(flagLabel(f))}\` | ${f.env ? `\`${f.env}\`` : ''} | ${f.default === undefined ? '' : /\s/.test(f.default) ? cell(f.default) : `\`${cell(f.default)}\``} | ${cell(f.help)} |`,
+  );
+  return ['| flag | environment | default | what it does |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > width) {
+      out.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) out.push(line);
+  return out;
+}
+
+/** What a command prints for bad usage (then it exits 2): the problem and where the flags are listed. */
+export function usageLine(cmd: Pick<Command, 'name' | 'run'>, err: Error): string {
+  return `${cmd.name}: ${err.message}\n(${cmd.run} --help lists the flags)\n`;
+}
