@@ -86,6 +86,8 @@ export async function startFixture(): Promise<Fixture> {
     card: (o) => ((origin = o), card(o)),
     extendedCard: () => card(origin, true),
     auth: { verifiers: { token: staticBearerTokens({ [TOKEN]: 'tester' }) } },
+    // The tests' webhooks are on this machine.
+    push: { policy: { allowLoopback: true } },
   });
   const agentUrl = await agent.listen(0, '127.0.0.1');
   const inspector = await startInspector({ port: 0, host: '127.0.0.1', agents: [agentUrl] });

@@ -123,7 +123,7 @@ export async function cardFacts(
  * the chosen one get an answer too: chosen, a fallback (§5.2), or skipped and why.
  */
 function entryNote(card: AgentCard, index: number, chosen: number): string {
-  if (index === chosen) return 'chosen: the first entry, in the card’s order, whose binding and version the client speaks';
+  if (index === chosen) return 'the first entry, in the card’s order, whose binding and version the client speaks';
   try {
     selectInterface({ ...card, supportedInterfaces: [card.supportedInterfaces[index]!] });
     return index < chosen || chosen < 0 ? 'usable' : 'usable: a fallback if the chosen one cannot be reached';

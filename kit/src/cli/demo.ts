@@ -3,6 +3,8 @@
  * (tests → review → deploy), prints the transcript, stops everything. Exit 0 when the change is
  * deployed, 1 when the pipeline stopped (e.g. `--project change-broken`), 2 on bad usage or when the kit cannot start.
  * Planner flags pass through: --project, --target, --no-confirm, --verify-cards, --agents, --config.
+ * `--ui` also opens the inspector's kit view (the pipeline live in the browser) and keeps it, and the
+ * agents, running after the run until Ctrl-C.
  * The agents listen on `--ports P1,P2,P3` (or KIT_PORTS; 0 picks a free port), else on the ports of the
  * planner's configured agents when those are on this machine (KIT_AGENTS, kit.config.json), else 41241–41243.
  */
@@ -14,6 +16,7 @@ import { generateKeyPair, exportJWK } from 'jose';
 import { startKitAgents } from '../agents/start.js';
 import type { KitAgentName } from '../agents/cards.js';
 import { loadConfig, runPlanner } from '../planner/index.js';
+import { kitUi } from '../ui/index.js';
 
 const NAMES: KitAgentName[] = ['test-runner', 'code-reviewer', 'deployer'];
 
@@ -37,6 +40,7 @@ function agentPorts(flag: string | undefined, env: NodeJS.ProcessEnv, agents: st
 }
 
 async function main(argv: string[]): Promise<number> {
+  const ui = kitUi(argv); // --ui: the inspector's kit view, live (kit/src/ui); takes the flag out of argv
   const root = process.cwd();
   const workDir = path.resolve(process.env.KIT_WORK_DIR ?? '.kit-work');
   const workspaceRoot = path.resolve(process.env.KIT_WORKSPACE ?? 'samples');
@@ -77,10 +81,11 @@ async function main(argv: string[]): Promise<number> {
   try {
     const result = await runPlanner(
       { ...cfg, agents: Object.values(kit.agents).map((a) => a.baseUrl) },
-      { out, workspaceRoot, trust: { keys: [{ kid, key: publicJwk }] } },
+      { out, workspaceRoot, trust: { keys: [{ kid, key: publicJwk }] }, ...(await ui.attach(kit, { keys: [{ kid, key: publicJwk }] })) },
     );
     return result.ok ? 0 : 1;
   } finally {
+    await ui.hold();
     await kit.close();
   }
 }

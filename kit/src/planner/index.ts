@@ -4,13 +4,13 @@ import type { CardTrust } from 'a2a-kit/client';
 import type { PlannerConfig } from './config.js';
 import { discover } from './discovery.js';
 import { runPipeline, type PipelineResult } from './pipeline.js';
-import { Transcript } from './transcript.js';
+import { Transcript, type TranscriptEvent } from './transcript.js';
 import { PlannerWebhook } from './webhook.js';
 
 export { loadConfig, agentUrl, DEFAULT_CONFIG, type PlannerConfig, type VerifyMode } from './config.js';
 export { discover, PIPELINE_SKILLS, type AgentFacts, type Discovery } from './discovery.js';
 export { runPipeline, dataOf, type PipelineResult } from './pipeline.js';
-export { Transcript } from './transcript.js';
+export { Transcript, type TranscriptEvent } from './transcript.js';
 export { PlannerWebhook } from './webhook.js';
 
 export interface RunPlannerOptions {
@@ -19,11 +19,13 @@ export interface RunPlannerOptions {
   workspaceRoot: string;
   /** Keys trusted to sign the agents' cards. */
   trust?: CardTrust;
+  /** Told every transcript line as data as it is written (the inspector's kit view listens here). */
+  onTranscript?: (ev: TranscriptEvent) => void;
 }
 
 /** Run the whole job once; never throws for a failed pipeline (see `ok`), only reports it. */
 export async function runPlanner(cfg: PlannerConfig, opts: RunPlannerOptions): Promise<PipelineResult> {
-  const t = new Transcript(opts.out);
+  const t = new Transcript(opts.out, opts.onTranscript);
   let webhook: PlannerWebhook | undefined;
   try {
     const d = await discover(cfg, t, opts.trust);

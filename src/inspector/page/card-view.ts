@@ -81,16 +81,16 @@ function interfaces(f: CardFacts): HTMLElement {
     h(
       'tr',
       { class: i.chosen ? 'chosen' : '' },
-      h('td', null, `[${i.index}]`),
-      h('td', null, i.binding),
-      h('td', null, i.version),
-      h('td', null, h('code', null, i.url), i.tenant ? h('div', { class: 'muted' }, `tenant ${i.tenant}`) : null),
-      h('td', null, i.chosen ? h('strong', { class: 'chosen-badge' }, '✓ chosen') : null, ' ', i.note),
+      h('td', { 'data-label': '#' }, `[${i.index}]`),
+      h('td', { 'data-label': 'Binding' }, i.binding),
+      h('td', { 'data-label': 'Version' }, i.version),
+      h('td', { 'data-label': 'URL' }, h('code', null, i.url), i.tenant ? h('div', { class: 'muted' }, `tenant ${i.tenant}`) : null),
+      h('td', { 'data-label': 'Client’s choice' }, i.chosen ? h('strong', { class: 'chosen-badge' }, '✓ chosen:') : null, ' ', i.note),
     ),
   );
   return section(
     'Interfaces',
-    h('div', { class: 'table-wrap' }, h('table', null, h('thead', null, h('tr', null, ['#', 'Binding', 'Version', 'URL', 'Client’s choice'].map((t) => h('th', { scope: 'col' }, t)))), h('tbody', null, rows))),
+    h('div', { class: 'table-wrap' }, h('table', { class: 'stack' }, h('thead', null, h('tr', null, ['#', 'Binding', 'Version', 'URL', 'Client’s choice'].map((t) => h('th', { scope: 'col' }, t)))), h('tbody', null, rows))),
     h('p', { class: f.selection.ok ? 'why' : 'why error' }, h('strong', null, f.selection.ok ? 'Why: ' : 'No interface fits: '), f.selection.reason),
   );
 }

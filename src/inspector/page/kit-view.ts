@@ -8,15 +8,19 @@ import { byId, clock, h, replace, shortId, stateChip, type Child } from './dom.j
 
 type AgentInfo = Extract<PipelineRecord, { type: 'agent' }>;
 
+/** What happened in a step, in order. */
+type Entry =
+  | { kind: 'state'; state: PipelineState; text?: string; via?: string; taskId?: string; at: string }
+  | { kind: 'artifact'; name: string; text?: string; at: string }
+  | { kind: 'confirm'; agent: string; question: string; answer: string; at: string }
+  | { kind: 'note'; text: string; at: string };
+
 interface Stage {
   id: string;
   title: string;
   agent?: string;
   detail?: string;
-  states: Array<{ state: PipelineState; text?: string; via?: string; taskId?: string; at: string }>;
-  artifacts: Array<{ name: string; text?: string }>;
-  confirms: Array<{ agent: string; question: string; answer: string }>;
-  notes: string[];
+  entries: Entry[];
 }
 
 interface Model {
@@ -42,24 +46,19 @@ function build(list: PipelineRecord[]): Model {
         m.agents.set(r.name, { ...m.agents.get(r.name), ...r });
         break;
       case 'stage':
-        m.stages.push({ id: r.id, title: r.title, ...(r.agent ? { agent: r.agent } : {}), ...(r.detail ? { detail: r.detail } : {}), states: [], artifacts: [], confirms: [], notes: [] });
+        m.stages.push({ id: r.id, title: r.title, ...(r.agent ? { agent: r.agent } : {}), ...(r.detail ? { detail: r.detail } : {}), entries: [] });
         break;
       case 'state':
-        stage(r.stage)?.states.push({ state: r.state, at: r.at, ...(r.text ? { text: r.text } : {}), ...(r.via ? { via: r.via } : {}), ...(r.taskId ? { taskId: r.taskId } : {}) });
+        stage(r.stage)?.entries.push({ kind: 'state', state: r.state, at: r.at, ...(r.text ? { text: r.text } : {}), ...(r.via ? { via: r.via } : {}), ...(r.taskId ? { taskId: r.taskId } : {}) });
         break;
-      case 'artifact': {
-        const s = stage(r.stage);
-        const known = s?.artifacts.find((a) => a.name === r.name);
-        if (known) {
-          if (r.text) known.text = r.text;
-        } else s?.artifacts.push({ name: r.name, ...(r.text ? { text: r.text } : {}) });
+      case 'artifact':
+        stage(r.stage)?.entries.push({ kind: 'artifact', name: r.name, at: r.at, ...(r.text ? { text: r.text } : {}) });
         break;
-      }
       case 'confirm':
-        stage(r.stage)?.confirms.push({ agent: r.agent, question: r.question, answer: r.answer });
+        stage(r.stage)?.entries.push({ kind: 'confirm', agent: r.agent, question: r.question, answer: r.answer, at: r.at });
         break;
       case 'note':
-        stage(r.stage)?.notes.push(r.text);
+        stage(r.stage)?.entries.push({ kind: 'note', text: r.text, at: r.at });
         break;
       case 'outcome':
         m.outcome = { ok: r.ok, text: r.text };
@@ -70,7 +69,8 @@ function build(list: PipelineRecord[]): Model {
 }
 
 function lastState(s: Stage): PipelineState | undefined {
-  return s.states.at(-1)?.state;
+  const states = s.entries.filter((e) => e.kind === 'state');
+  return states.at(-1)?.state;
 }
 
 function agentCard(a: AgentInfo): HTMLElement {
@@ -95,25 +95,35 @@ function agentCard(a: AgentInfo): HTMLElement {
   );
 }
 
-function stageBox(s: Stage): HTMLElement {
+function stageBox(s: Stage, done: boolean): HTMLElement {
   const state = lastState(s);
-  return h('li', { class: `kit-step ${state ? `step-${state.toLowerCase().replace(/_/g, '-')}` : 'step-waiting'}` }, h('strong', null, s.title), s.agent ? h('span', { class: 'muted' }, s.agent) : null, state ? stateChip(state) : h('span', { class: 'muted' }, s.id === 'discovery' ? 'done' : 'waiting'));
+  const label = state ? stateChip(state) : h('span', { class: 'muted' }, done ? 'done' : s.entries.length ? 'in progress' : 'waiting');
+  return h('li', { class: `kit-step ${state ? `step-${state.toLowerCase().replace(/_/g, '-')}` : done ? 'step-done' : 'step-waiting'}` }, h('strong', null, s.title), s.agent ? h('span', { class: 'muted' }, s.agent) : null, label);
+}
+
+function entry(e: Entry): HTMLElement {
+  const time = h('time', null, clock(e.at));
+  switch (e.kind) {
+    case 'state':
+      return h('li', null, time, ' ', stateChip(e.state), e.via ? h('span', { class: 'badge' }, e.via) : null, e.text ? h('span', null, ` ${e.text}`) : null);
+    case 'artifact':
+      return h('li', { class: 'kit-artifact' }, time, ' ', h('strong', null, `artifact ${e.name}`), e.text ? `: ${e.text}` : '');
+    case 'confirm':
+      return h('li', { class: 'confirm' }, time, ' ', h('strong', null, `${e.agent} asks: `), h('q', null, e.question), h('div', null, h('strong', null, 'Planner: '), e.answer));
+    case 'note':
+      return h('li', { class: 'kit-note' }, time, ' ', e.text);
+  }
 }
 
 function stageDetail(s: Stage): HTMLElement {
-  const taskIds = [...new Set(s.states.map((x) => x.taskId).filter((x): x is string => !!x))];
+  const taskIds = [...new Set(s.entries.map((e) => (e.kind === 'state' ? e.taskId : undefined)).filter((x): x is string => !!x))];
   return h(
     'section',
     { class: 'panel kit-stage', 'aria-labelledby': `kit-${s.id}` },
     h('h3', { id: `kit-${s.id}` }, s.title, s.agent ? ` → ${s.agent}` : ''),
     s.detail ? h('p', { class: 'muted' }, s.detail) : null,
     taskIds.length ? h('p', null, 'Task ', taskIds.map((t) => shortId(t))) : null,
-    s.states.length
-      ? h('ol', { class: 'state-track' }, s.states.map((x) => h('li', null, h('time', null, clock(x.at)), ' ', stateChip(x.state), x.via ? h('span', { class: 'badge' }, x.via) : null, x.text ? h('span', null, ` ${x.text}`) : null)))
-      : null,
-    s.confirms.map((c) => h('div', { class: 'confirm', role: 'note' }, h('strong', null, `${c.agent} asks: `), h('q', null, c.question), h('div', null, h('strong', null, 'Planner: '), c.answer))),
-    s.artifacts.length ? h('ul', { class: 'kit-artifacts' }, s.artifacts.map((a) => h('li', null, h('strong', null, `artifact ${a.name}`), a.text ? `: ${a.text}` : ''))) : null,
-    s.notes.length ? h('ul', { class: 'notes' }, s.notes.map((n) => h('li', null, n))) : null,
+    h('ol', { class: 'state-track' }, s.entries.map(entry)),
   );
 }
 
@@ -130,11 +140,11 @@ function render(): void {
   replace(
     body,
     h('p', { class: `kit-outcome ${m.outcome ? (m.outcome.ok ? 'ok' : 'bad') : 'live'}`, role: 'status' }, m.outcome ? `${m.outcome.ok ? '✔' : '✘'} ${m.outcome.text}` : `${m.title ?? 'run'} — running …`),
-    h('ol', { class: 'kit-pipeline', 'aria-label': 'Pipeline' }, discovery ? stageBox(discovery) : null, work.map(stageBox)),
-    h('h3', null, 'Agents'),
+    h('ol', { class: 'kit-pipeline', 'aria-label': 'Pipeline' }, discovery ? stageBox(discovery, work.length > 0 || !!m.outcome) : null, work.map((s) => stageBox(s, false))),
+    h('h2', null, 'Agents'),
     h('ul', { class: 'kit-agents' }, [...m.agents.values()].map(agentCard)),
     discovery ? stageDetail({ ...discovery, title: 'Discovery decisions' }) : null,
-    work.map(stageDetail),
+    h('div', { class: 'kit-stages' }, work.map(stageDetail)),
   );
 }
 

@@ -89,7 +89,7 @@ async function readParts(): Promise<Part[]> {
     try {
       parts.push({ data: JSON.parse(data) });
     } catch (err) {
-      throw new Error(`JSON data: ${(err as Error).message}`);
+      throw new Error(`JSON data: ${(err as Error).message}`, { cause: err });
     }
   }
   if (parts.length === 0) throw new Error('write some text, attach a file, or give JSON data');
