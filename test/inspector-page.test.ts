@@ -45,6 +45,7 @@ describe('inspector page in Chromium', { skip }, () => {
   it('opens an agent from ?agent= and lays out its card', async (t) => {
     await page.goto(fx.inspector.link(fx.agentUrl));
     await page.locator('#card-name', { hasText: 'inspector-fixture' }).waitFor();
+    assert.match((await page.locator('#card-from').textContent()) ?? '', /network/);
     // Reported, not asserted: how long the page takes from the local server (a fresh browser, then a reload).
     const timing = () => page.evaluate(() => {
       const n = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
@@ -67,7 +68,7 @@ describe('inspector page in Chromium', { skip }, () => {
     const skills = (await page.locator('.skills').textContent()) ?? '';
     assert.match(skills, /Report.*report.*measure the build/s);
     assert.match(skills, /Paint.*ask me/s);
-    assert.match((await page.locator('#card-from').textContent()) ?? '', /network/);
+    assert.match((await page.locator('#card-from').textContent()) ?? '', /cache/, 'after the reload, the client’s cache answered');
     await page.screenshot({ path: path.join(fx.shots, 'card.png'), fullPage: true });
 
     // Opened again: the client's cache answers; revalidating asks the agent, which answers 304.
@@ -179,6 +180,7 @@ describe('inspector page in Chromium', { skip }, () => {
     assert.match(detail, /History \(\d+\)/);
     assert.match(detail, /Artifacts \([1-9]\)/);
     await page.locator('#push-configs', { hasText: 'none' }).waitFor();
+    await page.screenshot({ path: path.join(fx.shots, 'tasks.png'), fullPage: true });
   });
 
   it('asks for credentials for the extended card and never shows them', async () => {
@@ -198,6 +200,7 @@ describe('inspector page in Chromium', { skip }, () => {
     await ext.locator('summary').click();
     assert.match((await ext.locator('pre.headers').first().textContent()) ?? '', /authorization: Bearer ••••••••/);
     assert.match((await ext.locator('pre.curl').textContent()) ?? '', /"authorization: Bearer \$A2A_CREDENTIAL"/);
+    await page.screenshot({ path: path.join(fx.shots, 'wire.png'), fullPage: true });
     const html = await page.content();
     assert.ok(!html.includes(TOKEN), 'the token is nowhere in the page');
     const stored = await page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }) + document.cookie);
