@@ -62,6 +62,7 @@ export class WireLog {
     return [...this.#entries];
   }
 
+  /** Forgets every exchange (the page's Clear button). */
   clear(): void {
     this.#entries.length = 0;
     this.#byId.clear();
@@ -88,6 +89,7 @@ export class WireLog {
     return entry;
   }
 
+  /** The exchange with this id, while it is kept. */
   get(id: number): WireExchange | undefined {
     return this.#byId.get(id);
   }

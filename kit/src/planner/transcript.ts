@@ -24,6 +24,7 @@ export type TranscriptEvent =
 // eslint-disable-next-line no-control-regex
 const plain = (s: string): string => s.replace(/\u001b\[\d+m/g, '');
 
+/** The planner's transcript: lines to a stream (coloured on a TTY), and the same as data to an optional listener. */
 export class Transcript {
   readonly #color: boolean;
   #section = 0;
