@@ -1,7 +1,7 @@
 /**
  * The layering rules of the README's architecture section, checked on the sources: no import cycle
  * (type-only imports included), `protocol` imports nothing of ours, `server` and `client` reach each
- * other only through `protocol`, and the command line, the kit and the examples import the library by
+ * other only through `protocol`, and the command line, the inspector, the kit and the examples import the library by
  * package name.
  */
 import { describe, it } from 'node:test';
@@ -91,6 +91,28 @@ describe('architecture', () => {
     assert.deepEqual(wrong, []);
     const byName = new Set(files.flatMap((f) => specifiers(f).filter((s) => s.startsWith('a2a-kit'))));
     assert.ok(byName.has('a2a-kit/client') && byName.has('a2a-kit'), 'it is built on the public entry points');
+  });
+
+  it('the inspector imports the library by package name, and its page only page modules', () => {
+    const dir = path.join(root, 'src', 'inspector');
+    const page = path.join(dir, 'page');
+    const files = sources(dir);
+    assert.ok(files.length > 10, 'found the inspector');
+    const wrong = files.flatMap((f) =>
+      specifiers(f)
+        .filter((s) => (s.startsWith('.') ? !resolveRelative(f, s)!.startsWith(dir + path.sep) : s.startsWith('a2a-kit/dist') || s.startsWith('a2a-kit/src')))
+        .map((s) => `${rel(f)} imports ${s}`),
+    );
+    assert.deepEqual(wrong, []);
+    const byName = new Set(files.flatMap((f) => specifiers(f).filter((s) => s.startsWith('a2a-kit'))));
+    assert.ok(byName.has('a2a-kit/client') && byName.has('a2a-kit'), 'it is built on the public entry points');
+    // The page runs in the browser as served: at run time it may load only its own modules (types are erased).
+    const loaded = (f: string) => {
+      const text = readFileSync(f, 'utf8');
+      return [...text.matchAll(/^\s*import\s+(?!type\b)[^'"]*?from\s*['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+    };
+    const escapes = sources(page).flatMap((f) => loaded(f).filter((s) => !s.startsWith('./')).map((s) => `${rel(f)} loads ${s}`));
+    assert.deepEqual(escapes, []);
   });
 
   it('the kit and the examples import the library by package name, never by path', () => {

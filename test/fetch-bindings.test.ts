@@ -49,7 +49,7 @@ function webCtx(handle: FetchHandler, binding: Binding, tenant: string | undefin
   return {
     call: async (op, params = {}, o = {}) => outcomeOf(binding, await webRequest(handle, binding, op, params, { ...t, ...o })),
     open: (op, params = {}, o = {}) => webRequest(handle, binding, op, params, { ...t, ...o }),
-    read: (res) => outcomeOf(binding, res),
+    read: (res) => outcomeOf(binding, res as Response),
   };
 }
 
@@ -58,7 +58,7 @@ function nodeCtx(origin: string, binding: Binding, tenant: string | undefined): 
   return {
     call: (op, params = {}, o = {}) => call(origin, binding, op, params, { ...t, ...o }),
     open: (op, params = {}, o = {}) => request(origin, binding, op, params, { ...t, ...o }),
-    read: (res) => outcomeOf(binding, res),
+    read: (res) => outcomeOf(binding, res as Response),
   };
 }
 

@@ -80,7 +80,14 @@ export const DEMO_COMMAND: Command = {
   summary:
     'The kit end to end: starts the three agents, runs the planner on a sample change (tests → review → deploy), prints the ' +
     'transcript and a summary, and stops the agents.',
-  flags: [PORTS, ...PLANNER_FLAGS, WORKSPACE, WORK_DIR, HELP_FLAG],
+  flags: [
+    PORTS,
+    ...PLANNER_FLAGS,
+    WORKSPACE,
+    WORK_DIR,
+    { name: 'ui', help: "open the inspector's kit view (the pipeline live in the browser); it and the agents stay up after the run until Ctrl-C" },
+    HELP_FLAG,
+  ],
   notes: [
     'Environment only: DEPLOYER_TOKEN (else a token made for this run), LOG_LEVEL (agent logs on stderr; default warn).',
     'Ctrl-C cancels the running task and stops the agents.',

@@ -4,6 +4,8 @@
  * what to try next), stops everything. Exit 0 when the change is deployed, 1 when the pipeline stopped
  * (e.g. `--project change-broken`), 2 on bad usage or when the kit cannot start, 130 on Ctrl-C (after the
  * running task is canceled). Flags are in DEMO_COMMAND (commands.ts): the planner's, plus `--ports`.
+ * `--ui` also opens the inspector's kit view (the pipeline live in the browser) and keeps it, and the
+ * agents, running after the run until Ctrl-C.
  * The agents listen on `--ports P1,P2,P3` (or KIT_PORTS; 0 picks a free port), else on the ports of the
  * planner's configured agents when those are on this machine (KIT_AGENTS, kit.config.json), else 41241–41243.
  */
@@ -18,6 +20,7 @@ import { DEMO_COMMAND } from './commands.js';
 import { UsageError, helpText, parseFlags, usageLine } from './flags.js';
 import { INTERRUPTED_EXIT, onInterrupt } from './interrupt.js';
 import { chooseLogFormat, kitLogger } from './log-lines.js';
+import { kitUi } from '../ui/index.js';
 
 const NAMES: KitAgentName[] = ['test-runner', 'code-reviewer', 'deployer'];
 
@@ -53,6 +56,7 @@ function nextSteps(r: PipelineResult, cfg: PlannerConfig): Array<[string, string
 }
 
 async function main(argv: string[]): Promise<number> {
+  const ui = kitUi(argv); // --ui: the inspector's kit view, live (kit/src/ui); takes the flag out of argv
   const { values } = parseFlags(DEMO_COMMAND, argv);
   if (values.bool('help')) {
     process.stdout.write(helpText(DEMO_COMMAND));
@@ -104,10 +108,12 @@ async function main(argv: string[]): Promise<number> {
         signal: interrupt.signal,
         before: [{ stage: 'start', ms: startMs }],
         next: (r) => nextSteps(r, cfg),
+        ...(await ui.attach(kit, { keys: [{ kid, key: publicJwk }] })),
       },
     );
     return result.interrupted ? INTERRUPTED_EXIT : result.ok ? 0 : 1;
   } finally {
+    await ui.hold();
     await kit.close();
     interrupt.off();
   }

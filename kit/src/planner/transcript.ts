@@ -28,13 +28,27 @@ export function elapsed(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** The live transcript of one planner run. */
+/** What the transcript says, as data (plain text, no colour), for a listener such as the inspector's kit view. */
+export type TranscriptEvent =
+  | { kind: 'section'; index: number; title: string; detail?: string }
+  | { kind: 'item' | 'note'; text: string }
+  | { kind: 'table'; headers: string[]; rows: string[][] }
+  | { kind: 'outcome'; ok: boolean; text: string };
+
+// The colour codes this class itself writes, and nothing else, are taken out for listeners.
+// eslint-disable-next-line no-control-regex
+const plain = (s: string): string => s.replace(/\u001b\[\d+m/g, '');
+
+/** The planner's transcript: lines to a stream (coloured on a TTY), and the same as data to an optional listener. */
 export class Transcript {
   readonly #color: boolean;
   #section = 0;
   readonly #shown = new Set<string>();
 
-  constructor(private readonly out: Writable & { isTTY?: boolean } = process.stdout) {
+  constructor(
+    private readonly out: Writable & { isTTY?: boolean } = process.stdout,
+    private readonly listener?: (ev: TranscriptEvent) => void,
+  ) {
     this.#color = out.isTTY === true && !process.env.NO_COLOR;
   }
 
@@ -49,14 +63,17 @@ export class Transcript {
   section(title: string, detail?: string): void {
     this.line();
     this.line(this.style(`${++this.#section} · ${title}`, 'bold') + (detail ? this.style(`  (${detail})`, 'dim') : ''));
+    this.listener?.({ kind: 'section', index: this.#section, title, ...(detail ? { detail } : {}) });
   }
 
   item(text: string): void {
     this.line(`  ${text}`);
+    this.listener?.({ kind: 'item', text: plain(text) });
   }
 
   note(text: string): void {
     this.line(this.style(`  ${text}`, 'dim'));
+    this.listener?.({ kind: 'note', text: plain(text) });
   }
 
   /** A task state, short and coloured: TASK_STATE_INPUT_REQUIRED → INPUT_REQUIRED. */
@@ -69,8 +86,9 @@ export class Transcript {
   table(headers: string[], rows: string[][]): void {
     const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
     const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-    this.item(this.style(fmt(headers), 'bold'));
-    for (const r of rows) this.item(fmt(r));
+    this.line(`  ${this.style(fmt(headers), 'bold')}`);
+    for (const r of rows) this.line(`  ${fmt(r)}`);
+    this.listener?.({ kind: 'table', headers, rows: rows.map((r) => r.map(plain)) });
   }
 
   /** Records that `key` (e.g. a task's artifact or status text) has been shown; false if it already had been. */
@@ -96,5 +114,6 @@ export class Transcript {
   outcome(ok: boolean, text: string): void {
     this.line();
     this.line(this.style(`${ok ? '✔' : '✘'} ${text}`, ok ? 'green' : 'red'));
+    this.listener?.({ kind: 'outcome', ok, text: plain(text) });
   }
 }
