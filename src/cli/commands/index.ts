@@ -6,10 +6,11 @@ import type { Command } from '../command.js';
 import { cancel } from './cancel.js';
 import { card } from './card.js';
 import { get } from './get.js';
+import { inspect } from './inspect.js';
 import { list } from './list.js';
 import { pushListen } from './push-listen.js';
 import { send } from './send.js';
 import { subscribe } from './subscribe.js';
 
 /** Every command, in the order `a2a --help` lists them. */
-export const COMMANDS: readonly Command[] = [card, send, get, list, cancel, subscribe, pushListen];
+export const COMMANDS: readonly Command[] = [card, send, get, list, cancel, subscribe, pushListen, inspect];
