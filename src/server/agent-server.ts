@@ -12,8 +12,9 @@ import { SERVED_BINDINGS, type MountedBinding, type ServedRoute } from './bindin
 import { CardResponder } from './card/responder.js';
 import { signAgentCard, type CardSigningKey } from './card/signing.js';
 import { serverAuthOptions, type ServerAuthOptions } from './auth/authenticator.js';
+import { VersionedCardResponder, cardWithV03, checkV03Urls, publicV03Card, v03Handler, v03Stores, type CompatOptions } from './compat/index.js';
 
-export interface AgentServerOptions extends Omit<DispatcherOptions, 'card'>, BindingOptions {
+export interface AgentServerOptions extends Omit<DispatcherOptions, 'card' | 'pushWireFormat'>, BindingOptions {
   /** The public card, or a function of the server origin (`http://127.0.0.1:PORT`) for servers on port 0. */
   card: AgentCard | ((origin: string) => AgentCard);
   /** Sign the public (and extended) card with these keys at start (§8.4). */
@@ -22,6 +23,11 @@ export interface AgentServerOptions extends Omit<DispatcherOptions, 'card'>, Bin
   cardMaxAgeSeconds?: number;
   /** Enforce the card's security requirements with these per-scheme verifiers (instead of `authenticate`). */
   auth?: ServerAuthOptions;
+  /**
+   * Protocol versions to speak besides 1.0, e.g. `{ v03: true }` for A2A 0.3 clients: same URLs, the
+   * request's `A2A-Version` decides; the executor never sees the difference. Off by default.
+   */
+  compat?: CompatOptions;
 }
 
 interface Mount {
@@ -47,6 +53,7 @@ export class AgentServer {
     const placeholder = typeof options.card === 'function' ? undefined : options.card;
     this.service = new OperationDispatcher({
       ...options,
+      ...(options.compat?.v03 ? v03Stores(options.store, options.pushConfigStore) : {}),
       card: placeholder ?? ({ capabilities: {} } as AgentCard),
       ...(options.extendedCard && options.signingKeys?.length ? { extendedCard: signedSource(options.extendedCard, options.signingKeys) } : {}),
     });
@@ -58,18 +65,30 @@ export class AgentServer {
     let card = typeof o.card === 'function' ? o.card(origin ?? 'http://localhost') : o.card;
     const checked = parseAgentCard(card);
     if (!checked.ok) throw new Error(`the agent card is not valid:\n  ${checked.problems.join('\n  ')}`);
+    const v03 = o.compat?.v03 === true;
+    if (v03) {
+      card = cardWithV03(card);
+      checkV03Urls(card);
+    }
     if (o.signingKeys?.length) card = await signAgentCard(card, o.signingKeys);
     const bindingOptions = { ...o, ...serverAuthOptions(card, o), sse: { ...o.sse, onOpen: this.#trackStream } };
-    this.#mounts = mountsFor(card).map(({ path, prefix, binding }) => ({
+    this.#mounts = mountsFor(card, v03).map(({ path, prefix, binding, versions }) => ({
       path,
       prefix,
-      handle: SERVED_BINDINGS[binding]!(this.service, bindingOptions),
+      handle: SERVED_BINDINGS[binding]!(
+        this.service,
+        bindingOptions,
+        versions.has('0.3') ? v03Handler(binding as 'JSONRPC', this.service, bindingOptions, o.signingKeys) : undefined,
+      ),
     }));
     this.service.card = card;
     // Once per server: tasks a previous process left running get a final state before anything is served.
     this.#recovered ??= this.service.tasks.recover();
     await this.#recovered;
-    this.#card = new CardResponder(card, o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {});
+    const cardOptions = o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {};
+    this.#card = v03
+      ? new VersionedCardResponder(card, await publicV03Card(card, o.signingKeys), cardOptions)
+      : new CardResponder(card, cardOptions);
     return card;
   }
 
@@ -193,9 +212,12 @@ function signedSource(source: NonNullable<AgentServerOptions['extendedCard']>, k
   };
 }
 
-/** The routes a card asks for; throws when it lists an interface this server cannot serve. */
-function mountsFor(card: AgentCard): Array<{ path: string; prefix: boolean; binding: string }> {
-  const out: Array<{ path: string; prefix: boolean; binding: string }> = [];
+/**
+ * The routes a card asks for, one per path and binding with the versions served there; throws when
+ * it lists an interface this server cannot serve (0.3 ones only with `compat: { v03: true }`).
+ */
+function mountsFor(card: AgentCard, v03: boolean): Array<{ path: string; prefix: boolean; binding: string; versions: Set<string> }> {
+  const out: Array<{ path: string; prefix: boolean; binding: string; versions: Set<string> }> = [];
   card.supportedInterfaces.forEach((i, n) => {
     let url: URL;
     try {
@@ -203,14 +225,20 @@ function mountsFor(card: AgentCard): Array<{ path: string; prefix: boolean; bind
     } catch {
       throw new Error(`supportedInterfaces[${n}].url must be an absolute URL, got "${i.url}"`);
     }
-    if (!SERVED_BINDINGS[i.protocolBinding] || majorMinor(i.protocolVersion) !== PROTOCOL_VERSION) {
+    const version = majorMinor(i.protocolVersion);
+    if (version === '0.3' && !v03 && SERVED_BINDINGS[i.protocolBinding]) {
+      throw new Error(`supportedInterfaces[${n}] lists ${i.protocolBinding} 0.3; set compat: { v03: true } in the server options to serve A2A 0.3`);
+    }
+    if (!SERVED_BINDINGS[i.protocolBinding] || (version !== PROTOCOL_VERSION && version !== '0.3')) {
       throw new Error(
         `supportedInterfaces[${n}] lists ${i.protocolBinding} ${i.protocolVersion}, which this server does not serve ` +
           `(it serves ${Object.keys(SERVED_BINDINGS).join(', ')} at ${PROTOCOL_VERSION}); a card lists only interfaces that work`,
       );
     }
     const path = url.pathname.replace(/\/+$/, '') || '/';
-    out.push({ path, prefix: i.protocolBinding !== 'JSONRPC', binding: i.protocolBinding });
+    const same = out.find((m) => m.path === path && m.binding === i.protocolBinding);
+    if (same) same.versions.add(version);
+    else out.push({ path, prefix: i.protocolBinding !== 'JSONRPC', binding: i.protocolBinding, versions: new Set([version]) });
   });
   return out;
 }

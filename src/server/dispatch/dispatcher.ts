@@ -44,6 +44,7 @@ import { PushSender } from '../push/sender.js';
 import { PushDispatcher } from '../push/dispatcher.js';
 import { assertWebhookUrl, type WebhookPolicy } from '../push/ssrf.js';
 import type { PushSenderOptions } from '../push/options.js';
+import type { PushWireFormat } from '../push/wire-format.js';
 import type { TaskRun } from '../tasks/run.js';
 
 /** Push-notification delivery settings (used when the card declares `pushNotifications`). */
@@ -75,6 +76,8 @@ export interface DispatcherOptions {
   limits?: TaskLimits;
   /** Told of every failed store write, besides the log (a failed save also fails the call). */
   onStoreError?: StoreErrorHook;
+  /** Set by the 0.3 compatibility layer: webhooks registered over 0.3 get 0.3 bodies. */
+  pushWireFormat?: PushWireFormat;
 }
 
 const SCHEMAS: Record<OperationName, z.ZodType> = {
@@ -124,7 +127,7 @@ export class OperationDispatcher {
     const sender = options.push?.sender;
     this.pushSender =
       sender instanceof PushSender ? sender : new PushSender({ logger: this.logger, ...sender, policy: this.#pushPolicy });
-    this.#push = new PushDispatcher(this.pushSender, this.pushConfigs, this.logger);
+    this.#push = new PushDispatcher(this.pushSender, this.pushConfigs, this.logger, options.pushWireFormat);
     this.tasks.observe((scope, task, event) => {
       if (this.#card.capabilities.pushNotifications === true) this.#push.onEvent(scope, task, event);
     });
