@@ -24,6 +24,13 @@ export function signedForm(card: object): object {
   return ((card as Record<symbol, unknown>)[SIGNED_V03_FORM] as object | undefined) ?? card;
 }
 
+/** `to` (a copy of a card read from its 0.3 form, e.g. by a validator) keeps the 0.3 form of `from`. */
+export function keepSignedForm<T extends object>(to: T, from: object): T {
+  const form = (from as Record<symbol, unknown>)[SIGNED_V03_FORM];
+  if (form !== undefined && to !== from) Object.defineProperty(to, SIGNED_V03_FORM, { value: form, enumerable: false });
+  return to;
+}
+
 /** Whether a parsed card is a 0.3 card: no `supportedInterfaces`, and 0.3's `url` or top-level version. */
 export function isV03Card(json: unknown): boolean {
   if (!isObj(json) || json.supportedInterfaces !== undefined) return false;

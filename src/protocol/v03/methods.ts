@@ -71,10 +71,8 @@ export function errorToV03(err: A2AError): Error03 {
   return { code: err.spec.jsonRpcCode, message: err.message, ...(data ? { data } : {}) };
 }
 
-/** An A2AError from a 0.3 error object (codes are 1.0's); `data` is kept as a detail when it is an object. */
-export function errorFromV03(e: { code?: unknown; message?: unknown; data?: unknown }): A2AError {
+/** An A2AError from a 0.3 error object: the codes are 1.0's; 0.3's free-form `data` has no 1.0 detail to become. */
+export function errorFromV03(e: { code?: unknown; message?: unknown }): A2AError {
   const code = typeof e.code === 'number' ? e.code : -32603;
-  const message = typeof e.message === 'string' ? e.message : undefined;
-  const err = A2AError.fromJsonRpc({ code, ...(message ? { message } : {}) });
-  return err;
+  return A2AError.fromJsonRpc({ code, ...(typeof e.message === 'string' ? { message: e.message } : {}) });
 }
