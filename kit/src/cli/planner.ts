@@ -1,7 +1,7 @@
 /**
  * `npm run planner`: the planner alone, against agents already running (`npm run agents`).
  * Configuration: kit.config.json (or --config FILE), then KIT_AGENTS / DEPLOYER_TOKEN, then flags
- * (--agents 41241,41242,41243, --project, --target, --no-confirm, --verify-cards, --workspace DIR,
+ * (--agents 41241,41242,41243, --project, --target, --no-confirm, --verify-cards, --versions 0.3,1.0, --workspace DIR,
  * --trust-jwks FILE). Exit 0 when deployed, 1 when the pipeline stopped, 2 on bad configuration.
  */
 import { existsSync, readFileSync } from 'node:fs';

@@ -24,6 +24,8 @@ export interface PlannerConfig {
   webhookPort: number;
   /** Give up on a task after this long (ms). */
   taskTimeoutMs: number;
+  /** Protocol versions the planner may speak (Major.Minor). Default 1.0 only: a 0.3 entry is skipped, and says why. */
+  versions: string[];
 }
 
 export const DEFAULT_CONFIG: PlannerConfig = {
@@ -35,6 +37,7 @@ export const DEFAULT_CONFIG: PlannerConfig = {
   webhookHost: '127.0.0.1',
   webhookPort: 0,
   taskTimeoutMs: 120_000,
+  versions: ['1.0'],
 };
 
 /** `41241` → `http://localhost:41241`; http(s) URLs pass through (without a trailing slash). */
@@ -83,7 +86,7 @@ const KEYS = new Set<string>(Object.keys(DEFAULT_CONFIG).concat('deployerToken')
  * Merge, lowest first: defaults, the config file (`kit.config.json` in `cwd`, optional, or `--config FILE`,
  * required), `KIT_AGENTS` (comma-separated ports or URLs) and `DEPLOYER_TOKEN`, then flags (`--agents
  * 41241,41242,41243`, `--project`, `--target`, `--no-confirm`, `--verify-cards`, `--webhook-host`,
- * `--webhook-port`, `--timeout` ms). Throws an error that names the bad value and where it came from.
+ * `--webhook-port`, `--timeout` ms, `--versions 0.3,1.0`). Throws an error that names the bad value and where it came from.
  */
 export function loadConfig(argv: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): PlannerConfig {
   const cfg: PlannerConfig = { ...DEFAULT_CONFIG };
@@ -103,10 +106,11 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv, cwd = process
     const a = argv[i]!;
     if (a === '--no-confirm') cfg.confirmProduction = false;
     else if (a === '--config') i++;
-    else if (a === '--agents' || FLAGS[a]) {
+    else if (a === '--agents' || a === '--versions' || FLAGS[a]) {
       const v = argv[++i];
       if (v === undefined || v.startsWith('--')) throw new Error(`${a} needs a value`);
       if (a === '--agents') cfg.agents = agentList(v, '--agents');
+      else if (a === '--versions') cfg.versions = v.split(',').map((x) => x.trim()).filter(Boolean);
       else {
         const key = FLAGS[a]!;
         (cfg as unknown as Record<string, unknown>)[key] = typeof DEFAULT_CONFIG[key] === 'number' ? (/^\d+$/.test(v) ? Number(v) : v) : v;
@@ -151,5 +155,8 @@ function checked(cfg: PlannerConfig): PlannerConfig {
   if (!Number.isInteger(cfg.webhookPort) || cfg.webhookPort < 0 || cfg.webhookPort > 65535) bad('webhookPort must be a port number (0 picks a free one)', cfg.webhookPort);
   if (!Number.isInteger(cfg.taskTimeoutMs) || cfg.taskTimeoutMs < 1) bad('taskTimeoutMs (--timeout) must be a positive number of milliseconds', cfg.taskTimeoutMs);
   if (!Array.isArray(cfg.agents) || cfg.agents.length === 0) throw new Error('no agents configured');
+  if (!Array.isArray(cfg.versions) || cfg.versions.length === 0 || !cfg.versions.every((v) => v === '1.0' || v === '0.3')) {
+    bad('versions (--versions) must list protocol versions the planner speaks: 1.0 and/or 0.3, e.g. 0.3,1.0', cfg.versions);
+  }
   return cfg;
 }
