@@ -128,7 +128,9 @@ export function sendParamsFromProto(v: unknown): unknown {
     message: messageFromProto(v.message ?? v.request),
     configuration: cfg && defined({
       acceptedOutputModes: cfg.acceptedOutputModes ?? cfg.accepted_output_modes,
-      blocking: cfg.blocking,
+      // A proto bool: absent is false, so a configuration without `blocking` asks not to wait (only a
+      // request without any configuration waits, as 0.3's JSON-RPC default has it).
+      blocking: cfg.blocking ?? false,
       // Proto JSON writes 0 for "unset"; a 0 from a 0.3 proto writer means "not given".
       historyLength: (cfg.historyLength ?? cfg.history_length) || undefined,
       pushNotificationConfig: push,

@@ -4,6 +4,7 @@
  * back. The JSON-RPC and HTTP+JSON 0.3 handlers both go through here.
  */
 import type { ListTaskPushNotificationConfigsResponse, OperationName, SendMessageResponse, Task, TaskPushNotificationConfig } from '../../protocol/index.js';
+import type { V03Call } from './context.js';
 import {
   V03Reader,
   eventToV03,
@@ -125,4 +126,10 @@ export function resultToV03(operation: OperationName, result: unknown): unknown 
     default:
       return result;
   }
+}
+
+/** What the push layer must know of a translated request: a webhook in the message without an id. */
+export function callFacts(request: Obj): V03Call {
+  const cfg = request.configuration as { taskPushNotificationConfig?: { id?: string } } | undefined;
+  return cfg?.taskPushNotificationConfig && !cfg.taskPushNotificationConfig.id ? { inlineConfigNamedAfterTask: true } : {};
 }

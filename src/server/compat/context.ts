@@ -27,14 +27,25 @@ export function contextOfV03(ex: HttpExchange, opts: BindingOptions, query: URLS
   return contextOf(ex, opts, query, PROTOCOL_VERSION, extensions);
 }
 
-const v03Calls = new AsyncLocalStorage<true>();
+/** What the code serving a 0.3 call knows about it. */
+export interface V03Call {
+  /** The message carries a webhook without an id: 0.3 names such a config after its task, once the task exists. */
+  inlineConfigNamedAfterTask?: boolean;
+}
+
+const v03Calls = new AsyncLocalStorage<V03Call>();
 
 /** Runs a translated 0.3 call: whatever it registers (a webhook) is known to come from 0.3. */
-export function asV03Call<T>(fn: () => T): T {
-  return v03Calls.run(true, fn);
+export function asV03Call<T>(fn: () => T, call: V03Call = {}): T {
+  return v03Calls.run(call, fn);
+}
+
+/** The 0.3 call the code running now serves, if it serves one. */
+export function currentV03Call(): V03Call | undefined {
+  return v03Calls.getStore();
 }
 
 /** Whether the code running now serves a 0.3 call. */
 export function inV03Call(): boolean {
-  return v03Calls.getStore() === true;
+  return v03Calls.getStore() !== undefined;
 }

@@ -12,7 +12,7 @@ import { answerHeaders, asA2AError, type BindingOptions } from '../bindings/comm
 import type { HttpExchange } from '../bindings/exchange.js';
 import type { JsonRpcEnvelope, JsonRpcId, JsonRpcOtherVersion } from '../bindings/jsonrpc.js';
 import { SseWriter } from '../bindings/sse.js';
-import { requestFromV03, resultToV03 } from './calls.js';
+import { callFacts, requestFromV03, resultToV03 } from './calls.js';
 import { V03_EXTENSIONS_HEADER, asV03Call, contextOfV03, whyV03 } from './context.js';
 
 const JSON_TYPE = 'application/json';
@@ -68,12 +68,12 @@ export function jsonRpcV03(service: OperationDispatcher, opts: BindingOptions, e
       cc = pending instanceof Promise ? await pending : pending;
       const context = cc;
       if (!op.streaming) {
-        const result = await asV03Call(() => service.call(op, v10, context));
+        const result = await asV03Call(() => service.call(op, v10, context), callFacts(v10));
         const v03 = name === 'GetExtendedAgentCard' ? await extendedCard(result as AgentCard) : resultToV03(name, result);
         ex.reply(200, answerHeaders(cc, JSON_TYPE, V03_EXTENSIONS_HEADER), JSON.stringify({ jsonrpc: '2.0', id, result: v03 }));
         return;
       }
-      const stream = await asV03Call(() => service.stream(op, v10, context, ex.header('last-event-id')));
+      const stream = await asV03Call(() => service.stream(op, v10, context, ex.header('last-event-id')), callFacts(v10));
       sse = new SseWriter(ex, { ...opts.sse, headers: answerHeaders(cc, 'text/event-stream', V03_EXTENSIONS_HEADER) });
       const writer = sse;
       const prefix = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;

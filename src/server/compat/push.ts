@@ -8,7 +8,7 @@ import type { StreamResponse, Task, TaskPushNotificationConfig } from '../../pro
 import { taskToV03 } from '../../protocol/v03/index.js';
 import type { PushBody, PushWireFormat } from '../push/wire-format.js';
 import type { PushConfigStore, Scope, StoredPushConfig } from '../store/task-store.js';
-import { inV03Call } from './context.js';
+import { currentV03Call, inV03Call } from './context.js';
 
 /** Marks a config (in memory) as registered over 0.3. */
 export const V03_WEBHOOK: unique symbol = Symbol.for('a2a-kit.v03Webhook');
@@ -71,7 +71,14 @@ export function v03PushFormat(): PushWireFormat {
   let lastBody: PushBody | undefined;
   return {
     tag(config) {
-      if (inV03Call()) mark(config as Tagged);
+      const call = currentV03Call();
+      if (!call) return;
+      mark(config as Tagged);
+      // Registered with a 0.3 message without an id: named after its task, as 0.3 agents do (the task exists now).
+      if (call.inlineConfigNamedAfterTask && config.taskId) {
+        call.inlineConfigNamedAfterTask = false;
+        config.id = config.taskId;
+      }
     },
     body(config: TaskPushNotificationConfig, task: Task, event: StreamResponse): PushBody | undefined {
       if ((config as Tagged)[V03_WEBHOOK] !== true) return undefined;

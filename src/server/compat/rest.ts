@@ -14,7 +14,7 @@ import { DEFAULT_MAX_BODY_BYTES, isJsonContentType } from '../bindings/http-util
 import type { RestOtherVersion } from '../bindings/rest.js';
 import { matchRoute } from '../bindings/rest-routes.js';
 import { SseWriter } from '../bindings/sse.js';
-import { requestFromV03, resultToV03 } from './calls.js';
+import { callFacts, requestFromV03, resultToV03 } from './calls.js';
 import { V03_EXTENSIONS_HEADER, asV03Call, contextOfV03, whyV03 } from './context.js';
 import type { V03CardWriter } from './jsonrpc.js';
 
@@ -179,14 +179,14 @@ export function restV03(service: OperationDispatcher, opts: BindingOptions, exte
       cc = pending instanceof Promise ? await pending : pending;
       const context = cc;
       if (!op.streaming) {
-        const result = await asV03Call(() => service.call(op, v10, context));
+        const result = await asV03Call(() => service.call(op, v10, context), callFacts(v10));
         const headers = answerHeaders(cc, JSON_TYPE, V03_EXTENSIONS_HEADER);
         if (name === 'DeleteTaskPushNotificationConfig') return ex.reply(204, headers);
         const answer = name === 'GetExtendedAgentCard' ? await extendedCard(result as AgentCard) : answerOf(name, result);
         ex.reply(200, headers, JSON.stringify(answer));
         return;
       }
-      const stream = await asV03Call(() => service.stream(op, v10, context, ex.header('last-event-id')));
+      const stream = await asV03Call(() => service.stream(op, v10, context, ex.header('last-event-id')), callFacts(v10));
       sse = new SseWriter(ex, { ...opts.sse, headers: answerHeaders(cc, 'text/event-stream', V03_EXTENSIONS_HEADER) });
       const writer = sse;
       writer.onClose(() => stream.close());
