@@ -13,6 +13,7 @@ import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { A2AClient, isA2AClientError, verifyAgentCard, type CardTrust } from '../src/client/index.js';
 import { createAgentServer, type CardSigningKey } from '../src/server/index.js';
+import { toFetchHandler } from '../src/server/adapters/fetch.js';
 import { SqliteTaskStore } from '../src/server/store/sqlite.js';
 import { V03AwarePushConfigStore, V03_WEBHOOK } from '../src/server/compat/push.js';
 import { asV03Call } from '../src/server/compat/context.js';
@@ -190,6 +191,25 @@ describe('the card in both forms', () => {
     assert.equal((await res.json()).supportedInterfaces.length, 2);
     assert.equal(a.server.service.pushConfigs.constructor.name, 'InMemoryTaskStore');
     await assert.rejects(A2AClient.connect(a.origin, { cache: false, versions: ['0.3'] }), (e: unknown) => isA2AClientError(e) && e.code === 'NO_COMPATIBLE_INTERFACE');
+  });
+});
+
+describe('behind the Web fetch adapter (no node:http)', () => {
+  test('the 0.3 card form, a 0.3 message/send and a 0.3 stream answer as over node:http', async () => {
+    const server = createAgentServer({ executor: echoOrWait, card: (o) => compatCard(o), compat: { v03: true } });
+    const handle = toFetchHandler(server, { origin: 'http://agent.test' });
+    const card = await (await handle(new Request('http://agent.test/.well-known/agent-card.json'))).json();
+    assert.equal(card.url, 'http://agent.test/a2a/jsonrpc');
+    const post = (body: object, accept = 'application/json') =>
+      handle(new Request('http://agent.test/a2a/jsonrpc', { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) }));
+    const sent = await (await post({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: msg03('web') } })).json();
+    assert.equal(sent.result.kind, 'task');
+    assert.equal(sent.result.status.state, 'completed');
+    const stream = await (await post({ jsonrpc: '2.0', id: 2, method: 'message/stream', params: { message: msg03('web stream') } }, 'text/event-stream')).text();
+    const events = stream.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)).result);
+    assert.deepEqual(events.map((e) => e.kind), ['task', 'status-update', 'artifact-update', 'status-update']);
+    assert.equal(events.at(-1).final, true);
+    await server.close(100);
   });
 });
 
