@@ -23,6 +23,9 @@ export function withV03Interfaces(card: AgentCard): AgentCard {
   const added = card.supportedInterfaces
     .filter((i) => SERVED_V03.has(i.protocolBinding) && !i.tenant && majorMinor(i.protocolVersion) === '1.0')
     .map((i) => ({ url: i.url, protocolBinding: i.protocolBinding, protocolVersion: V03 }));
+  if (added.length === 0) {
+    throw new Error('compat: { v03: true } needs a JSONRPC or HTTP+JSON 1.0 interface without a tenant to serve 0.3 at (0.3 has no tenants)');
+  }
   return { ...card, supportedInterfaces: [...card.supportedInterfaces, ...added] };
 }
 
