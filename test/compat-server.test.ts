@@ -16,7 +16,7 @@ import { createAgentServer, type CardSigningKey } from '../src/server/index.js';
 import { toFetchHandler } from '../src/server/adapters/fetch.js';
 import { SqliteTaskStore } from '../src/server/store/sqlite.js';
 import { V03AwarePushConfigStore, V03_WEBHOOK } from '../src/server/compat/push.js';
-import { asV03Call } from '../src/server/compat/context.js';
+import { V03Registrations } from '../src/server/compat/registrations.js';
 import { cardFromV03 } from '../src/protocol/v03/card.js';
 import { closeAll, startWebhook, track } from './push-fixture.js';
 import { compatCard, echoOrWait, msg03, msg10, rpcRaw, startCompatAgent } from './compat-fixture.js';
@@ -115,7 +115,7 @@ describe('bad input gets an error naming the version understood and what was wro
       executor: echoOrWait,
       card: (o) => compatCard(o, { supportedInterfaces: [{ url: `${o}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }] }),
     });
-    await assert.rejects(server.listen(0), /lists JSONRPC 0\.3; set compat: \{ v03: true \}/);
+    await assert.rejects(server.listen(0), /lists JSONRPC 0\.3, which this server does not serve unless told to: set compat: \{ v03: true \}/);
     const apart = createAgentServer({
       executor: echoOrWait,
       compat: { v03: true },
@@ -244,11 +244,14 @@ describe('push: each webhook gets the body of the version it was registered with
       const scope = { tenant: '', owner: '' };
       const first = new SqliteTaskStore({ path: file });
       await first.saveTask(scope, { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING' } });
-      const store = new V03AwarePushConfigStore(first);
-      await asV03Call(() => store.savePushConfig(scope, { taskId: 't1', id: 'a', url: 'https://hook.example/a' }));
+      const registrations = new V03Registrations();
+      const store = new V03AwarePushConfigStore(first, registrations);
+      const withdraw = registrations.expect('a', 't1');
+      await store.savePushConfig(scope, { taskId: 't1', id: 'a', url: 'https://hook.example/a' });
+      withdraw();
       await store.savePushConfig(scope, { taskId: 't1', id: 'b', url: 'https://hook.example/b' });
       await first.close();
-      const reopened = new V03AwarePushConfigStore(new SqliteTaskStore({ path: file }));
+      const reopened = new V03AwarePushConfigStore(new SqliteTaskStore({ path: file }), new V03Registrations());
       const [a, b] = await reopened.listPushConfigs(scope, 't1');
       assert.deepEqual(JSON.parse(JSON.stringify(a)), { taskId: 't1', id: 'a', url: 'https://hook.example/a' });
       assert.equal((a as any)[V03_WEBHOOK], true);

@@ -12,7 +12,7 @@ import { SERVED_BINDINGS, type MountedBinding, type ServedRoute } from './bindin
 import { CardResponder } from './card/responder.js';
 import { signAgentCard, type CardSigningKey } from './card/signing.js';
 import { serverAuthOptions, type ServerAuthOptions } from './auth/authenticator.js';
-import { VersionedCardResponder, cardWithV03, checkV03Urls, publicV03Card, v03Handler, v03Stores, type CompatOptions } from './compat/index.js';
+import { V03Registrations, VersionedCardResponder, cardWithV03, checkV03Urls, publicV03Card, v03Handler, v03Stores, type CompatOptions } from './compat/index.js';
 
 export interface AgentServerOptions extends Omit<DispatcherOptions, 'card' | 'pushWireFormat'>, BindingOptions {
   /** The public card, or a function of the server origin (`http://127.0.0.1:PORT`) for servers on port 0. */
@@ -44,6 +44,8 @@ export class AgentServer {
   #recovered: Promise<number> | undefined;
   /** Open SSE streams, ended first when the server closes. */
   readonly #streams = new Set<ServerResponse>();
+  /** 0.3 webhooks being registered, shared by the 0.3 handlers and the push layer (only with compat). */
+  readonly #v03: V03Registrations | undefined;
   readonly #trackStream = (res: ServerResponse): void => {
     this.#streams.add(res);
     res.once('close', () => this.#streams.delete(res));
@@ -51,9 +53,10 @@ export class AgentServer {
 
   constructor(private readonly options: AgentServerOptions) {
     const placeholder = typeof options.card === 'function' ? undefined : options.card;
+    this.#v03 = options.compat?.v03 ? new V03Registrations() : undefined;
     this.service = new OperationDispatcher({
       ...options,
-      ...(options.compat?.v03 ? v03Stores(options.store, options.pushConfigStore) : {}),
+      ...(this.#v03 ? v03Stores(this.#v03, options.store, options.pushConfigStore) : {}),
       card: placeholder ?? ({ capabilities: {} } as AgentCard),
       ...(options.extendedCard && options.signingKeys?.length ? { extendedCard: signedSource(options.extendedCard, options.signingKeys) } : {}),
     });
@@ -78,7 +81,7 @@ export class AgentServer {
       handle: SERVED_BINDINGS[binding]!(
         this.service,
         bindingOptions,
-        versions.has('0.3') ? v03Handler(binding as 'JSONRPC', this.service, bindingOptions, o.signingKeys) : undefined,
+        versions.has('0.3') && this.#v03 ? v03Handler(binding, this.service, bindingOptions, this.#v03, o.signingKeys) : undefined,
       ),
     }));
     this.service.card = card;
@@ -227,7 +230,7 @@ function mountsFor(card: AgentCard, v03: boolean): Array<{ path: string; prefix:
     }
     const version = majorMinor(i.protocolVersion);
     if (version === '0.3' && !v03 && SERVED_BINDINGS[i.protocolBinding]) {
-      throw new Error(`supportedInterfaces[${n}] lists ${i.protocolBinding} 0.3; set compat: { v03: true } in the server options to serve A2A 0.3`);
+      throw new Error(`supportedInterfaces[${n}] lists ${i.protocolBinding} 0.3, which this server does not serve unless told to: set compat: { v03: true } in the server options`);
     }
     if (!SERVED_BINDINGS[i.protocolBinding] || (version !== PROTOCOL_VERSION && version !== '0.3')) {
       throw new Error(

@@ -4,7 +4,8 @@
  * back. The JSON-RPC and HTTP+JSON 0.3 handlers both go through here.
  */
 import type { ListTaskPushNotificationConfigsResponse, OperationName, SendMessageResponse, Task, TaskPushNotificationConfig } from '../../protocol/index.js';
-import type { V03Call } from './context.js';
+import { randomUUID } from 'node:crypto';
+import type { V03Registrations } from './registrations.js';
 import {
   V03Reader,
   eventToV03,
@@ -128,8 +129,25 @@ export function resultToV03(operation: OperationName, result: unknown): unknown 
   }
 }
 
-/** What the push layer must know of a translated request: a webhook in the message without an id. */
-export function callFacts(request: Obj): V03Call {
-  const cfg = request.configuration as { taskPushNotificationConfig?: { id?: string } } | undefined;
-  return cfg?.taskPushNotificationConfig && !cfg.taskPushNotificationConfig.id ? { inlineConfigNamedAfterTask: true } : {};
+/**
+ * Announces the webhook a translated 0.3 request is about to register (a push config to create, or
+ * one given with a message), so the push layer knows it for a 0.3 one; returns the function that
+ * withdraws the announcement once the call is over. A webhook given with a message without an id is
+ * given a provisional one here, and its task's id once the task exists (0.3 agents name it so).
+ */
+export function announceWebhook(registrations: V03Registrations, operation: OperationName, request: Obj): () => void {
+  if (operation === 'CreateTaskPushNotificationConfig') return registrations.expect(String(request.id), String(request.taskId));
+  if (operation !== 'SendMessage' && operation !== 'SendStreamingMessage') return NOTHING;
+  const cfg = (request.configuration as { taskPushNotificationConfig?: { id?: string } } | undefined)?.taskPushNotificationConfig;
+  if (!cfg) return NOTHING;
+  const taskId = (request.message as { taskId?: string } | undefined)?.taskId;
+  if (cfg.id) return registrations.expect(cfg.id, taskId);
+  if (taskId) {
+    cfg.id = taskId;
+    return registrations.expect(taskId, taskId);
+  }
+  cfg.id = `v03-${randomUUID()}`;
+  return registrations.expect(cfg.id, undefined, true);
 }
+
+const NOTHING = (): void => undefined;

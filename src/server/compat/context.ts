@@ -1,9 +1,7 @@
 /**
- * What every 0.3 request shares on its way to the dispatcher: why it was read as 0.3, the call
- * context (the 0.3 extensions header, the version the dispatcher sees), and the async context that
- * lets a push config registered by the call remember it was registered over 0.3.
+ * What every 0.3 request shares on its way to the dispatcher: why it was read as 0.3, and the call
+ * context (the 0.3 extensions header, the version the dispatcher sees).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { PROTOCOL_VERSION } from '../../protocol/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import { contextOf, type BindingOptions } from '../bindings/common.js';
@@ -25,27 +23,4 @@ export function whyV03(sent: string | undefined): string {
 export function contextOfV03(ex: HttpExchange, opts: BindingOptions, query: URLSearchParams | undefined): CallContext | Promise<CallContext> {
   const extensions = requestedExtensions(ex.header(V03_EXTENSIONS_HEADER) ?? ex.header('a2a-extensions'));
   return contextOf(ex, opts, query, PROTOCOL_VERSION, extensions);
-}
-
-/** What the code serving a 0.3 call knows about it. */
-export interface V03Call {
-  /** The message carries a webhook without an id: 0.3 names such a config after its task, once the task exists. */
-  inlineConfigNamedAfterTask?: boolean;
-}
-
-const v03Calls = new AsyncLocalStorage<V03Call>();
-
-/** Runs a translated 0.3 call: whatever it registers (a webhook) is known to come from 0.3. */
-export function asV03Call<T>(fn: () => T, call: V03Call = {}): T {
-  return v03Calls.run(call, fn);
-}
-
-/** The 0.3 call the code running now serves, if it serves one. */
-export function currentV03Call(): V03Call | undefined {
-  return v03Calls.getStore();
-}
-
-/** Whether the code running now serves a 0.3 call. */
-export function inV03Call(): boolean {
-  return v03Calls.getStore() !== undefined;
 }

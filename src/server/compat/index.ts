@@ -19,8 +19,10 @@ import { signedV03Card, withV03Interfaces } from './card.js';
 import { jsonRpcV03 } from './jsonrpc.js';
 import { V03AwarePushConfigStore, v03PushFormat } from './push.js';
 import { restV03 } from './rest.js';
+import { V03Registrations } from './registrations.js';
 
 export { VersionedCardResponder } from './card.js';
+export { V03Registrations } from './registrations.js';
 
 /** Protocol versions an agent speaks besides 1.0. */
 export interface CompatOptions {
@@ -32,15 +34,18 @@ export interface CompatOptions {
   v03?: boolean;
 }
 
-/** The stores and push format of an agent that speaks 0.3: configs remember the version they were registered with. */
-export function v03Stores(store: TaskStore | undefined, pushConfigStore: PushConfigStore | undefined): {
+/** What an agent that speaks 0.3 adds to its dispatcher: configs that remember the version they were registered with. */
+export interface V03Stores {
   store: TaskStore;
   pushConfigStore: PushConfigStore;
   pushWireFormat: PushWireFormat;
-} {
+}
+
+/** The stores and push format of an agent that speaks 0.3, sharing `registrations` with its 0.3 handlers. */
+export function v03Stores(registrations: V03Registrations, store: TaskStore | undefined, pushConfigStore: PushConfigStore | undefined): V03Stores {
   const tasks = store ?? new InMemoryTaskStore();
   const configs = pushConfigStore ?? (isPushConfigStore(tasks) ? tasks : new InMemoryTaskStore());
-  return { store: tasks, pushConfigStore: new V03AwarePushConfigStore(configs), pushWireFormat: v03PushFormat() };
+  return { store: tasks, pushConfigStore: new V03AwarePushConfigStore(configs, registrations), pushWireFormat: v03PushFormat(registrations) };
 }
 
 /** The card an agent that speaks 0.3 serves (see {@link withV03Interfaces}). */
@@ -67,9 +72,7 @@ export function checkV03Urls(card: AgentCard): void {
 const key = (i: AgentInterface): string => `${i.protocolBinding} ${i.url.replace(/\/+$/, '')}`;
 
 /** The 0.3 handler a 1.0 binding hands 0.3 requests to. */
-export function v03Handler(binding: 'JSONRPC', service: OperationDispatcher, opts: BindingOptions, keys?: CardSigningKey[]): JsonRpcOtherVersion;
-export function v03Handler(binding: 'HTTP+JSON', service: OperationDispatcher, opts: BindingOptions, keys?: CardSigningKey[]): RestOtherVersion;
-export function v03Handler(binding: string, service: OperationDispatcher, opts: BindingOptions, keys?: CardSigningKey[]): JsonRpcOtherVersion | RestOtherVersion {
+export function v03Handler(binding: string, service: OperationDispatcher, opts: BindingOptions, registrations: V03Registrations, keys?: CardSigningKey[]): JsonRpcOtherVersion | RestOtherVersion {
   const form = binding === 'JSONRPC' ? 'json' : 'proto';
   // The extended card is signed by the server in its 1.0 form; its 0.3 form gets its own signatures.
   const extended = (card: AgentCard): Promise<object> => {
@@ -78,5 +81,5 @@ export function v03Handler(binding: string, service: OperationDispatcher, opts: 
     const withEntries = v03Interfaces(unsigned).length > 0 ? unsigned : { ...unsigned, supportedInterfaces: [...unsigned.supportedInterfaces, ...v03Interfaces(service.card)] };
     return signedV03Card(withEntries, form, keys);
   };
-  return binding === 'JSONRPC' ? jsonRpcV03(service, opts, extended) : restV03(service, opts, extended);
+  return binding === 'JSONRPC' ? jsonRpcV03(service, opts, extended, registrations) : restV03(service, opts, extended, registrations);
 }

@@ -8,12 +8,14 @@ import { A2AError, OPERATIONS_BY_METHOD, OPERATIONS_BY_NAME, type AgentCard, typ
 import { V03, V03_METHODS, errorToV03, eventToV03 } from '../../protocol/v03/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
+import type { EventStream } from '../tasks/event-stream.js';
 import { answerHeaders, asA2AError, type BindingOptions } from '../bindings/common.js';
 import type { HttpExchange } from '../bindings/exchange.js';
 import type { JsonRpcEnvelope, JsonRpcId, JsonRpcOtherVersion } from '../bindings/jsonrpc.js';
 import { SseWriter } from '../bindings/sse.js';
-import { callFacts, requestFromV03, resultToV03 } from './calls.js';
-import { V03_EXTENSIONS_HEADER, asV03Call, contextOfV03, whyV03 } from './context.js';
+import { announceWebhook, requestFromV03, resultToV03 } from './calls.js';
+import type { V03Registrations } from './registrations.js';
+import { V03_EXTENSIONS_HEADER, contextOfV03, whyV03 } from './context.js';
 
 const JSON_TYPE = 'application/json';
 
@@ -33,7 +35,7 @@ function unknownMethod(method: string, why: string): A2AError {
 }
 
 /** The 0.3 JSON-RPC handler for the 1.0 binding at the same URL. */
-export function jsonRpcV03(service: OperationDispatcher, opts: BindingOptions, extendedCard: V03CardWriter): JsonRpcOtherVersion {
+export function jsonRpcV03(service: OperationDispatcher, opts: BindingOptions, extendedCard: V03CardWriter, registrations: V03Registrations): JsonRpcOtherVersion {
   const logger = opts.logger ?? service.logger;
 
   const sendError = (ex: HttpExchange, id: JsonRpcId, err: A2AError, cc?: CallContext): void => {
@@ -68,16 +70,33 @@ export function jsonRpcV03(service: OperationDispatcher, opts: BindingOptions, e
       cc = pending instanceof Promise ? await pending : pending;
       const context = cc;
       if (!op.streaming) {
-        const result = await asV03Call(() => service.call(op, v10, context), callFacts(v10));
+        const withdraw = announceWebhook(registrations, name, v10);
+        let result: unknown;
+        try {
+          result = await service.call(op, v10, context);
+        } finally {
+          withdraw();
+        }
         const v03 = name === 'GetExtendedAgentCard' ? await extendedCard(result as AgentCard) : resultToV03(name, result);
         ex.reply(200, answerHeaders(cc, JSON_TYPE, V03_EXTENSIONS_HEADER), JSON.stringify({ jsonrpc: '2.0', id, result: v03 }));
         return;
       }
-      const stream = await asV03Call(() => service.stream(op, v10, context, ex.header('last-event-id')), callFacts(v10));
+      // A webhook given with a streamed message is registered when its task is created: announced until the stream ends.
+      const withdraw = announceWebhook(registrations, name, v10);
+      let stream: EventStream;
+      try {
+        stream = await service.stream(op, v10, context, ex.header('last-event-id'));
+      } catch (err) {
+        withdraw();
+        throw err;
+      }
       sse = new SseWriter(ex, { ...opts.sse, headers: answerHeaders(cc, 'text/event-stream', V03_EXTENSIONS_HEADER) });
       const writer = sse;
       const prefix = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
-      writer.onClose(() => stream.close());
+      writer.onClose(() => {
+        withdraw();
+        stream.close();
+      });
       stream.open({
         event: (event: StreamResponse, eventId: string) => writer.event(`${prefix}${JSON.stringify(eventToV03(event))}}`, eventId),
         error: (err: A2AError) => writer.event(JSON.stringify({ jsonrpc: '2.0', id, error: errorToV03(err) })),

@@ -8,14 +8,16 @@ import { A2AError, OPERATIONS_BY_NAME, type AgentCard, type OperationName, type 
 import { ROUTES_V03, V03, errorToV03, eventToV03, proto03, type Event03, type Task03, type TaskPushNotificationConfig03 } from '../../protocol/v03/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
+import type { EventStream } from '../tasks/event-stream.js';
 import { answerHeaders, asA2AError, type BindingOptions } from '../bindings/common.js';
 import { BodyReadError, BodyTooLargeError, type HttpExchange } from '../bindings/exchange.js';
 import { DEFAULT_MAX_BODY_BYTES, isJsonContentType } from '../bindings/http-util.js';
 import type { RestOtherVersion } from '../bindings/rest.js';
 import { matchRoute } from '../bindings/rest-routes.js';
 import { SseWriter } from '../bindings/sse.js';
-import { callFacts, requestFromV03, resultToV03 } from './calls.js';
-import { V03_EXTENSIONS_HEADER, asV03Call, contextOfV03, whyV03 } from './context.js';
+import { announceWebhook, requestFromV03, resultToV03 } from './calls.js';
+import type { V03Registrations } from './registrations.js';
+import { V03_EXTENSIONS_HEADER, contextOfV03, whyV03 } from './context.js';
 import type { V03CardWriter } from './jsonrpc.js';
 
 const JSON_TYPE = 'application/json';
@@ -116,7 +118,7 @@ function answerOf(op: OperationName, result: unknown): unknown {
 }
 
 /** The 0.3 HTTP+JSON handler for the 1.0 binding at the same URL. */
-export function restV03(service: OperationDispatcher, opts: BindingOptions, extendedCard: V03CardWriter): RestOtherVersion {
+export function restV03(service: OperationDispatcher, opts: BindingOptions, extendedCard: V03CardWriter, registrations: V03Registrations): RestOtherVersion {
   const logger = opts.logger ?? service.logger;
   const limit = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
@@ -179,17 +181,34 @@ export function restV03(service: OperationDispatcher, opts: BindingOptions, exte
       cc = pending instanceof Promise ? await pending : pending;
       const context = cc;
       if (!op.streaming) {
-        const result = await asV03Call(() => service.call(op, v10, context), callFacts(v10));
+        const withdraw = announceWebhook(registrations, name, v10);
+        let result: unknown;
+        try {
+          result = await service.call(op, v10, context);
+        } finally {
+          withdraw();
+        }
         const headers = answerHeaders(cc, JSON_TYPE, V03_EXTENSIONS_HEADER);
         if (name === 'DeleteTaskPushNotificationConfig') return ex.reply(204, headers);
         const answer = name === 'GetExtendedAgentCard' ? await extendedCard(result as AgentCard) : answerOf(name, result);
         ex.reply(200, headers, JSON.stringify(answer));
         return;
       }
-      const stream = await asV03Call(() => service.stream(op, v10, context, ex.header('last-event-id')), callFacts(v10));
+      // A webhook given with a streamed message is registered when its task is created: announced until the stream ends.
+      const withdraw = announceWebhook(registrations, name, v10);
+      let stream: EventStream;
+      try {
+        stream = await service.stream(op, v10, context, ex.header('last-event-id'));
+      } catch (err) {
+        withdraw();
+        throw err;
+      }
       sse = new SseWriter(ex, { ...opts.sse, headers: answerHeaders(cc, 'text/event-stream', V03_EXTENSIONS_HEADER) });
       const writer = sse;
-      writer.onClose(() => stream.close());
+      writer.onClose(() => {
+        withdraw();
+        stream.close();
+      });
       stream.open({
         event: (event: StreamResponse, eventId: string) => writer.event(JSON.stringify(proto03.eventToProto(eventToV03(event))), eventId),
         error: (err: A2AError) => writer.event(JSON.stringify(errorToV03(err)), undefined, 'error'),
