@@ -214,7 +214,7 @@ describe('@a2a-js/sdk 0.3.14 client → a2a-kit agent with compat: { v03: true }
       const last = events.at(-1);
       assert.equal(last.kind, 'status-update');
       assert.equal(last.status.state, 'completed');
-      if (binding === 'JSONRPC') assert.equal(last.final, true); // the SDK's REST reader drops `final`
+      assert.equal(last.final, true);
 
       const got: any = await client.getTask({ id: sent.id, historyLength: 1 });
       assert.equal(got.status.state, 'completed');
