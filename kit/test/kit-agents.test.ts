@@ -30,7 +30,7 @@ after(async () => {
 });
 
 async function card(agent: KitAgentName): Promise<any> {
-  const r = await fetch(`${f.kit.agents[agent].origin}/.well-known/agent-card.json`);
+  const r = await fetch(`${f.kit.agents[agent].origin}/.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } });
   assert.equal(r.status, 200);
   return r.json();
 }
@@ -41,7 +41,10 @@ describe('cards (KIT.md agents table)', () => {
       const c = await card(agent);
       const port = new URL(f.kit.agents[agent].origin).port;
       assert.equal(c.name, agent);
+      // test-runner also lists JSON-RPC at 0.3, first (KIT.md: an entry a JSON-RPC 1.0 client skips).
+      const v03 = agent === 'test-runner' ? [{ url: `http://localhost:${port}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }] : [];
       assert.deepEqual(c.supportedInterfaces, [
+        ...v03,
         { url: `http://localhost:${port}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
         { url: `http://localhost:${port}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
       ]);
@@ -80,6 +83,42 @@ describe('cards (KIT.md agents table)', () => {
     const anon = await rpc(f, 'deployer', 'GetExtendedAgentCard', {});
     assert.equal(anon.status, 401);
     assert.match(anon.headers.get('www-authenticate') ?? '', /^Bearer\b/);
+  });
+});
+
+describe('A2A 0.3 (issue 16)', () => {
+  const v03Rpc = async (agent: KitAgentName, method: string, params: object, accept = 'application/json') => {
+    const url = `${f.kit.agents[agent].origin}/a2a/jsonrpc`;
+    return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }) });
+  };
+  const v03Message = (text: string) => ({ message: { kind: 'message', messageId: `m-${Math.random()}`, role: 'user', parts: [{ kind: 'text', text }] } });
+
+  test('§3.6.2 test-runner serves its JSONRPC 0.3 entry for real: the card without A2A-Version is its 0.3 form, message/send runs the tests', async () => {
+    const r = await fetch(`${f.kit.agents['test-runner'].origin}/.well-known/agent-card.json`);
+    assert.match(r.headers.get('vary') ?? '', /A2A-Version/);
+    const c = await r.json();
+    const port = new URL(f.kit.agents['test-runner'].origin).port;
+    assert.equal(c.protocolVersion, '0.3');
+    assert.equal(c.url, `http://localhost:${port}/a2a/jsonrpc`);
+    assert.equal(c.preferredTransport, 'JSONRPC');
+    assert.deepEqual(c.additionalInterfaces, [{ url: c.url, transport: 'JSONRPC' }]);
+    assert.equal(c.supportedInterfaces, undefined);
+
+    const sent = await (await v03Rpc('test-runner', 'message/send', v03Message('run tests in change-ok'))).json();
+    assert.equal(sent.result.kind, 'task', JSON.stringify(sent));
+    assert.equal(sent.result.status.state, 'completed');
+    assert.ok(sent.result.artifacts[0].parts.some((p: any) => p.kind === 'data' && p.data.failed === 0));
+    // The task created over 0.3 is the same task over 1.0.
+    const got = await rpc(f, 'test-runner', 'GetTask', { id: sent.result.id });
+    assert.equal(got.body.result.status.state, 'TASK_STATE_COMPLETED');
+  });
+
+  test('§3.6.2 code-reviewer stays 1.0 only: its card has no 0.3 form, and a 0.3 request gets VersionNotSupported', async () => {
+    const plain = await (await fetch(`${f.kit.agents['code-reviewer'].origin}/.well-known/agent-card.json`)).json();
+    assert.deepEqual(plain, await card('code-reviewer'));
+    const r = await (await v03Rpc('code-reviewer', 'message/send', v03Message('review change-ok'))).json();
+    assert.equal(r.error.code, -32009);
+    assert.match(r.error.message, /no A2A-Version, which means 0\.3/);
   });
 });
 

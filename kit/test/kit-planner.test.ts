@@ -53,6 +53,9 @@ describe('planner on signed agents', () => {
     assert.match(text, /code-reviewer\s+\[0\] JSONRPC 1\.0 \S+\/a2a\/jsonrpc\s+yes\s+absent\s+none\s+review-code/);
     assert.match(text, /deployer\s+\[0\] JSONRPC 1\.0 \S+\s+no\s+yes\s+bearer\s+deploy/);
     assert.doesNotMatch(text, /chose \[0\]/, 'the table shows each choice; no second line says it again');
+    // test-runner lists JSON-RPC 0.3 first: the planner (1.0 only by default) skips it and says why.
+    assert.match(text, /test-runner\s+\[1\] JSONRPC 1\.0/);
+    assert.match(text, /test-runner: skipped \[0\] JSONRPC 0\.3: version not spoken; chose \[1\] JSONRPC 1\.0/);
     assert.match(text, /signature ✓ ES256 kid=kit-test/);
     assert.match(text, /deployer: token accepted; extended card \(signature ✓ ES256 kid=kit-test\) adds skill\(s\) rollback/);
     assert.match(text, /skill map: run-tests → test-runner, review-code → code-reviewer, deploy → deployer/);
@@ -120,13 +123,12 @@ describe('planner on unsigned agents, observed through proxies', () => {
 
   before(async () => {
     f = await startKit();
-    // test-runner's card lists a gRPC entry and a 0.3 JSON-RPC entry before its JSON-RPC 1.0 one.
+    // test-runner's card lists a gRPC entry and its 0.3 JSON-RPC entry before its JSON-RPC 1.0 one.
     const grpcFirst = (c: any, base: string) => ({
       ...c,
       supportedInterfaces: [
         { url: `${base.replace('http://', 'grpc://')}`, protocolBinding: 'GRPC', protocolVersion: '1.0' },
-        { url: `${base}/a2a/v03/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
-        ...c.supportedInterfaces,
+        ...c.supportedInterfaces.filter((i: any) => i.protocolBinding !== 'GRPC'),
       ],
     });
     proxies = {
@@ -196,6 +198,25 @@ describe('planner on unsigned agents, observed through proxies', () => {
       }
     }
     for (const r of proxies.deployer.seen) assert.ok(!r.body.includes(TOKEN), 'the token is a header, never in a body');
+  });
+
+  it('§8.3.2 --versions 0.3,1.0: the planner takes test-runner\'s first entry, JSON-RPC 0.3, and the pipeline completes over it', async () => {
+    const tr = await observingProxy(f.kit.agents['test-runner']);
+    try {
+      const agents = [tr.base, f.kit.agents['code-reviewer'].baseUrl, f.kit.agents.deployer.baseUrl];
+      const { result, text } = await plan(f, { agents, versions: ['0.3', '1.0'] });
+      assert.equal(result.ok, true, text);
+      assert.match(text, /speaks JSONRPC, HTTP\+JSON at 0\.3, 1\.0/);
+      assert.match(text, /test-runner\s+\[0\] JSONRPC 0\.3/);
+      assert.match(text, /test-runner: chose \[0\] JSONRPC 0\.3/);
+      // code-reviewer and deployer list no 0.3 entry: they are still spoken to in 1.0.
+      assert.match(text, /code-reviewer\s+\[0\] JSONRPC 1\.0/);
+      const methods = tr.calls().map((r) => r.rpc);
+      assert.ok(methods.length > 0 && methods.every((m) => m === 'message/stream' || m === 'tasks/get'), `test-runner saw ${methods.join(', ')}`);
+      assert.ok(tr.calls().every((r) => r.headers['a2a-version'] === '0.3'));
+    } finally {
+      await tr.close();
+    }
   });
 
   it('§8.3.2 a card offering only GRPC and JSONRPC 0.3: a clear error naming what it offers and what the planner speaks', async () => {

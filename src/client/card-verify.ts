@@ -6,6 +6,7 @@ import { errors, flattenedVerify } from 'jose';
 import type { CryptoKey, JSONWebKeySet, JWK, KeyObject } from 'jose';
 import type { AgentCard } from '../protocol/card.js';
 import { canonicalCardBytes } from '../protocol/card-canonical.js';
+import { signedForm } from '../protocol/v03/card.js';
 
 /** Default algorithm allow-list: asymmetric only. `none` is never accepted. */
 export const DEFAULT_CARD_ALGORITHMS: readonly string[] = [
@@ -125,7 +126,8 @@ export async function verifyAgentCard(card: AgentCard, trust: CardTrust = {}): P
   const fetcher = typeof trust.jwks === 'function' ? trust.jwks : defaultFetcher;
   const staticSet = typeof trust.jwks === 'function' ? undefined : trust.jwks;
   const fetched = new Map<string, Promise<JSONWebKeySet>>();
-  const payload = Buffer.from(canonicalCardBytes(card)).toString('base64url');
+  // A card read from its 0.3 form was signed in that form: its signatures cover those bytes.
+  const payload = Buffer.from(canonicalCardBytes(signedForm(card) as AgentCard)).toString('base64url');
   const failures: Array<{ reason: CardVerifyFailure; message: string }> = [];
 
   for (const [n, sig] of sigs.entries()) {

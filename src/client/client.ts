@@ -74,7 +74,7 @@ export class A2AClient {
   constructor(card: AgentCard, options: A2AClientOptions = {}) {
     this.currentCard = card;
     const custom = Object.keys(options.transports ?? {});
-    const selection = { bindings: options.bindings ?? [...DEFAULT_BINDINGS, ...custom] };
+    const selection = { bindings: options.bindings ?? [...DEFAULT_BINDINGS, ...custom], ...(options.versions ? { versions: options.versions } : {}) };
     this.candidates = compatibleInterfaces(card, selection);
     if (this.candidates.length === 0) selectInterface(card, selection); // throws the explanatory error
     this.fallback = options.fallback !== false;

@@ -9,6 +9,8 @@ import { A2AClientError } from './errors.js';
 import { callSignal, toClientError } from './http.js';
 import { interceptedCall, interceptedStream, type ClientInterceptor, type InterceptedRequest } from './interceptors.js';
 import { JsonRpcTransport } from './jsonrpc-transport.js';
+import { JsonRpcV03Transport } from './compat/jsonrpc-transport.js';
+import { RestV03Transport } from './compat/rest-transport.js';
 import type { A2AClientOptions, CallOptions, ClientLogger, StreamOptions } from './options.js';
 import { RestTransport } from './rest-transport.js';
 import type { SelectedInterface } from './select-interface.js';
@@ -19,6 +21,12 @@ import { httpFailureOf } from './wire.js';
 const BUILT_IN: Readonly<Record<string, TransportFactory>> = {
   [BINDINGS.JSONRPC]: (url, o) => new JsonRpcTransport(url, o),
   [BINDINGS.HTTP_JSON]: (url, o) => new RestTransport(url, o),
+};
+
+/** The transports of A2A 0.3 interfaces (chosen only when the client allows 0.3: `versions`). */
+const BUILT_IN_V03: Readonly<Record<string, TransportFactory>> = {
+  [BINDINGS.JSONRPC]: (url, o) => new JsonRpcV03Transport(url, o),
+  [BINDINGS.HTTP_JSON]: (url, o) => new RestV03Transport(url, o),
 };
 
 /** Timeout of a call when neither the client nor the call sets one. */
@@ -59,7 +67,8 @@ export class Invoker {
 
   private transportFor(iface: SelectedInterface): Transport {
     const options = this.options;
-    const factories: Record<string, TransportFactory> = { ...BUILT_IN, ...options.transports };
+    const factories: Record<string, TransportFactory> =
+      iface.protocolVersion === '0.3' ? { ...options.transports, ...BUILT_IN_V03 } : { ...BUILT_IN, ...options.transports };
     const factory = Object.entries(factories).find(([name]) => name.toUpperCase() === iface.binding.toUpperCase())?.[1];
     if (!factory) {
       throw new A2AClientError('NO_COMPATIBLE_INTERFACE', `No transport for binding ${iface.binding}; pass one in options.transports`);
@@ -69,6 +78,7 @@ export class Invoker {
       ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
       ...(options.maxEventBytes !== undefined ? { maxEventBytes: options.maxEventBytes } : {}),
       ...(options.streamIdleTimeoutMs !== undefined ? { streamIdleTimeoutMs: options.streamIdleTimeoutMs } : {}),
+      protocolVersion: iface.protocolVersion,
     };
     return factory(iface.url, httpOptions);
   }

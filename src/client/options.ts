@@ -61,6 +61,13 @@ export interface A2AClientOptions {
   /** Extra bindings (e.g. gRPC) by `protocolBinding` name; they become acceptable automatically. */
   transports?: Readonly<Record<string, TransportFactory>>;
   /**
+   * Protocol versions (Major.Minor) this client may speak, in no particular order: the card's order
+   * decides (§8.3.2). Default `['1.0']`; `['1.0', '0.3']` also talks to A2A 0.3 agents, over JSON-RPC
+   * and HTTP+JSON, with the same 1.0 results, events and errors. A client that does not allow 0.3 never
+   * falls back to it (§3.6.3): an agent that speaks only 0.3 is refused with an error that says so.
+   */
+  versions?: readonly string[];
+  /**
    * When the chosen interface cannot be reached at all (connection refused, unknown host, or no A2A
    * endpoint at its URL), move on to the next compatible `supportedInterfaces` entry (§5.2).
    * Default true. Never used once the agent may have seen the request.

@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { compactVerify, createLocalJWKSet, createRemoteJWKSet, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
+import { V03Reader } from '../protocol/v03/to-v10.js';
 import type { StreamResponse } from '../protocol/index.js';
 
 /** Header names used by a2a-kit senders (they mirror src/server/push). */
@@ -127,6 +128,7 @@ export function parsePushEvent(text: string): ParsedPushEvent {
     return { ok: false, error: 'body is not JSON' };
   }
   if (!isObj(value)) return { ok: false, error: 'body is not a JSON object' };
+  if (typeof value.kind === 'string') return parseV03PushEvent(value);
   const present = KINDS.filter((k) => value[k] !== undefined && value[k] !== null);
   if (present.length !== 1) {
     return { ok: false, error: `a StreamResponse has exactly one of ${KINDS.join(', ')}; this has ${present.length}` };
@@ -157,4 +159,20 @@ export function parsePushEvent(text: string): ParsedPushEvent {
   if (!valid) return { ok: false, error: `${kind} lacks required members` };
   const event = { [kind]: v } as unknown as StreamResponse;
   return { ok: true, event, kind, taskId: isStr(taskId) ? taskId : undefined };
+}
+
+/**
+ * An A2A 0.3 notification: one `kind`-discriminated object, usually the whole task (0.3 agents sent
+ * the task after each change), read into the 1.0 StreamResponse the handler gets whatever the version.
+ */
+function parseV03PushEvent(value: Record<string, unknown>): ParsedPushEvent {
+  const r = new V03Reader();
+  const event = r.event(value, 'body');
+  if (!event || r.violations.length > 0) {
+    const why = r.violations.slice(0, 3).map((v) => `${v.field}: ${v.description}`).join('; ');
+    return { ok: false, error: `an A2A 0.3 notification (kind "${String(value.kind).slice(0, 20)}") that cannot be read: ${why}` };
+  }
+  const kind = Object.keys(event)[0] as PushEventKind;
+  const taskId = 'task' in event ? event.task.id : 'message' in event ? event.message.taskId : 'statusUpdate' in event ? event.statusUpdate.taskId : event.artifactUpdate.taskId;
+  return { ok: true, event, kind, taskId };
 }

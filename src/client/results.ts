@@ -4,6 +4,7 @@
  * be omitted on the wire (`{}` is a valid empty list response), so they are filled in here.
  */
 import { parseAgentCard, type OperationName } from '../protocol/index.js';
+import { keepSignedForm } from '../protocol/v03/card.js';
 import { A2AClientError } from './errors.js';
 
 type Obj = Record<string, unknown>;
@@ -69,7 +70,7 @@ export function checkResult(operation: OperationName, value: unknown, url: strin
     case 'GetExtendedAgentCard': {
       const r = parseAgentCard(value);
       if (!r.ok) throw bad(operation, url, `is not a valid agent card: ${r.problems.slice(0, 5).join('; ')}`);
-      return r.card;
+      return keepSignedForm(r.card, value as object);
     }
     default:
       return value;

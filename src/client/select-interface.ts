@@ -119,11 +119,19 @@ export function selectInterface(card: AgentCard, options: SelectInterfaceOptions
             return `[${i}] ${e?.protocolBinding ?? '?'} ${e?.protocolVersion ?? '?'} ${e?.url ?? '?'}`;
           })
           .join(', ');
+  // §3.6.3: no silent fallback to an older version, but say plainly how to allow it.
+  const older = !r.versions.has('0.3') && r.entries.some((raw) => {
+    const e = raw as Partial<AgentInterface> | null;
+    return majorMinor(e?.protocolVersion) === '0.3' && r.bindings.some((b) => norm(b) === norm(String(e?.protocolBinding ?? '')));
+  });
+  const allow = older
+    ? ` The agent speaks A2A 0.3 only over these bindings; to talk to it, allow that version: { versions: ['1.0', '0.3'] } in the client options.`
+    : '';
   throw new A2AClientError(
     'NO_COMPATIBLE_INTERFACE',
     `Agent "${card.name ?? '?'}" offers ${offered}; this client speaks ${[...r.bindings].join(' or ')} at version ${[
       ...r.versions,
-    ].join(' or ')}. ${r.notes.join('; ')}`.trim(),
+    ].join(' or ')}.${allow} ${r.notes.join('; ')}`.trim(),
   );
 }
 

@@ -57,6 +57,8 @@ export interface HttpTransportOptions {
   maxEventBytes?: number;
   /** Silence after which an open stream is treated as a dropped connection. Default: none. */
   streamIdleTimeoutMs?: number;
+  /** Major.Minor of the chosen interface (`1.0`, or `0.3` when the client allows it), for factories that speak several. */
+  protocolVersion?: string;
 }
 
 /**

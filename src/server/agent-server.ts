@@ -29,11 +29,12 @@ import {
 } from './adapters/framework-common.js';
 import { openHttpServer, type HttpTimeoutOptions } from './http-listen.js';
 import { Site } from './site.js';
+import { V03Registrations, VersionedCardResponder, cardWithV03, checkV03Urls, publicV03Card, v03Handler, v03Stores, type CompatOptions } from './compat/index.js';
 
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './http-listen.js';
 
 /** Everything {@link createAgentServer} takes. */
-export interface AgentServerOptions extends Omit<DispatcherOptions, 'card'>, BindingOptions, MountOptions, HttpTimeoutOptions {
+export interface AgentServerOptions extends Omit<DispatcherOptions, 'card' | 'pushWireFormat'>, BindingOptions, MountOptions, HttpTimeoutOptions {
   /**
    * The public card, or a function of the base URL the server is reached at: `http://127.0.0.1:PORT`
    * under `listen` (so port 0 works), the `origin` option (plus the mount path) when mounted elsewhere.
@@ -45,6 +46,11 @@ export interface AgentServerOptions extends Omit<DispatcherOptions, 'card'>, Bin
   cardMaxAgeSeconds?: number;
   /** Enforce the card's security requirements with these per-scheme verifiers (instead of `authenticate`). */
   auth?: ServerAuthOptions;
+  /**
+   * Protocol versions to speak besides 1.0, e.g. `{ v03: true }` for A2A 0.3 clients: same URLs, the
+   * request's `A2A-Version` decides; the executor never sees the difference. Off by default.
+   */
+  compat?: CompatOptions;
 }
 
 type Next = (err?: unknown) => void;
@@ -71,6 +77,8 @@ export class AgentServer {
   #servers: Server[] = [];
   #reported = false;
   #recovered: Promise<number> | undefined;
+  /** 0.3 webhooks being registered, shared by the 0.3 handlers and the push layer (only with compat). */
+  readonly #v03: V03Registrations | undefined;
   /** Open SSE streams, ended first when the server closes. */
   readonly #streams = new Set<ServerResponse>();
   readonly #trackStream = (res: ServerResponse): void => {
@@ -84,8 +92,10 @@ export class AgentServer {
       ...(options.origin !== undefined ? { origin: checkOrigin(options.origin) } : {}),
       ...(options.allowedHosts ? { allowedHosts: [...options.allowedHosts] } : {}),
     };
+    this.#v03 = options.compat?.v03 ? new V03Registrations() : undefined;
     this.service = new OperationDispatcher({
       ...options,
+      ...(this.#v03 ? v03Stores(this.#v03, options.store, options.pushConfigStore) : {}),
       card: placeholder ?? ({ capabilities: {} } as AgentCard),
       ...(options.extendedCard && options.signingKeys?.length ? { extendedCard: signedSource(options.extendedCard, options.signingKeys) } : {}),
     });
@@ -146,9 +156,18 @@ export class AgentServer {
     let card = typeof o.card === 'function' ? o.card(`${origin}${mountPath}`) : o.card;
     const checked = parseAgentCard(card);
     if (!checked.ok) throw new MountError(`the agent card is not valid:\n  ${checked.problems.join('\n  ')}`);
-    const planned = planInterfaces(card, mountPath);
+    const v03 = o.compat?.v03 === true;
+    if (v03) {
+      // Each 1.0 interface is listed at 0.3 too, at the same URL (the request's A2A-Version decides).
+      card = cardWithV03(card);
+      checkV03Urls(card);
+    }
+    const planned = planInterfaces(card, mountPath, v03);
     if (o.signingKeys?.length) card = await signAgentCard(card, o.signingKeys);
-    const responder = new CardResponder(card, o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {});
+    const cardOptions = o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {};
+    const responder = v03
+      ? new VersionedCardResponder(card, await publicV03Card(card, o.signingKeys), cardOptions)
+      : new CardResponder(card, cardOptions);
     return { card, planned, responder };
   }
 
@@ -167,7 +186,13 @@ export class AgentServer {
 
   #siteFor({ card, responder }: Built, mountPath: string, planned: PlannedInterface[]): Site {
     const bindingOptions = { ...this.options, ...serverAuthOptions(card, this.options), sse: { ...this.options.sse, onOpen: this.#trackStream } };
-    const bindingFor = (name: string) => SERVED_BINDINGS[name]!(this.service, bindingOptions);
+    const v03 = this.#v03;
+    const bindingFor = (p: PlannedInterface) =>
+      SERVED_BINDINGS[p.binding]!(
+        this.service,
+        bindingOptions,
+        p.versions.has('0.3') && v03 ? v03Handler(p.binding, this.service, bindingOptions, v03, this.options.signingKeys) : undefined,
+      );
     return new Site(responder, mountPath, planned, bindingFor, () => this.service.pushSender.publicJwks());
   }
 

@@ -29,6 +29,7 @@
 
 // The server and its options.
 export { createAgentServer, AgentServer, type AgentServerOptions } from './agent-server.js';
+export type { CompatOptions } from './compat/index.js';
 export type { BindingOptions, Authenticator } from './bindings/common.js';
 export type { PushOptions, ExtendedCardSource } from './dispatch/dispatcher.js';
 export type { StoreErrorHook } from './tasks/manager.js';

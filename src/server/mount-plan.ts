@@ -20,6 +20,8 @@ export interface PlannedInterface {
   exact: boolean;
   /** The effective port (the scheme's default when the URL has none). */
   port: number;
+  /** The protocol versions served at this URL (`1.0`, and `0.3` with compat). */
+  versions: Set<string>;
 }
 
 /** Which interfaces the main server answers, and which further ports `listen` must open. */
@@ -43,8 +45,9 @@ export function trimPath(path: string): string {
  * Resolve and check every interface of `card` for a server whose paths start at `basePath` (`''`, or a
  * mount prefix such as `/reporter`). Throws an error naming the first entry that could not be answered.
  */
-export function planInterfaces(card: AgentCard, basePath: string): PlannedInterface[] {
-  return card.supportedInterfaces.map((i, index) => {
+export function planInterfaces(card: AgentCard, basePath: string, v03 = false): PlannedInterface[] {
+  const out: PlannedInterface[] = [];
+  card.supportedInterfaces.forEach((i, index) => {
     let url: URL;
     try {
       url = new URL(i.url);
@@ -55,7 +58,13 @@ export function planInterfaces(card: AgentCard, basePath: string): PlannedInterf
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new MountError(`${describeInterface(entry)} is not an http(s) URL; this server answers only HTTP`);
     }
-    if (!SERVED_BINDINGS[i.protocolBinding] || majorMinor(i.protocolVersion) !== PROTOCOL_VERSION) {
+    const version = majorMinor(i.protocolVersion);
+    if (version === '0.3' && !v03 && SERVED_BINDINGS[i.protocolBinding]) {
+      throw new MountError(
+        `supportedInterfaces[${index}] lists ${i.protocolBinding} 0.3, which this server does not serve unless told to: set compat: { v03: true } in the server options`,
+      );
+    }
+    if (!SERVED_BINDINGS[i.protocolBinding] || (version !== PROTOCOL_VERSION && version !== '0.3')) {
       throw new MountError(
         `supportedInterfaces[${index}] lists ${i.protocolBinding} ${i.protocolVersion}, which this server does not serve ` +
           `(it serves ${Object.keys(SERVED_BINDINGS).join(', ')} at ${PROTOCOL_VERSION}); a card lists only interfaces that work`,
@@ -68,9 +77,16 @@ export function planInterfaces(card: AgentCard, basePath: string): PlannedInterf
           `below ${url.origin}${basePath}. Build the card from the URL the server is mounted at (a card function gets it).`,
       );
     }
+    // One binding at one URL serves every version listed for it (the request's A2A-Version decides).
+    const same = out.find((p) => p.url.origin === url.origin && p.path === path && p.binding === i.protocolBinding);
+    if (same) {
+      same.versions.add(version);
+      return;
+    }
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-    return { ...entry, path, exact: i.protocolBinding === 'JSONRPC', port };
+    out.push({ ...entry, path, exact: i.protocolBinding === 'JSONRPC', port, versions: new Set([version]) });
   });
+  return out;
 }
 
 /**

@@ -19,13 +19,13 @@ export class Site {
     private readonly card: CardResponder,
     mountPath: string,
     planned: readonly PlannedInterface[],
-    bindingFor: (name: string) => MountedBinding,
+    bindingFor: (planned: PlannedInterface) => MountedBinding,
     private readonly jwks: () => object | undefined,
   ) {
     this.#cardPath = mountPath + WELL_KNOWN_CARD_PATH;
     this.#jwksPath = mountPath + PUSH_JWKS_PATH;
     this.#routes = planned
-      .map((p) => ({ path: p.path, exact: p.exact, handle: bindingFor(p.binding) }))
+      .map((p) => ({ path: p.path, exact: p.exact, handle: bindingFor(p) }))
       .sort((a, b) => Number(b.exact) - Number(a.exact) || b.path.length - a.path.length);
   }
 

@@ -96,11 +96,17 @@ const ROLLBACK: AgentSkill = {
 
 const MODES = { defaultInputModes: ['text/plain', 'application/json'], defaultOutputModes: ['text/plain', 'application/json'] };
 
+/**
+ * test-runner also speaks A2A 0.3 over JSON-RPC, at its JSON-RPC URL, and lists that entry first: the
+ * manual's example of an entry a JSON-RPC 1.0 client skips (the server runs with `compat: { v03: true }`).
+ */
 export function testRunnerCard(o: KitCardOptions): AgentCard {
+  const interfaces = kitInterfaces(o.baseUrl, o.bindings);
+  const rpc = interfaces.find((i) => i.protocolBinding === 'JSONRPC');
   return {
     name: 'test-runner',
     description: "Runs a project's tests inside its workspace and reports the results.",
-    supportedInterfaces: kitInterfaces(o.baseUrl, o.bindings),
+    supportedInterfaces: rpc ? [{ ...rpc, protocolVersion: '0.3' }, ...interfaces] : interfaces,
     provider: PROVIDER,
     version: VERSION,
     capabilities: { streaming: true, pushNotifications: true },

@@ -109,6 +109,8 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
   const servers: Record<KitAgentName, AgentServer> = {
     'test-runner': createAgentServer({
       card: (o) => testRunnerCard(cardOpts(o)),
+      // Its card lists JSON-RPC at 0.3 too: 0.3 clients are served at the same URL.
+      compat: { v03: bindings.includes('JSONRPC') },
       executor: testRunnerExecutor({
         workspaceRoot: opts.workspaceRoot,
         logger: child('test-runner'),

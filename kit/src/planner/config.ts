@@ -25,6 +25,8 @@ export interface PlannerConfig {
   webhookPort: number;
   /** Give up on a task after this long (ms). */
   taskTimeoutMs: number;
+  /** Protocol versions the planner may speak (Major.Minor). Default 1.0 only: a 0.3 entry is skipped, and says why. */
+  versions: string[];
 }
 
 export const DEFAULT_CONFIG: PlannerConfig = {
@@ -36,6 +38,7 @@ export const DEFAULT_CONFIG: PlannerConfig = {
   webhookHost: '127.0.0.1',
   webhookPort: 0,
   taskTimeoutMs: 120_000,
+  versions: ['1.0'],
 };
 
 /** `41241` → `http://localhost:41241`; http(s) URLs pass through (without a trailing slash). */
@@ -84,6 +87,7 @@ export const PLANNER_FLAGS: readonly PlannerFlag[] = [
   { name: 'project', value: 'DIR', setting: 'project', default: DEFAULT_CONFIG.project, help: 'the change to take through the pipeline, relative to the workspace' },
   { name: 'target', value: 'staging|production', setting: 'target', default: DEFAULT_CONFIG.target, help: 'where to deploy' },
   { name: 'no-confirm', help: 'when the deployer asks to confirm a production deploy, cancel it instead' },
+  { name: 'versions', value: 'LIST', default: '1.0', help: 'protocol versions the planner speaks, e.g. 0.3,1.0 (each card\'s order still decides which entry is taken)' },
   { name: 'verify-cards', value: 'required|if-signed|off', setting: 'verifyCards', default: DEFAULT_CONFIG.verifyCards, help: 'how strictly card signatures are checked' },
   { name: 'webhook-host', value: 'HOST', setting: 'webhookHost', default: DEFAULT_CONFIG.webhookHost, help: "where the planner's push-notification webhook listens" },
   { name: 'webhook-port', value: 'PORT', setting: 'webhookPort', default: '0 (a free port)', help: "the webhook's port" },
@@ -119,6 +123,8 @@ export function configFrom(flags: FlagValues, env: NodeJS.ProcessEnv, cwd = proc
   const agents = flags.string('agents');
   if (agents !== undefined) cfg.agents = agentList(agents, '--agents');
   if (flags.bool('no-confirm')) cfg.confirmProduction = false;
+  const versions = flags.string('versions');
+  if (versions !== undefined) cfg.versions = versions.split(',').map((x) => x.trim()).filter(Boolean);
   for (const f of PLANNER_FLAGS) {
     const v = f.setting ? flags.string(f.name) : undefined;
     if (v === undefined) continue;
@@ -167,5 +173,8 @@ function checked(cfg: PlannerConfig): PlannerConfig {
   if (!Number.isInteger(cfg.webhookPort) || cfg.webhookPort < 0 || cfg.webhookPort > 65535) bad('webhookPort must be a port number (0 picks a free one)', cfg.webhookPort);
   if (!Number.isInteger(cfg.taskTimeoutMs) || cfg.taskTimeoutMs < 1) bad('taskTimeoutMs (--timeout) must be a positive number of milliseconds', cfg.taskTimeoutMs);
   if (!Array.isArray(cfg.agents) || cfg.agents.length === 0) throw new Error('no agents configured');
+  if (!Array.isArray(cfg.versions) || cfg.versions.length === 0 || !cfg.versions.every((v) => v === '1.0' || v === '0.3')) {
+    bad('versions (--versions) must list protocol versions the planner speaks: 1.0 and/or 0.3, e.g. 0.3,1.0', cfg.versions);
+  }
   return cfg;
 }

@@ -39,7 +39,7 @@ export interface Discovery {
 export const PIPELINE_SKILLS = ['run-tests', 'review-code', 'deploy'] as const;
 
 export async function discover(cfg: PlannerConfig, t: Transcript, trust: CardTrust | undefined, cache = new CardCache()): Promise<Discovery> {
-  t.section('Discovery', `direct configuration: ${cfg.agents.length} base URLs; cards from the well-known path`);
+  t.section('Discovery', `direct configuration: ${cfg.agents.length} base URLs; cards from the well-known path; speaks JSONRPC, HTTP+JSON at ${cfg.versions.join(', ')}`);
   const agents: AgentFacts[] = [];
   for (const baseUrl of cfg.agents) {
     const found = await discoverAgentCard(baseUrl, { cache });
@@ -48,7 +48,7 @@ export async function discover(cfg: PlannerConfig, t: Transcript, trust: CardTru
     t.item(`GET ${found.cardUrl} → ${card.name} ${card.version} (${found.from}; ${signature})`);
     const auth = requiredSchemes(card);
     const credentials = auth.length > 0 ? tokenFor(card, auth, cfg) : undefined;
-    const client = A2AClient.fromCard(card, { bindings: ['JSONRPC', 'HTTP+JSON'], ...(credentials ? { credentials } : {}) });
+    const client = A2AClient.fromCard(card, { bindings: ['JSONRPC', 'HTTP+JSON'], versions: cfg.versions, ...(credentials ? { credentials } : {}) });
     const caps = card.capabilities;
     agents.push({
       baseUrl,

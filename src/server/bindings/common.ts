@@ -1,6 +1,7 @@
 /** What both HTTP bindings share: options, authentication, the call context of a request. */
 import type { IncomingMessage } from 'node:http';
-import { A2AError, isA2AError } from '../../protocol/index.js';
+import { A2AError, PROTOCOL_VERSION, isA2AError } from '../../protocol/index.js';
+import { v03Traits } from '../../protocol/v03/detect.js';
 import type { Caller, CallContext } from '../dispatch/call-context.js';
 import type { Logger } from '../logger.js';
 import type { HttpExchange } from './exchange.js';
@@ -64,11 +65,18 @@ class HttpCallContext implements CallContext {
 
 /**
  * Build the call context: authenticate, read service parameters, tie the signal to the connection.
- * Synchronous unless the authenticator is not.
+ * Synchronous unless the authenticator is not. A binding that has read the version already passes
+ * it; the 0.3 layer passes `1.0` (the request it hands on is 1.0 by then) and the 0.3 extension list.
  */
-export function contextOf(ex: HttpExchange, opts: BindingOptions, query?: URLSearchParams, binding?: string): CallContext | Promise<CallContext> {
-  const cc = new HttpCallContext(ex, requestedExtensions(ex.header(EXTENSIONS_HEADER)), binding);
-  const version = requestedVersionParam(ex, query);
+export function contextOf(
+  ex: HttpExchange,
+  opts: BindingOptions,
+  query?: URLSearchParams,
+  binding?: string,
+  version: string | undefined = requestedVersionParam(ex, query),
+  extensions: string[] = requestedExtensions(ex.header(EXTENSIONS_HEADER)),
+): CallContext | Promise<CallContext> {
+  const cc = new HttpCallContext(ex, extensions, binding);
   if (version !== undefined) cc.version = version;
   if (!opts.authenticate) return cc;
   const caller = opts.authenticate(ex.authRequest());
@@ -82,11 +90,11 @@ export function contextOf(ex: HttpExchange, opts: BindingOptions, query?: URLSea
   return cc;
 }
 
-/** Headers every A2A answer carries: activated extensions echoed back (§3.2.6). */
-export function answerHeaders(cc: CallContext | undefined, contentType: string): Record<string, string> {
+/** Headers every A2A answer carries: activated extensions echoed back (§3.2.6; 0.3 names the header differently). */
+export function answerHeaders(cc: CallContext | undefined, contentType: string, extensionsHeader = EXTENSIONS_HEADER): Record<string, string> {
   const h: Record<string, string> = { 'content-type': contentType };
   const activated = cc instanceof HttpCallContext ? cc.activated : cc?.activatedExtensions;
-  if (activated && activated.size > 0) h[EXTENSIONS_HEADER] = [...activated].join(',');
+  if (activated && activated.size > 0) h[extensionsHeader] = [...activated].join(',');
   return h;
 }
 
@@ -95,4 +103,26 @@ export function asA2AError(err: unknown, logger: Logger | undefined): A2AError {
   if (isA2AError(err)) return err;
   logger?.error({ err }, 'unexpected failure while handling a request');
   return new A2AError('Internal');
+}
+
+/**
+ * VersionNotSupported (§3.6.2) for the version a request asked for (`sent` as it came, possibly
+ * absent), naming the versions this URL answers in.
+ */
+export function versionNotSupported(sent: string | undefined, served: readonly string[] = [PROTOCOL_VERSION]): A2AError {
+  const asked = sent === undefined || sent.trim() === '' ? 'no A2A-Version, which means 0.3 (§3.6.2)' : `A2A-Version "${sent.slice(0, 40)}"`;
+  const only = served.length === 1 ? `only ${served[0]}` : served.join(' and ');
+  return new A2AError('VersionNotSupported', `The request has ${asked}; this interface speaks ${only}: send A2A-Version: ${PROTOCOL_VERSION}`);
+}
+
+/**
+ * An InvalidParams error of a 1.0 request, told which 0.3 shapes the body carries when it carries
+ * any: the usual cause of such a failure is a 0.3 client, or a mix of both versions. Error path only.
+ */
+export function withV03Hint(err: A2AError, params: unknown): A2AError {
+  if (err.kind !== 'InvalidParams') return err;
+  const traits = v03Traits(params);
+  if (traits.length === 0) return err;
+  const hint = `Read as A2A ${PROTOCOL_VERSION} (the version the request asked for), but it has A2A 0.3 shapes: ${traits.join('; ')}`;
+  return new A2AError('InvalidParams', `${err.message}. ${hint}`, err.details);
 }

@@ -1,22 +1,44 @@
 /**
  * JSON-RPC 2.0 binding (§9): one POST endpoint, PascalCase methods from the operation table,
  * errors with HTTP 200 (except HTTP-level ones: 401, 405, 413, 415), streams as SSE where every
- * event is a JSON-RPC response carrying the request id.
+ * event is a JSON-RPC response carrying the request id. The protocol version is checked before the
+ * method is looked up (§3.6.2): what a method name means depends on it.
  */
-import { A2AError, MAX_ID_LENGTH, OPERATIONS_BY_METHOD, mayHaveProtoNames, withJsonNames, type StreamResponse } from '../../protocol/index.js';
+import { A2AError, MAX_ID_LENGTH, OPERATIONS_BY_METHOD, PROTOCOL_VERSION, mayHaveProtoNames, requestedVersion, withJsonNames, type StreamResponse } from '../../protocol/index.js';
+import { V03_METHODS } from '../../protocol/v03/methods.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
-import { answerHeaders, asA2AError, contextOf, type BindingOptions } from './common.js';
+import { answerHeaders, asA2AError, contextOf, versionNotSupported, withV03Hint, type BindingOptions } from './common.js';
 import { BodyTooLargeError, type HttpExchange } from './exchange.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, isJsonContentType, jsonTooDeep, queryOf, tooDeepMessage, unsupportedEncoding } from './http-util.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, isJsonContentType, jsonTooDeep, queryOf, requestedVersionParam, tooDeepMessage, unsupportedEncoding } from './http-util.js';
 import { SseWriter } from './sse.js';
 import { resultJson } from '../tasks/json.js';
 
-type Id = string | number | null;
+/** A JSON-RPC request id. */
+export type JsonRpcId = string | number | null;
+type Id = JsonRpcId;
 const JSON_TYPE = 'application/json';
 
+/** A request as the binding parsed it (the envelope is the same in every protocol version). */
+export interface JsonRpcEnvelope {
+  id: JsonRpcId;
+  method: string;
+  params: unknown;
+}
+
+/**
+ * Another protocol version served at the same URL (§3.6.2 lets one URL answer in several): requests
+ * that ask for it are handed over whole, after the envelope is read and before any method lookup.
+ */
+export interface JsonRpcOtherVersion {
+  /** The Major.Minor it answers. */
+  readonly version: string;
+  handle(ex: HttpExchange, request: JsonRpcEnvelope, query: URLSearchParams | undefined, sent: string | undefined): Promise<void>;
+}
+
 /** The JSON-RPC binding of `service`, answering one exchange (node:http or Web) at a time. */
-export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOptions = {}) {
+export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOptions = {}, other?: JsonRpcOtherVersion) {
+  const served = other ? [PROTOCOL_VERSION, other.version] : [PROTOCOL_VERSION];
   const limit = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxDepth = opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const logger = opts.logger ?? service.logger;
@@ -72,17 +94,26 @@ export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOption
     const envelope = checkEnvelope(msg);
     if (envelope instanceof A2AError) return sendError(ex, idOf(msg), envelope);
     const { id, method } = envelope;
+    const query = queryOf(ex.url);
+    const sent = requestedVersionParam(ex, query);
+    if (sent !== PROTOCOL_VERSION) {
+      const version = requestedVersion(sent);
+      if (version !== PROTOCOL_VERSION) {
+        if (other && version === other.version) return other.handle(ex, envelope, query, sent);
+        return sendError(ex, id, versionNotSupported(sent, served));
+      }
+    }
     // Proto field names (`message_id`) are read as their JSON names; the usual request skips this.
     const params = mayHaveProtoNames(body) ? withJsonNames(envelope.params) : envelope.params;
     const op = OPERATIONS_BY_METHOD.get(method);
-    if (!op) return sendError(ex, id, new A2AError('MethodNotFound', `Method not found: ${method}`));
+    if (!op) return sendError(ex, id, methodNotFound(method));
     if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
       return sendError(ex, id, A2AError.invalidParams([{ field: 'params', description: 'must be an object' }]));
     }
     let cc: CallContext | undefined;
     let sse: SseWriter | undefined;
     try {
-      const pending = contextOf(ex, opts, queryOf(ex.url), 'JSONRPC');
+      const pending = contextOf(ex, opts, query, 'JSONRPC', sent);
       cc = pending instanceof Promise ? await pending : pending;
       if (!op.streaming) {
         const result = await service.call(op, params, cc);
@@ -101,9 +132,20 @@ export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOption
       });
     } catch (err) {
       if (sse) return sse.end();
-      sendError(ex, id, asA2AError(err, logger), cc);
+      sendError(ex, id, withV03Hint(asA2AError(err, logger), params), cc);
     }
   };
+}
+
+/** MethodNotFound, saying so when the name is a 0.3 one sent as 1.0 (usually a missing 0.3 header elsewhere). */
+function methodNotFound(method: string): A2AError {
+  const v10 = V03_METHODS[method];
+  return new A2AError(
+    'MethodNotFound',
+    v10
+      ? `Method not found: ${method} is the A2A 0.3 name of ${v10}; this request asked for A2A-Version ${PROTOCOL_VERSION}, where it is called ${v10}`
+      : `Method not found: ${method.slice(0, 100)}`,
+  );
 }
 
 /** The JSON-RPC `error` member of an A2A error, with its google.rpc details as `data`. */

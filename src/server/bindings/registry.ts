@@ -4,9 +4,9 @@ import type { CardResponder } from '../card/responder.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { BindingOptions } from './common.js';
 import type { HttpExchange } from './exchange.js';
-import { jsonRpcBinding } from './jsonrpc.js';
+import { jsonRpcBinding, type JsonRpcOtherVersion } from './jsonrpc.js';
 import { NodeExchange } from './node-exchange.js';
-import { restBinding } from './rest.js';
+import { restBinding, type RestOtherVersion } from './rest.js';
 
 /**
  * A mounted binding: called as a node:http listener, `subpath` being the request path below the
@@ -33,7 +33,11 @@ function mounted(serve: Serve, opts: BindingOptions): MountedBinding {
   return node;
 }
 
-export const SERVED_BINDINGS: Record<string, (service: OperationDispatcher, opts: BindingOptions) => MountedBinding> = {
-  JSONRPC: (service, opts) => mounted(jsonRpcBinding(service, opts), opts),
-  'HTTP+JSON': (service, opts) => mounted(restBinding(service, opts), opts),
+/**
+ * The bindings by `protocolBinding`. `other` is the handler of another protocol version served at the
+ * same URL (the 0.3 compatibility layer's), which the binding hands matching requests to.
+ */
+export const SERVED_BINDINGS: Record<string, (service: OperationDispatcher, opts: BindingOptions, other?: unknown) => MountedBinding> = {
+  JSONRPC: (service, opts, other) => mounted(jsonRpcBinding(service, opts, other as JsonRpcOtherVersion | undefined), opts),
+  'HTTP+JSON': (service, opts, other) => mounted(restBinding(service, opts, other as RestOtherVersion | undefined), opts),
 };

@@ -4,12 +4,12 @@
  * string (GET, DELETE, §11.5); answers in `application/a2a+json`, errors as google.rpc.Status
  * (§11.6), streams as SSE whose events are bare StreamResponse objects (§11.7).
  */
-import { A2AError, mayHaveProtoNames, withJsonNames, type FieldViolation, type StreamResponse } from '../../protocol/index.js';
+import { A2AError, PROTOCOL_VERSION, mayHaveProtoNames, requestedVersion, withJsonNames, type FieldViolation, type StreamResponse } from '../../protocol/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
-import { answerHeaders, asA2AError, contextOf, type BindingOptions } from './common.js';
+import { answerHeaders, asA2AError, contextOf, versionNotSupported, withV03Hint, type BindingOptions } from './common.js';
 import { BodyReadError, BodyTooLargeError, type HttpExchange } from './exchange.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, isJsonContentType, jsonTooDeep, pathOf, queryOf, tooDeepMessage, unsupportedEncoding } from './http-util.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, isJsonContentType, jsonTooDeep, pathOf, queryOf, requestedVersionParam, tooDeepMessage, unsupportedEncoding } from './http-util.js';
 import { jsonTypeFor, sendRestError, statusBody, type RestErrorOptions } from './rest-errors.js';
 import { matchRoute, queryParams } from './rest-routes.js';
 import { SseWriter } from './sse.js';
@@ -25,10 +25,21 @@ class BodyProblem {
 }
 
 /**
+ * Another protocol version served at the same URL (§3.6.2): requests that ask for it are handed over
+ * before any route is matched, since routes differ between versions (0.3's live below `/v1`).
+ */
+export interface RestOtherVersion {
+  /** The Major.Minor it answers. */
+  readonly version: string;
+  handle(ex: HttpExchange, subpath: string, query: URLSearchParams | undefined, sent: string | undefined): Promise<void>;
+}
+
+/**
  * The HTTP+JSON binding of `service`, answering one exchange (node:http or Web) at a time.
  * `subpath` is the request path below the interface URL; without it the whole request path is used.
  */
-export function restBinding(service: OperationDispatcher, opts: BindingOptions = {}) {
+export function restBinding(service: OperationDispatcher, opts: BindingOptions = {}, other?: RestOtherVersion) {
+  const served = other ? [PROTOCOL_VERSION, other.version] : [PROTOCOL_VERSION];
   const limit = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxDepth = opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const logger = opts.logger ?? service.logger;
@@ -46,6 +57,15 @@ export function restBinding(service: OperationDispatcher, opts: BindingOptions =
   const handle = async (ex: HttpExchange, subpath?: string): Promise<void> => {
     const url = ex.url;
     const query = queryOf(url);
+    // §3.6.2: the version comes first; which routes exist, and what they mean, depends on it.
+    const sent = requestedVersionParam(ex, query);
+    if (sent !== PROTOCOL_VERSION) {
+      const version = requestedVersion(sent);
+      if (version !== PROTOCOL_VERSION) {
+        if (other && version === other.version) return other.handle(ex, subpath ?? pathOf(url), query, sent);
+        return fail(ex, versionNotSupported(sent, served));
+      }
+    }
     const verb = ex.method;
     const match = matchRoute(verb, subpath ?? pathOf(url));
     if (match.kind === 'none') {
@@ -59,7 +79,7 @@ export function restBinding(service: OperationDispatcher, opts: BindingOptions =
     if (match.kind === 'bad') return fail(ex, match.error);
     const { op, params: pathParams, tenant } = match;
 
-    let input: Record<string, unknown>;
+    let input: Record<string, unknown> | undefined;
     let cc: CallContext | undefined;
     let sse: SseWriter | undefined;
     try {
@@ -71,7 +91,7 @@ export function restBinding(service: OperationDispatcher, opts: BindingOptions =
         input = queryParams(op, query);
       }
       const params = merge(input, pathParams, tenant);
-      const pending = contextOf(ex, opts, query, 'HTTP+JSON');
+      const pending = contextOf(ex, opts, query, 'HTTP+JSON', sent);
       cc = pending instanceof Promise ? await pending : pending;
       if (!op.streaming) {
         const result = await service.call(op, params, cc);
@@ -90,7 +110,7 @@ export function restBinding(service: OperationDispatcher, opts: BindingOptions =
     } catch (err) {
       if (err instanceof BodyReadError) return ex.drop();
       if (sse) return sse.end();
-      fail(ex, asA2AError(err, logger), { cc });
+      fail(ex, withV03Hint(asA2AError(err, logger), input), { cc });
     }
   };
 

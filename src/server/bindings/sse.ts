@@ -57,9 +57,10 @@ export class SseWriter {
     else (this.#onClose ??= []).push(fn);
   }
 
-  /** Send one event; `data` must be a single-line JSON text. */
-  event(data: string, id?: string): void {
-    this.#raw(id === undefined ? `data: ${data}\n\n` : `id: ${id}\ndata: ${data}\n\n`);
+  /** Send one event; `data` must be a single-line JSON text. `type` names the event (0.3 sends errors as `error` events). */
+  event(data: string, id?: string, type?: string): void {
+    const text = id === undefined ? `data: ${data}\n\n` : `id: ${id}\ndata: ${data}\n\n`;
+    this.#raw(type === undefined ? text : `event: ${type}\n${text}`);
   }
 
   #raw(chunk: string): void {

@@ -19,6 +19,8 @@ export interface CardHttpHeaders {
   'last-modified': string;
   /** Only on 200: a 304 carries no representation. */
   'content-type'?: string;
+  /** `A2A-Version` when the card has a form per protocol version (an agent that speaks 0.3 too). */
+  vary?: string;
 }
 
 export interface CardHttpResponse {
@@ -33,7 +35,8 @@ export type RequestHeaderSource =
   | Record<string, string | string[] | undefined>
   | { get(name: string): string | null };
 
-function header(src: RequestHeaderSource, name: string): string | undefined {
+/** A request header by lower-case name, from any of the {@link RequestHeaderSource} shapes. */
+export function header(src: RequestHeaderSource, name: string): string | undefined {
   if (typeof (src as { get?: unknown }).get === 'function') {
     return (src as { get(n: string): string | null }).get(name) ?? undefined;
   }

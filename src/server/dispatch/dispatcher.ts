@@ -37,6 +37,7 @@ import { PushDispatcher } from '../push/dispatcher.js';
 import type { WebhookPolicy } from '../push/ssrf.js';
 import { PushConfigOperations } from './push-config-ops.js';
 import type { PushSenderOptions } from '../push/options.js';
+import type { PushWireFormat } from '../push/wire-format.js';
 import type { TaskRun } from '../tasks/run.js';
 
 /** Push-notification delivery settings (used when the card declares `pushNotifications`). */
@@ -71,6 +72,8 @@ export interface DispatcherOptions {
   onStoreError?: StoreErrorHook;
   /** Operation hooks (logging, tracing, metrics, rate limits): see {@link OperationHooks}. */
   hooks?: OperationHooks | OperationHooks[];
+  /** Set by the 0.3 compatibility layer: webhooks registered over 0.3 get 0.3 bodies. */
+  pushWireFormat?: PushWireFormat;
 }
 
 /** The answer of a unary operation `N`; `never` for the two that stream. */
@@ -127,7 +130,7 @@ export class OperationDispatcher {
     const policy = options.push?.policy ?? {};
     const sender = options.push?.sender;
     this.pushSender = sender instanceof PushSender ? sender : new PushSender({ logger: this.logger, ...sender, policy });
-    this.#push = new PushDispatcher(this.pushSender, this.pushConfigs, this.logger);
+    this.#push = new PushDispatcher(this.pushSender, this.pushConfigs, this.logger, options.pushWireFormat);
     this.#pushOps = new PushConfigOperations(this.pushConfigs, this.#push, policy, (scope, id) => this.#task(scope, id), this.tasks.limits.pushConfigsPerTask);
     this.#hooks = HookRunner.of(options.hooks, this.logger);
     this.tasks.observe((scope, task, event) => {

@@ -7,23 +7,26 @@ import { isTerminal, type StreamResponse, type Task, type TaskPushNotificationCo
 import type { Logger } from '../logger.js';
 import type { PushConfigStore, Scope } from '../store/task-store.js';
 import type { PushSender } from './sender.js';
+import type { PushWireFormat } from './wire-format.js';
 // Events held back while configs load are snapshotted; the sender itself serialises at enqueue.
-import { snapshotEvent } from '../tasks/view.js';
+import { snapshotEvent, snapshotTask } from '../tasks/view.js';
 
 const keyOf = (scope: Scope, taskId: string): string => `${scope.tenant}\u0000${scope.owner}\u0000${taskId}`;
 
 export class PushDispatcher {
   readonly #configs = new Map<string, TaskPushNotificationConfig[]>();
-  /** Events waiting while a task's configs load from a persistent store. */
-  readonly #loading = new Map<string, StreamResponse[]>();
+  /** Events (with the task as it was, when a wire format needs it) waiting while a task's configs load. */
+  readonly #loading = new Map<string, Array<[StreamResponse, Task]>>();
 
   constructor(
     private readonly sender: PushSender,
     private readonly store: PushConfigStore,
     private readonly logger: Logger,
+    private readonly format?: PushWireFormat,
   ) {}
 
   add(scope: Scope, taskId: string, config: TaskPushNotificationConfig): void {
+    this.format?.tag(config);
     const key = keyOf(scope, taskId);
     const list = (this.#configs.get(key) ?? []).filter((c) => c.id !== config.id);
     list.push(config);
@@ -42,26 +45,27 @@ export class PushDispatcher {
     const key = keyOf(scope, task.id);
     const pending = this.#loading.get(key);
     if (pending) {
-      pending.push(snapshotEvent(event));
+      pending.push([snapshotEvent(event), this.format ? snapshotTask(task) : task]);
       return;
     }
     const list = this.#configs.get(key);
     // A task's first event ('task') is its creation: nothing can be stored for it yet, so nothing is loaded.
     if (list === undefined && this.store.persistent && !('task' in event)) {
-      this.#load(scope, task.id, key, snapshotEvent(event));
+      this.#load(scope, task.id, key, [snapshotEvent(event), this.format ? snapshotTask(task) : task]);
       return;
     }
-    this.#send(list, event);
+    this.#send(list, event, task);
     if (isTerminal(task.status.state)) this.#configs.delete(key);
     else if (list === undefined && 'task' in event && this.store.persistent) this.#configs.set(key, []);
   };
 
-  #send(list: TaskPushNotificationConfig[] | undefined, event: StreamResponse): void {
+  #send(list: TaskPushNotificationConfig[] | undefined, event: StreamResponse, task: Task): void {
     if (!list?.length) return;
-    for (const c of list) this.sender.enqueue(c, event);
+    const format = this.format;
+    for (const c of list) this.sender.enqueue(c, event, format?.body(c, task, event));
   }
 
-  #load(scope: Scope, taskId: string, key: string, first: StreamResponse): void {
+  #load(scope: Scope, taskId: string, key: string, first: [StreamResponse, Task]): void {
     const queue = [first];
     this.#loading.set(key, queue);
     this.store
@@ -73,9 +77,9 @@ export class PushDispatcher {
       .then((configs) => {
         this.#loading.delete(key);
         const merged = [...configs, ...(this.#configs.get(key) ?? []).filter((c) => !configs.some((s) => s.id === c.id))];
-        for (const e of queue) this.#send(merged, e);
+        for (const [e, t] of queue) this.#send(merged, e, t);
         // A task that finished while its configs loaded is done with them; keeping the entry would leak it.
-        if (queue.some(isFinal)) this.#configs.delete(key);
+        if (queue.some(([e]) => isFinal(e))) this.#configs.delete(key);
         else this.#configs.set(key, merged);
       });
   }

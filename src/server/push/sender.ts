@@ -12,6 +12,7 @@ import { cachingResolver, checkWebhookUrl, redactUrl, systemResolve, type Webhoo
 import { createPinnedTransport, fetchTransport, type DeliveryTransport } from './transport.js';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, type RetryOptions } from './retry.js';
 import { PUSH_SIGNATURE_HEADER, type PushSigner } from './signing.js';
+import type { PushBody } from './wire-format.js';
 import {
   PUSH_CONTENT_TYPE, PUSH_ID_HEADER, PUSH_TOKEN_HEADER, realClock, taskIdOf,
   type DeliveryOutcome, type PushClock, type PushLogger, type PushSenderOptions, type PushStats,
@@ -23,6 +24,8 @@ interface Item {
   /** The serialised event: a snapshot taken at enqueue time. */
   body: Buffer;
   taskId: string;
+  /** Set when a wire format chose another body than the 1.0 event. */
+  contentType?: string;
 }
 
 interface Lane {
@@ -108,10 +111,11 @@ export class PushSender {
    * Queues `event` for the webhook of `config` and returns at once; no I/O happens here. The event is
    * serialised now, once per event object however many webhooks it goes to, so later changes to a live
    * task cannot alter what is sent. Never throws for delivery problems: they are retried, logged and
-   * counted. After {@link close} the event is dropped.
+   * counted. After {@link close} the event is dropped. `custom` replaces the event's 1.0 JSON (a
+   * webhook registered over A2A 0.3 gets the body 0.3 defined).
    */
-  enqueue(config: TaskPushNotificationConfig, event: StreamResponse): void {
-    let body = this.#bodies.get(event);
+  enqueue(config: TaskPushNotificationConfig, event: StreamResponse, custom?: PushBody): void {
+    let body = custom ? Buffer.from(custom.body, 'utf8') : this.#bodies.get(event);
     let unserialisable: string | undefined;
     if (!body) {
       try {
@@ -122,6 +126,7 @@ export class PushSender {
       }
     }
     const item: Item = { id: randomUUID(), config, body: body ?? Buffer.alloc(0), taskId: config.taskId ?? taskIdOf(event) ?? '' };
+    if (custom) item.contentType = custom.contentType;
     if (unserialisable) return this.#finish(item, { result: 'failed', attempts: 0, error: unserialisable });
     if (this.#closed) return this.#finish(item, { result: 'dropped', attempts: 0, error: 'sender is closed' });
     const key = `${item.taskId}\u0000${config.id ?? ''}\u0000${config.url}`;
@@ -233,7 +238,7 @@ export class PushSender {
     const check = await checkWebhookUrl(config.url, this.#policy);
     if (!check.ok) return { ok: false, retryable: check.reason === 'resolution-failed', error: check.message };
     const headers: Record<string, string> = {
-      'Content-Type': PUSH_CONTENT_TYPE,
+      'Content-Type': item.contentType ?? PUSH_CONTENT_TYPE,
       'User-Agent': this.#userAgent,
       [PUSH_ID_HEADER]: item.id,
     };
