@@ -126,7 +126,8 @@ describe('planner on unsigned agents, observed through proxies', () => {
       supportedInterfaces: [
         { url: `${base.replace('http://', 'grpc://')}`, protocolBinding: 'GRPC', protocolVersion: '1.0' },
         { url: `${base}/a2a/v03/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
-        ...c.supportedInterfaces,
+        // The kit's own GRPC entry is replaced by the one above (the proxy does not carry gRPC).
+        ...c.supportedInterfaces.filter((i: any) => i.protocolBinding !== 'GRPC'),
       ],
     });
     proxies = {
