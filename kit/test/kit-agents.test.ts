@@ -43,12 +43,24 @@ describe('cards (KIT.md agents table)', () => {
       assert.equal(c.name, agent);
       // test-runner also lists JSON-RPC at 0.3, first (KIT.md: an entry a JSON-RPC 1.0 client skips).
       const v03 = agent === 'test-runner' ? [{ url: `http://localhost:${port}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }] : [];
-      assert.deepEqual(c.supportedInterfaces, [
+      // The test-runner's GRPC entry is on a port of its own (the test below).
+      assert.deepEqual(c.supportedInterfaces.filter((i: any) => i.protocolBinding !== 'GRPC'), [
         ...v03,
         { url: `http://localhost:${port}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
         { url: `http://localhost:${port}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
       ]);
       for (const s of c.skills) assert.ok(s.examples?.length > 0, `${agent} skill ${s.id} lists examples`);
+    }
+  });
+
+  test('test-runner lists a GRPC 1.0 entry first, served by its own gRPC port; the others list none', async () => {
+    const c = await card('test-runner');
+    const grpc = f.kit.agents['test-runner'].server.grpc;
+    assert.ok(grpc, 'the test-runner serves gRPC');
+    assert.deepEqual(c.supportedInterfaces[0], { url: `http://localhost:${grpc.port}`, protocolBinding: 'GRPC', protocolVersion: '1.0' });
+    for (const agent of ['code-reviewer', 'deployer'] as const) {
+      assert.ok(!(await card(agent)).supportedInterfaces.some((i: any) => i.protocolBinding === 'GRPC'), agent);
+      assert.equal(f.kit.agents[agent].server.grpc, undefined);
     }
   });
 

@@ -65,9 +65,22 @@ describe('demo CLI', { timeout: 4 * BOUND_MS }, () => {
     const r = await demo([], env);
     assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /skill map: run-tests → test-runner, review-code → code-reviewer, deploy → deployer/);
+    // The manual's client speaks JSON-RPC 1.0: it passes over the test-runner's GRPC entry and says why.
+    assert.match(r.stdout, /test-runner +\[1\] JSONRPC 1\.0 http:\/\/localhost:\d+\/a2a\/jsonrpc/);
+    assert.match(r.stdout, /test-runner: skipped \[0\] GRPC 1\.0: binding not spoken/);
     assert.match(r.stdout, /✔ change-ok passed tests and review and is live on production/);
     assert.doesNotMatch(r.stdout, /:4124[123]\//, 'agents ran on the free ports asked for');
     assert.ok(existsSync(path.join(dir, 'work', 'releases', 'production', 'current')));
+  });
+
+  it('--bindings grpc,jsonrpc runs the tests over gRPC to the test-runner, the rest over JSON-RPC, and deploys: exit 0', async () => {
+    const r = await demo(['--bindings', 'grpc,jsonrpc'], env);
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /test-runner +\[0\] GRPC 1\.0 http:\/\/localhost:\d+ /);
+    assert.match(r.stdout, /code-reviewer +\[0\] JSONRPC 1\.0 /);
+    assert.doesNotMatch(r.stdout, /skipped \[0\] GRPC/);
+    assert.match(r.stdout, /artifact test-results: change-ok: 8 passed, 0 failed/);
+    assert.match(r.stdout, /✔ change-ok passed tests and review and is live on production/);
   });
 
   it('the demo says each thing once and ends with where the release went, the time per stage and what to try next', async () => {

@@ -36,6 +36,14 @@ describe('planner loadConfig', () => {
     assert.equal(cfg.deployerToken, undefined);
   });
 
+  it('bindings: JSON-RPC and HTTP+JSON by default (GRPC skipped); --bindings and the config file choose others', () => {
+    assert.deepEqual(loadConfig([], {}, empty).bindings, ['JSONRPC', 'HTTP+JSON']);
+    assert.deepEqual(loadConfig(['--bindings', 'grpc,jsonrpc'], {}, empty).bindings, ['GRPC', 'JSONRPC']);
+    const file = write('bindings.json', { planner: { bindings: ['GRPC', 'http+json'] } });
+    assert.deepEqual(loadConfig(['--config', file], {}, empty).bindings, ['GRPC', 'HTTP+JSON']);
+    assert.throws(() => loadConfig(['--bindings', 'grpc,soap'], {}, empty), /--bindings: unknown binding "soap" \(known: grpc, jsonrpc, http\+json\)/);
+  });
+
   it('kit.config.json in the working directory is read; ports and URLs both work', () => {
     const cwd = mkdtempSync(path.join(dir, 'cwd-'));
     writeFileSync(path.join(cwd, 'kit.config.json'), JSON.stringify({ planner: { agents: [5001, 'http://127.0.0.1:5002/', '5003'], target: 'staging', verifyCards: 'required' } }));

@@ -128,6 +128,7 @@ describe('planner on unsigned agents, observed through proxies', () => {
       ...c,
       supportedInterfaces: [
         { url: `${base.replace('http://', 'grpc://')}`, protocolBinding: 'GRPC', protocolVersion: '1.0' },
+        // The kit's own GRPC entry is replaced by the one above (the proxy does not carry gRPC).
         ...c.supportedInterfaces.filter((i: any) => i.protocolBinding !== 'GRPC'),
       ],
     });

@@ -28,6 +28,7 @@ import {
   type MountOptions,
 } from './adapters/framework-common.js';
 import { openHttpServer, type HttpTimeoutOptions } from './http-listen.js';
+import type { GrpcAuth, GrpcListenOptions, GrpcServerHandle } from './grpc/agent-hook.js';
 import { Site } from './site.js';
 import { V03Registrations, VersionedCardResponder, cardWithV03, checkV03Urls, publicV03Card, v03Handler, v03Stores, type CompatOptions } from './compat/index.js';
 
@@ -39,7 +40,14 @@ export interface AgentServerOptions extends Omit<DispatcherOptions, 'card' | 'pu
    * The public card, or a function of the base URL the server is reached at: `http://127.0.0.1:PORT`
    * under `listen` (so port 0 works), the `origin` option (plus the mount path) when mounted elsewhere.
    */
-  card: AgentCard | ((baseUrl: string) => AgentCard);
+  card: AgentCard | ((baseUrl: string, grpc?: GrpcServerHandle) => AgentCard);
+  /**
+   * Also serve gRPC (§10) on its own port, started by `listen()` before the card is built: a card
+   * function gets its handle as second argument and lists `{ url: grpc.url, protocolBinding: 'GRPC', … }`.
+   * Authentication is the same as over HTTP. Needs the optional peer dependencies `@grpc/grpc-js` and
+   * `protobufjs` (loaded only when this is set). The host defaults to the one `listen()` binds.
+   */
+  grpc?: GrpcListenOptions;
   /** Sign the public (and extended) card with these keys at start (§8.4). */
   signingKeys?: CardSigningKey[];
   /** `Cache-Control: max-age` of the card. Default 300 s. */
@@ -75,6 +83,8 @@ export class AgentServer {
   #mountPath = '';
   #preparing: Promise<unknown> | undefined;
   #servers: Server[] = [];
+  #grpc: GrpcServerHandle | undefined;
+  #grpcAuth: GrpcAuth | undefined;
   #reported = false;
   #recovered: Promise<number> | undefined;
   /** 0.3 webhooks being registered, shared by the 0.3 handlers and the push layer (only with compat). */
@@ -153,7 +163,7 @@ export class AgentServer {
   async #buildCard(origin: string | undefined, mountPath: string): Promise<Built> {
     const o = this.options;
     if (typeof o.card === 'function' && origin === undefined) throw new MountError(ORIGIN_REQUIRED);
-    let card = typeof o.card === 'function' ? o.card(`${origin}${mountPath}`) : o.card;
+    let card = typeof o.card === 'function' ? o.card(`${origin}${mountPath}`, this.#grpc) : o.card;
     const checked = parseAgentCard(card);
     if (!checked.ok) throw new MountError(`the agent card is not valid:\n  ${checked.problems.join('\n  ')}`);
     const v03 = o.compat?.v03 === true;
@@ -162,7 +172,7 @@ export class AgentServer {
       card = cardWithV03(card);
       checkV03Urls(card);
     }
-    const planned = planInterfaces(card, mountPath, v03);
+    const planned = planInterfaces(card, mountPath, this.#grpc?.url, v03);
     if (o.signingKeys?.length) card = await signAgentCard(card, o.signingKeys);
     const cardOptions = o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {};
     const responder = v03
@@ -179,6 +189,7 @@ export class AgentServer {
   /** Make the card current and build the main site (the interfaces the main listener answers). */
   #install(built: Built, mountPath: string, main: PlannedInterface[]): void {
     this.service.card = built.card;
+    this.#grpcAuth = serverAuthOptions(built.card, this.options);
     this.#mountPath = mountPath;
     this.#site = this.#siteFor(built, mountPath, main);
     this.#reported = false; // a later misconfiguration is logged again
@@ -282,6 +293,7 @@ export class AgentServer {
     const building = (async () => {
       const main = await openHttpServer(port, host, this.options, this.listener);
       this.#servers.push(main);
+      if (this.options.grpc) await this.#startGrpc(this.options.grpc, host);
       const actual = (main.address() as { port: number }).port;
       const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
       const base = this.mountOptions.origin ?? origin;
@@ -305,10 +317,41 @@ export class AgentServer {
       return await building;
     } catch (err) {
       for (const s of this.#servers.splice(0)) s.close();
+      await this.#stopGrpc(0);
       throw err;
     } finally {
       if (this.#preparing === building) this.#preparing = undefined;
     }
+  }
+
+  /** Bind the gRPC port; grpc-js is imported here, so servers without gRPC never load it. */
+  async #startGrpc(options: GrpcListenOptions, host: string): Promise<void> {
+    const { startAgentGrpc } = await import('./grpc/agent-hook.js');
+    this.#grpc = await startAgentGrpc(this.service, { host, ...options }, this.#grpcAuthNow);
+  }
+
+  #stopGrpc(graceMs: number): Promise<void> {
+    const g = this.#grpc;
+    this.#grpc = undefined;
+    return g ? g.close(graceMs) : Promise.resolve();
+  }
+
+  /**
+   * The gRPC authentication of the current card. A call that arrives while the card is still being
+   * built waits for it, so it is never judged against the placeholder card (which requires nothing).
+   */
+  readonly #grpcAuthNow = (): GrpcAuth =>
+    this.#grpcAuth ?? {
+      authenticate: async (req) => {
+        await this.#preparing?.catch(() => undefined);
+        if (!this.#grpcAuth) throw new MountError('the agent server did not start; it serves no calls');
+        return this.#grpcAuth.authenticate?.(req);
+      },
+    };
+
+  /** The running gRPC server (the `grpc` option, after `listen()`); undefined otherwise. */
+  get grpc(): GrpcServerHandle | undefined {
+    return this.#grpc;
   }
 
   /**
@@ -319,11 +362,12 @@ export class AgentServer {
   async close(graceMs = 5000): Promise<void> {
     const servers = this.#servers.splice(0);
     const stopAgents = () => this.service.tasks.abortAll('server shutting down');
-    if (servers.length === 0) {
+    if (servers.length === 0 && !this.#grpc) {
       stopAgents();
       return this.service.pushSender.close();
     }
-    const closed = Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+    // gRPC drains alongside HTTP, within the same grace (its streams end with UNAVAILABLE at once).
+    const closed = Promise.all([...servers.map((s) => new Promise<void>((r) => s.close(() => r()))), this.#stopGrpc(graceMs)]);
     for (const res of this.#streams) res.end();
     for (const s of servers) s.closeIdleConnections();
     const timer = setTimeout(() => {

@@ -7,6 +7,7 @@
 import { PROTOCOL_VERSION, majorMinor, type AgentCard } from '../protocol/index.js';
 import { SERVED_BINDINGS } from './bindings/registry.js';
 import { MountError } from './adapters/framework-common.js';
+import { isGrpcInterface, unservedGrpcInterfaces } from './grpc/interfaces.js';
 
 /** One `supportedInterfaces` entry, resolved to where it is served. */
 export interface PlannedInterface {
@@ -42,51 +43,76 @@ export function trimPath(path: string): string {
 }
 
 /**
- * Resolve and check every interface of `card` for a server whose paths start at `basePath` (`''`, or a
- * mount prefix such as `/reporter`). Throws an error naming the first entry that could not be answered.
+ * Resolve and check every HTTP interface of `card` for a server whose paths start at `basePath` (`''`,
+ * or a mount prefix such as `/reporter`). GRPC entries are not mounted over HTTP: each must be served by
+ * this server's own gRPC listener at `grpcUrl` (undefined when gRPC is not configured). Throws an error
+ * naming the first entry that could not be answered.
  */
-export function planInterfaces(card: AgentCard, basePath: string, v03 = false): PlannedInterface[] {
-  const out: PlannedInterface[] = [];
+export function planInterfaces(card: AgentCard, basePath: string, grpcUrl?: string, v03 = false): PlannedInterface[] {
+  checkGrpcInterfaces(card, grpcUrl);
+  const planned: PlannedInterface[] = [];
   card.supportedInterfaces.forEach((i, index) => {
-    let url: URL;
-    try {
-      url = new URL(i.url);
-    } catch {
-      throw new MountError(`supportedInterfaces[${index}].url must be an absolute URL, got "${i.url}"`);
-    }
-    const entry = { index, binding: i.protocolBinding, url };
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new MountError(`${describeInterface(entry)} is not an http(s) URL; this server answers only HTTP`);
-    }
-    const version = majorMinor(i.protocolVersion);
-    if (version === '0.3' && !v03 && SERVED_BINDINGS[i.protocolBinding]) {
-      throw new MountError(
-        `supportedInterfaces[${index}] lists ${i.protocolBinding} 0.3, which this server does not serve unless told to: set compat: { v03: true } in the server options`,
-      );
-    }
-    if (!SERVED_BINDINGS[i.protocolBinding] || (version !== PROTOCOL_VERSION && version !== '0.3')) {
-      throw new MountError(
-        `supportedInterfaces[${index}] lists ${i.protocolBinding} ${i.protocolVersion}, which this server does not serve ` +
-          `(it serves ${Object.keys(SERVED_BINDINGS).join(', ')} at ${PROTOCOL_VERSION}); a card lists only interfaces that work`,
-      );
-    }
-    const path = trimPath(url.pathname) || '/';
-    if (basePath && path !== basePath && !path.startsWith(`${basePath}/`)) {
-      throw new MountError(
-        `${describeInterface(entry)} is outside the mount path ${basePath}: mounted there, this server answers only ` +
-          `below ${url.origin}${basePath}. Build the card from the URL the server is mounted at (a card function gets it).`,
-      );
-    }
+    if (isGrpcInterface(i)) return;
+    const one = planOne(i, index, basePath, v03);
     // One binding at one URL serves every version listed for it (the request's A2A-Version decides).
-    const same = out.find((p) => p.url.origin === url.origin && p.path === path && p.binding === i.protocolBinding);
-    if (same) {
-      same.versions.add(version);
-      return;
-    }
-    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-    out.push({ ...entry, path, exact: i.protocolBinding === 'JSONRPC', port, versions: new Set([version]) });
+    const same = planned.find((p) => p.url.origin === one.url.origin && p.path === one.path && p.binding === one.binding);
+    if (same) for (const v of one.versions) same.versions.add(v);
+    else planned.push(one);
   });
-  return out;
+  return planned;
+}
+
+/** A GRPC entry is a promise like any other: the right version, and answered by our own gRPC port. */
+function checkGrpcInterfaces(card: AgentCard, grpcUrl: string | undefined): void {
+  card.supportedInterfaces.forEach((i, index) => {
+    if (isGrpcInterface(i) && majorMinor(i.protocolVersion) !== PROTOCOL_VERSION) {
+      throw new MountError(`supportedInterfaces[${index}] lists GRPC ${i.protocolVersion}, which this server does not serve (it serves gRPC at ${PROTOCOL_VERSION})`);
+    }
+  });
+  const missing = unservedGrpcInterfaces(card, grpcUrl ? [grpcUrl] : [])[0];
+  if (!missing) return;
+  const entry = card.supportedInterfaces[missing.index]!;
+  throw new MountError(
+    `supportedInterfaces[${missing.index}] lists GRPC ${entry.protocolVersion} at ${missing.url}, which this server does not serve: ` +
+      (grpcUrl
+        ? `its gRPC listener is at ${grpcUrl}. Build the entry from the gRPC handle the card function gets.`
+        : 'gRPC is not configured. Set the `grpc` option of createAgentServer (served by listen()) or remove the entry; a card lists only interfaces that work.'),
+  );
+}
+
+/** One HTTP entry: an absolute http(s) URL of a binding we serve, inside the mount path. */
+function planOne(i: AgentCard['supportedInterfaces'][number], index: number, basePath: string, v03: boolean): PlannedInterface {
+  let url: URL;
+  try {
+    url = new URL(i.url);
+  } catch {
+    throw new MountError(`supportedInterfaces[${index}].url must be an absolute URL, got "${i.url}"`);
+  }
+  const entry = { index, binding: i.protocolBinding, url };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new MountError(`${describeInterface(entry)} is not an http(s) URL; this server answers only HTTP`);
+  }
+  const version = majorMinor(i.protocolVersion);
+  if (version === '0.3' && !v03 && SERVED_BINDINGS[i.protocolBinding]) {
+    throw new MountError(
+      `supportedInterfaces[${index}] lists ${i.protocolBinding} 0.3, which this server does not serve unless told to: set compat: { v03: true } in the server options`,
+    );
+  }
+  if (!SERVED_BINDINGS[i.protocolBinding] || (version !== PROTOCOL_VERSION && version !== '0.3')) {
+    throw new MountError(
+      `supportedInterfaces[${index}] lists ${i.protocolBinding} ${i.protocolVersion}, which this server does not serve ` +
+        `(it serves ${Object.keys(SERVED_BINDINGS).join(', ')} at ${PROTOCOL_VERSION}); a card lists only interfaces that work`,
+    );
+  }
+  const path = trimPath(url.pathname) || '/';
+  if (basePath && path !== basePath && !path.startsWith(`${basePath}/`)) {
+    throw new MountError(
+      `${describeInterface(entry)} is outside the mount path ${basePath}: mounted there, this server answers only ` +
+        `below ${url.origin}${basePath}. Build the card from the URL the server is mounted at (a card function gets it).`,
+    );
+  }
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  return { ...entry, path, exact: i.protocolBinding === 'JSONRPC', port, versions: new Set([version ?? PROTOCOL_VERSION]) };
 }
 
 /**

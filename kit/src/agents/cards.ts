@@ -37,6 +37,16 @@ export interface KitCardOptions {
   baseUrl: string;
   /** Which bindings to list (default both). A card lists an interface only if the server serves it. */
   bindings?: readonly KitBinding[];
+  /**
+   * Where the agent serves gRPC (`http://localhost:51241`), when it does: the card then lists a GRPC
+   * interface first. Only the test-runner serves gRPC, so that a JSON-RPC client has an entry to skip.
+   */
+  grpcUrl?: string;
+}
+
+/** The GRPC entry of a card, when the agent serves gRPC. */
+function grpcInterface(o: KitCardOptions): AgentInterface[] {
+  return o.grpcUrl ? [{ url: o.grpcUrl, protocolBinding: 'GRPC', protocolVersion: '1.0' }] : [];
 }
 
 const VERSION = '1.0.0';
@@ -106,7 +116,8 @@ export function testRunnerCard(o: KitCardOptions): AgentCard {
   return {
     name: 'test-runner',
     description: "Runs a project's tests inside its workspace and reports the results.",
-    supportedInterfaces: rpc ? [{ ...rpc, protocolVersion: '0.3' }, ...interfaces] : interfaces,
+    // GRPC first, then JSON-RPC at 0.3, then the 1.0 entries: the manual's entries a JSON-RPC 1.0 client skips.
+    supportedInterfaces: [...grpcInterface(o), ...(rpc ? [{ ...rpc, protocolVersion: '0.3' }] : []), ...interfaces],
     provider: PROVIDER,
     version: VERSION,
     capabilities: { streaming: true, pushNotifications: true },

@@ -42,6 +42,11 @@ export interface KitAgentsOptions {
   publicHost?: string;
   /** Ports per agent; 0 picks a free one (the card then shows the real port). Default 41241–41243. */
   ports?: Partial<Record<KitAgentName, number>>;
+  /**
+   * Port of the test-runner's gRPC server, listed first on its card. Default: the test-runner's port +
+   * 10000 (51241), or 0 (a free one) when the test-runner's port is 0; `false`: no gRPC.
+   */
+  grpcPort?: number | false;
   /** Bindings each card lists and serves. Default JSON-RPC and HTTP+JSON. */
   bindings?: readonly KitBinding[];
   /** Time limit of one test run. Default 60 s. */
@@ -93,6 +98,9 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
   const publicHost = opts.publicHost ?? 'localhost';
   const bindings = opts.bindings ?? KIT_BINDINGS;
   const cardOpts = (origin: string): KitCardOptions => ({ baseUrl: `http://${publicHost}:${new URL(origin).port}`, bindings });
+  const runnerPort = opts.ports?.['test-runner'] ?? KIT_PORTS['test-runner'];
+  const grpcPort = opts.grpcPort ?? (runnerPort === 0 ? 0 : runnerPort + 10000);
+  if (grpcPort !== false && !(Number.isInteger(grpcPort) && grpcPort >= 0 && grpcPort <= 65535)) throw new Error(`the gRPC port must be 0–65535 or false, not ${grpcPort}`);
   const child = (name: KitAgentName): Logger => (typeof (logger as { child?: unknown }).child === 'function'
     ? (logger as Logger & { child(b: object): Logger }).child({ agent: name })
     : logger);
@@ -108,7 +116,9 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
   let extended: AgentCard | undefined;
   const servers: Record<KitAgentName, AgentServer> = {
     'test-runner': createAgentServer({
-      card: (o) => testRunnerCard(cardOpts(o)),
+      // gRPC on its own port; the card's GRPC entry names the port the server really bound.
+      card: (o, grpc) => testRunnerCard({ ...cardOpts(o), ...(grpc ? { grpcUrl: `http://${publicHost}:${grpc.port}` } : {}) }),
+      ...(grpcPort !== false ? { grpc: { port: grpcPort } } : {}),
       // Its card lists JSON-RPC at 0.3 too: 0.3 clients are served at the same URL.
       compat: { v03: bindings.includes('JSONRPC') },
       executor: testRunnerExecutor({

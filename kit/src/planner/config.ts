@@ -7,6 +7,12 @@ import { didYouMean, parseFlags, type Flag, type FlagValues } from '../cli/flags
 
 export type VerifyMode = 'required' | 'if-signed' | 'off';
 
+/** A binding the planner's client may speak (`protocolBinding` of a card entry). */
+export type PlannerBinding = 'GRPC' | 'JSONRPC' | 'HTTP+JSON';
+
+/** How bindings are written in flags and the config file. */
+const BINDING_NAMES: Readonly<Record<string, PlannerBinding>> = { grpc: 'GRPC', jsonrpc: 'JSONRPC', 'http+json': 'HTTP+JSON', rest: 'HTTP+JSON' };
+
 export interface PlannerConfig {
   /** Base URLs whose well-known cards are fetched. Order does not matter: skills decide roles. */
   agents: string[];
@@ -27,6 +33,11 @@ export interface PlannerConfig {
   taskTimeoutMs: number;
   /** Protocol versions the planner may speak (Major.Minor). Default 1.0 only: a 0.3 entry is skipped, and says why. */
   versions: string[];
+  /**
+   * Bindings the planner's client accepts; the card's order decides among them (§8.3.2). Default
+   * JSON-RPC and HTTP+JSON, the manual's client, which skips a GRPC entry.
+   */
+  bindings: PlannerBinding[];
 }
 
 export const DEFAULT_CONFIG: PlannerConfig = {
@@ -39,6 +50,7 @@ export const DEFAULT_CONFIG: PlannerConfig = {
   webhookPort: 0,
   taskTimeoutMs: 120_000,
   versions: ['1.0'],
+  bindings: ['JSONRPC', 'HTTP+JSON'],
 };
 
 /** `41241` → `http://localhost:41241`; http(s) URLs pass through (without a trailing slash). */
@@ -72,6 +84,19 @@ function agentList(value: string, from: string): string[] {
   });
 }
 
+/** `grpc,jsonrpc` → `['GRPC', 'JSONRPC']`; `from` names the source in errors. */
+function bindingList(value: string, from: string): PlannerBinding[] {
+  const parts = value.split(',').map((p) => p.trim().toLowerCase()).filter(Boolean);
+  if (parts.length === 0) throw new Error(`${from} lists no bindings`);
+  const out: PlannerBinding[] = [];
+  for (const p of parts) {
+    const b = BINDING_NAMES[p];
+    if (!b) throw new Error(`${from}: unknown binding "${p}" (known: grpc, jsonrpc, http+json)`);
+    if (!out.includes(b)) out.push(b);
+  }
+  return out;
+}
+
 /** A planner flag; `setting` is the configuration key it sets (absent for the flags handled apart). */
 export interface PlannerFlag extends Flag {
   readonly setting?: keyof PlannerConfig;
@@ -91,6 +116,7 @@ export const PLANNER_FLAGS: readonly PlannerFlag[] = [
   { name: 'verify-cards', value: 'required|if-signed|off', setting: 'verifyCards', default: DEFAULT_CONFIG.verifyCards, help: 'how strictly card signatures are checked' },
   { name: 'webhook-host', value: 'HOST', setting: 'webhookHost', default: DEFAULT_CONFIG.webhookHost, help: "where the planner's push-notification webhook listens" },
   { name: 'webhook-port', value: 'PORT', setting: 'webhookPort', default: '0 (a free port)', help: "the webhook's port" },
+  { name: 'bindings', value: 'LIST', default: 'jsonrpc,http+json', help: 'bindings the planner speaks (grpc, jsonrpc, http+json); grpc,jsonrpc takes the test-runner over gRPC' },
   { name: 'timeout', value: 'MS', setting: 'taskTimeoutMs', default: String(DEFAULT_CONFIG.taskTimeoutMs), help: 'give up on a task after this many milliseconds' },
 ];
 
@@ -125,6 +151,8 @@ export function configFrom(flags: FlagValues, env: NodeJS.ProcessEnv, cwd = proc
   if (flags.bool('no-confirm')) cfg.confirmProduction = false;
   const versions = flags.string('versions');
   if (versions !== undefined) cfg.versions = versions.split(',').map((x) => x.trim()).filter(Boolean);
+  const bindings = flags.string('bindings');
+  if (bindings !== undefined) cfg.bindings = bindingList(bindings, '--bindings');
   for (const f of PLANNER_FLAGS) {
     const v = f.setting ? flags.string(f.name) : undefined;
     if (v === undefined) continue;
@@ -156,6 +184,11 @@ function fromFile(text: string, file: string): Partial<PlannerConfig> {
       throw new Error(`${file}: planner.agents must be a list of ports or URLs`);
     }
     out.agents = agentList(out.agents.map(String).join(','), `${file} planner.agents`);
+  }
+  if (out.bindings !== undefined) {
+    const b = out.bindings;
+    if (!(typeof b === 'string' || (Array.isArray(b) && b.every((x) => typeof x === 'string')))) throw new Error(`${file}: planner.bindings must be a list of bindings`);
+    out.bindings = bindingList(Array.isArray(b) ? b.join(',') : b, `${file} planner.bindings`);
   }
   return out as Partial<PlannerConfig>;
 }

@@ -10,6 +10,7 @@ import {
   discoverAgentCard,
   schemeKind,
   verifyAgentCard,
+  type A2AClientOptions,
   type CardTrust,
 } from 'a2a-kit/client';
 import type { AgentCard } from 'a2a-kit';
@@ -48,7 +49,7 @@ export async function discover(cfg: PlannerConfig, t: Transcript, trust: CardTru
     t.item(`GET ${found.cardUrl} → ${card.name} ${card.version} (${found.from}; ${signature})`);
     const auth = requiredSchemes(card);
     const credentials = auth.length > 0 ? tokenFor(card, auth, cfg) : undefined;
-    const client = A2AClient.fromCard(card, { bindings: ['JSONRPC', 'HTTP+JSON'], versions: cfg.versions, ...(credentials ? { credentials } : {}) });
+    const client = A2AClient.fromCard(card, { bindings: cfg.bindings, versions: cfg.versions, ...(await transportsFor(cfg)), ...(credentials ? { credentials } : {}) });
     const caps = card.capabilities;
     agents.push({
       baseUrl,
@@ -109,6 +110,13 @@ async function checkCredentials(a: AgentFacts, t: Transcript, cfg: PlannerConfig
   const signature = await checkSignature(ext, cfg, trust);
   const extra = ext.skills.filter((s) => !a.card.skills.some((p) => p.id === s.id)).map((s) => s.id);
   t.item(`${a.card.name}: token accepted; extended card (${signature}) adds ${extra.length ? `skill(s) ${extra.join(', ')}` : 'no skills'}`);
+}
+
+/** The gRPC transport when the planner accepts GRPC; grpc-js is loaded only then. */
+async function transportsFor(cfg: PlannerConfig): Promise<Pick<A2AClientOptions, 'transports'>> {
+  if (!cfg.bindings.includes('GRPC')) return {};
+  const { grpcTransport } = await import('a2a-kit/client/grpc');
+  return { transports: { GRPC: grpcTransport() } };
 }
 
 /** `true` → yes; `false` → no; absent → "absent" (the card rules the capability out either way). */

@@ -3,7 +3,6 @@
  * bindings, over the same dispatcher — the same tasks, stores, authentication and card.
  */
 import { Server, ServerCredentials, status as Status, type ChannelOptions } from '@grpc/grpc-js';
-import type { AgentServer } from '../agent-server.js';
 import { serverAuthOptions, type ServerAuthOptions } from '../auth/authenticator.js';
 import type { Authenticator } from '../bindings/common.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../bindings/http-util.js';
@@ -60,12 +59,21 @@ export interface GrpcServerHandle {
 export type GrpcListenOptions = Omit<GrpcServeOptions, 'auth' | 'authenticate' | 'challenge'>;
 
 /**
- * Serve `target` over gRPC. Give an {@link AgentServer} after `listen()`/`prepare()` (its card,
+ * What {@link serveGrpc} needs of an agent server: its dispatcher, once its card exists. Structural, so
+ * that this module does not import the agent server, which loads this one on demand (`grpc` option).
+ */
+export interface PreparedServer {
+  readonly prepared: boolean;
+  readonly service: OperationDispatcher;
+}
+
+/**
+ * Serve `target` over gRPC. Give an agent server (`createAgentServer`) after `listen()`/`prepare()` (its card,
  * tasks and stores are shared) or an {@link OperationDispatcher}. Authentication is not inherited
  * from the AgentServer: pass the same `auth` (or `authenticate`) here. Refuses to start when the
  * card requires authentication and none is configured, rather than serving everyone.
  */
-export async function serveGrpc(target: AgentServer | OperationDispatcher, options: GrpcServeOptions = {}): Promise<GrpcServerHandle> {
+export async function serveGrpc(target: PreparedServer | OperationDispatcher, options: GrpcServeOptions = {}): Promise<GrpcServerHandle> {
   if (!(target instanceof OperationDispatcher) && !target.prepared) {
     throw new Error('serveGrpc: the AgentServer has no card yet; call listen() or prepare() first');
   }
