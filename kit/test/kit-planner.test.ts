@@ -54,8 +54,8 @@ describe('planner on signed agents', () => {
     assert.match(text, /deployer\s+\[0\] JSONRPC 1\.0 \S+\s+no\s+yes\s+bearer\s+deploy/);
     assert.doesNotMatch(text, /chose \[0\]/, 'the table shows each choice; no second line says it again');
     // test-runner lists JSON-RPC 0.3 first: the planner (1.0 only by default) skips it and says why.
-    assert.match(text, /test-runner\s+\[1\] JSONRPC 1\.0/);
-    assert.match(text, /test-runner: skipped \[0\] JSONRPC 0\.3: version not spoken; chose \[1\] JSONRPC 1\.0/);
+    assert.match(text, /test-runner\s+\[2\] JSONRPC 1\.0/);
+    assert.match(text, /test-runner: skipped \[0\] GRPC 1\.0: binding not spoken; skipped \[1\] JSONRPC 0\.3: version not spoken/);
     assert.match(text, /signature ✓ ES256 kid=kit-test/);
     assert.match(text, /deployer: token accepted; extended card \(signature ✓ ES256 kid=kit-test\) adds skill\(s\) rollback/);
     assert.match(text, /skill map: run-tests → test-runner, review-code → code-reviewer, deploy → deployer/);
@@ -208,8 +208,8 @@ describe('planner on unsigned agents, observed through proxies', () => {
       const { result, text } = await plan(f, { agents, versions: ['0.3', '1.0'] });
       assert.equal(result.ok, true, text);
       assert.match(text, /speaks JSONRPC, HTTP\+JSON at 0\.3, 1\.0/);
-      assert.match(text, /test-runner\s+\[0\] JSONRPC 0\.3/);
-      assert.match(text, /test-runner: chose \[0\] JSONRPC 0\.3/);
+      assert.match(text, /test-runner\s+\[1\] JSONRPC 0\.3/);
+      assert.match(text, /test-runner: skipped \[0\] GRPC 1\.0: binding not spoken/);
       // code-reviewer and deployer list no 0.3 entry: they are still spoken to in 1.0.
       assert.match(text, /code-reviewer\s+\[0\] JSONRPC 1\.0/);
       const methods = tr.calls().map((r) => r.rpc);
