@@ -66,7 +66,7 @@ describe('demo CLI', { timeout: 4 * BOUND_MS }, () => {
     assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /skill map: run-tests → test-runner, review-code → code-reviewer, deploy → deployer/);
     // The manual's client speaks JSON-RPC 1.0: it passes over the test-runner's GRPC entry and says why.
-    assert.match(r.stdout, /test-runner +\[1\] JSONRPC 1\.0 http:\/\/localhost:\d+\/a2a\/jsonrpc/);
+    assert.match(r.stdout, /test-runner +\[2\] JSONRPC 1\.0 http:\/\/localhost:\d+\/a2a\/jsonrpc/);
     assert.match(r.stdout, /test-runner: skipped \[0\] GRPC 1\.0: binding not spoken/);
     assert.match(r.stdout, /✔ change-ok passed tests and review and is live on production/);
     assert.doesNotMatch(r.stdout, /:4124[123]\//, 'agents ran on the free ports asked for');

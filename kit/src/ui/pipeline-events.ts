@@ -86,7 +86,10 @@ export class TranscriptToPipeline {
     }
     if ((m = /^artifact ([^:]+): (.*)$/.exec(text))) return { type: 'artifact', ...at, name: m[1]!, text: m[2]! };
     if ((m = /^(?:\[\w+\] )?artifact (.+?)(?: \(\+chunk\))?$/.exec(text))) return { type: 'artifact', ...at, name: m[1]! };
-    if ((m = /^(\S+) asks: "(.*)" → (.*)$/.exec(text))) return { type: 'confirm', ...at, agent: m[1]!, question: m[2]!, answer: m[3]! };
+    // The question is quoted here unless a notification showed it already ("deployer asks to confirm").
+    if ((m = /^(\S+) asks(?:: "(.*)"| to confirm) → (.*)$/.exec(text))) {
+      return { type: 'confirm', ...at, agent: m[1]!, question: m[2] ?? 'to confirm (the question is in the status above)', answer: m[3]! };
+    }
     return { type: 'note', ...at, text };
   }
 }

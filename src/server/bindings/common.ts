@@ -105,15 +105,7 @@ export function asA2AError(err: unknown, logger: Logger | undefined): A2AError {
   return new A2AError('Internal');
 }
 
-/**
- * VersionNotSupported (§3.6.2) for the version a request asked for (`sent` as it came, possibly
- * absent), naming the versions this URL answers in.
- */
-export function versionNotSupported(sent: string | undefined, served: readonly string[] = [PROTOCOL_VERSION]): A2AError {
-  const asked = sent === undefined || sent.trim() === '' ? 'no A2A-Version, which means 0.3 (§3.6.2)' : `A2A-Version "${sent.slice(0, 40)}"`;
-  const only = served.length === 1 ? `only ${served[0]}` : served.join(' and ');
-  return new A2AError('VersionNotSupported', `The request has ${asked}; this interface speaks ${only}: send A2A-Version: ${PROTOCOL_VERSION}`);
-}
+export { versionNotSupported } from '../../protocol/index.js';
 
 /**
  * An InvalidParams error of a 1.0 request, told which 0.3 shapes the body carries when it carries

@@ -8,6 +8,7 @@ import {
   CAPABILITY_ERROR,
   PROTOCOL_VERSION,
   requestedVersion,
+  versionNotSupported,
   type AgentCard,
   type ListTasksRequest,
   type ListTasksResponse,
@@ -152,12 +153,7 @@ export class OperationDispatcher {
   /** Checks common to every operation; returns the validated request. */
   #admit<N extends OperationName>(op: Operation<N>, params: unknown, cc: CallContext): OperationRequests[N] {
     const version = requestedVersion(cc.version);
-    if (version !== PROTOCOL_VERSION) {
-      throw new A2AError(
-        'VersionNotSupported',
-        `A2A-Version ${cc.version ? `"${cc.version}"` : 'missing (which means 0.3)'} is not supported; this interface speaks ${PROTOCOL_VERSION}`,
-      );
-    }
+    if (version !== PROTOCOL_VERSION) throw versionNotSupported(cc.version);
     if (op.capability && this.card.capabilities[op.capability] !== true) {
       const kind = CAPABILITY_ERROR[op.capability];
       throw new A2AError(kind, kind === 'PushNotificationNotSupported' ? undefined : `${op.name} is not supported: the agent card does not declare capabilities.${op.capability}`);
