@@ -28,7 +28,8 @@ import {
   type MountOptions,
 } from './adapters/framework-common.js';
 import { openHttpServer, type HttpTimeoutOptions } from './http-listen.js';
-import type { GrpcAuth, GrpcListenOptions, GrpcServerHandle } from './grpc/agent-hook.js';
+import type { GrpcAuth, GrpcListenOptions } from './grpc/agent-hook.js';
+import type { AgentGrpcHandle, AgentGrpcOptions } from './grpc/options.js';
 import { Site } from './site.js';
 import { V03Registrations, VersionedCardResponder, cardWithV03, checkV03Urls, publicV03Card, v03Handler, v03Stores, type CompatOptions } from './compat/index.js';
 
@@ -40,14 +41,14 @@ export interface AgentServerOptions extends Omit<DispatcherOptions, 'card' | 'pu
    * The public card, or a function of the base URL the server is reached at: `http://127.0.0.1:PORT`
    * under `listen` (so port 0 works), the `origin` option (plus the mount path) when mounted elsewhere.
    */
-  card: AgentCard | ((baseUrl: string, grpc?: GrpcServerHandle) => AgentCard);
+  card: AgentCard | ((baseUrl: string, grpc?: AgentGrpcHandle) => AgentCard);
   /**
    * Also serve gRPC (§10) on its own port, started by `listen()` before the card is built: a card
    * function gets its handle as second argument and lists `{ url: grpc.url, protocolBinding: 'GRPC', … }`.
    * Authentication is the same as over HTTP. Needs the optional peer dependencies `@grpc/grpc-js` and
    * `protobufjs` (loaded only when this is set). The host defaults to the one `listen()` binds.
    */
-  grpc?: GrpcListenOptions;
+  grpc?: AgentGrpcOptions;
   /** Sign the public (and extended) card with these keys at start (§8.4). */
   signingKeys?: CardSigningKey[];
   /** `Cache-Control: max-age` of the card. Default 300 s. */
@@ -83,7 +84,7 @@ export class AgentServer {
   #mountPath = '';
   #preparing: Promise<unknown> | undefined;
   #servers: Server[] = [];
-  #grpc: GrpcServerHandle | undefined;
+  #grpc: AgentGrpcHandle | undefined;
   #grpcAuth: GrpcAuth | undefined;
   #reported = false;
   #recovered: Promise<number> | undefined;
@@ -325,9 +326,10 @@ export class AgentServer {
   }
 
   /** Bind the gRPC port; grpc-js is imported here, so servers without gRPC never load it. */
-  async #startGrpc(options: GrpcListenOptions, host: string): Promise<void> {
+  async #startGrpc(options: AgentGrpcOptions, host: string): Promise<void> {
     const { startAgentGrpc } = await import('./grpc/agent-hook.js');
-    this.#grpc = await startAgentGrpc(this.service, { host, ...options }, this.#grpcAuthNow);
+    // The public options spell grpc-js types as unknown; they are exactly what listenGrpc takes.
+    this.#grpc = await startAgentGrpc(this.service, { host, ...options } as GrpcListenOptions, this.#grpcAuthNow);
   }
 
   #stopGrpc(graceMs: number): Promise<void> {
@@ -350,7 +352,7 @@ export class AgentServer {
     };
 
   /** The running gRPC server (the `grpc` option, after `listen()`); undefined otherwise. */
-  get grpc(): GrpcServerHandle | undefined {
+  get grpc(): AgentGrpcHandle | undefined {
     return this.#grpc;
   }
 

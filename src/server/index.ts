@@ -36,6 +36,7 @@ export type { StoreErrorHook } from './tasks/manager.js';
 export type { TaskLimits } from './tasks/limits.js';
 export { silentLogger, type Logger } from './logger.js';
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './http-listen.js';
+export type { AgentGrpcHandle, AgentGrpcOptions } from './grpc/options.js';
 export { HostNotAllowedError, MountError, type MountOptions } from './adapters/framework-common.js';
 
 // Operation hooks: the one seam for logging, tracing, metrics and rate limits (option `hooks`).

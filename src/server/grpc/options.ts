@@ -1,0 +1,34 @@
+/**
+ * The gRPC settings and handle as `createAgentServer` shows them, free of grpc-js types: an application
+ * that never serves gRPC type-checks without `@grpc/grpc-js` installed.
+ */
+import type { Logger } from '../logger.js';
+
+/** The `grpc` option of `createAgentServer`: serve gRPC on its own port next to HTTP (needs `@grpc/grpc-js` and `protobufjs`). */
+export interface AgentGrpcOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Address to listen on. Default: the host `listen` was given. */
+  host?: string;
+  /** grpc-js `ServerCredentials` for TLS (and mTLS). Default: plaintext, for local use. */
+  credentials?: unknown;
+  /** Largest accepted request message in bytes. Default 4 MiB. */
+  maxReceiveMessageBytes?: number;
+  /** Bytes a slow reader may leave unsent on one stream before that stream is ended. Default 8 MiB. */
+  maxBufferedBytes?: number;
+  /** Further grpc-js server options (keepalive, concurrency limits…). */
+  channelOptions?: Readonly<Record<string, unknown>>;
+  logger?: Logger;
+}
+
+/** The running gRPC listener of an agent server: where it is, for the card's GRPC entry. */
+export interface AgentGrpcHandle {
+  readonly host: string;
+  readonly port: number;
+  /** `host:port`, the target a gRPC channel is opened with. */
+  readonly target: string;
+  /** The interface URL for a card's GRPC entry: `http://host:port`, or `https://…` with TLS. */
+  readonly url: string;
+  /** Stop accepting calls and drain for up to `graceMs`. */
+  close(graceMs?: number): Promise<void>;
+}
