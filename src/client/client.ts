@@ -46,8 +46,8 @@ import type { A2AClientOptions, CallOptions, ConnectOptions, StreamOptions } fro
  * const client = await A2AClient.connect('http://localhost:41241', { credentials: { bearer: 'my-token' } });
  * try {
  *   const res = await client.sendMessage({ message: userMessage('summarise the report') });
- *   if ('task' in res) console.log(res.task.id, res.task.status.state);
- *   else console.log(res.message.parts);
+ *   if ('task' in res) process.stdout.write(`${res.task.id} ${res.task.status.state}\n`);
+ *   else process.stdout.write(`${JSON.stringify(res.message.parts)}\n`);
  * } catch (err) {
  *   if (isA2AError(err) && err.kind === 'Unauthenticated') console.error('the token was refused');
  *   else throw err;
@@ -111,7 +111,7 @@ export class A2AClient {
    *   timeoutMs: 30_000,
    *   credentials: { bearer: process.env.AGENT_TOKEN },
    * });
-   * console.log(client.card.name, client.interface.reason);
+   * process.stdout.write(`${client.card.name}: ${client.interface.reason}\n`);
    * ```
    */
   static async connect(source: CardSource, options: ConnectOptions = {}): Promise<A2AClient> {
@@ -176,9 +176,9 @@ export class A2AClient {
    *
    * const client = await A2AClient.connect('http://localhost:41241');
    * for await (const event of client.sendStreamingMessage({ message: userMessage('write the release notes') })) {
-   *   if ('statusUpdate' in event) console.log('state:', event.statusUpdate.status.state);
-   *   else if ('artifactUpdate' in event) console.log('artifact:', event.artifactUpdate.artifact.name);
-   *   else if ('message' in event) console.log('reply:', event.message.parts);
+   *   if ('statusUpdate' in event) process.stdout.write(`state: ${event.statusUpdate.status.state}\n`);
+   *   else if ('artifactUpdate' in event) process.stdout.write(`artifact: ${event.artifactUpdate.artifact.name}\n`);
+   *   else if ('message' in event) process.stdout.write(`reply: ${JSON.stringify(event.message.parts)}\n`);
    * }
    * ```
    */

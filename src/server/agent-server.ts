@@ -6,12 +6,11 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { parseAgentCard, type AgentCard } from '../protocol/index.js';
-import type { Caller } from './dispatch/call-context.js';
 import { OperationDispatcher, type DispatcherOptions } from './dispatch/dispatcher.js';
 import type { BindingOptions } from './bindings/common.js';
 import { SERVED_BINDINGS, type ServedRoute } from './bindings/registry.js';
 import { CardResponder } from './card/responder.js';
-import { signAgentCard, type CardSigningKey } from './card/signing.js';
+import { signAgentCard, signedSource, type CardSigningKey } from './card/signing.js';
 import { serverAuthOptions, type ServerAuthOptions } from './auth/authenticator.js';
 import { describeInterface, planInterfaces, planListen, requireOneOrigin, trimPath, type PlannedInterface } from './mount-plan.js';
 import {
@@ -392,20 +391,6 @@ export class AgentServer {
   route(path: string): ServedRoute | undefined {
     return this.#site?.route(path);
   }
-}
-
-/** The extended card, signed like the public one (§8.4); each distinct card object is signed once. */
-function signedSource(source: NonNullable<AgentServerOptions['extendedCard']>, keys: CardSigningKey[]) {
-  const signed = new WeakMap<AgentCard, Promise<AgentCard>>();
-  const sign = (card: AgentCard): Promise<AgentCard> => {
-    let p = signed.get(card);
-    if (!p) signed.set(card, (p = signAgentCard(card, keys)));
-    return p;
-  };
-  return async (caller: Caller): Promise<AgentCard | undefined> => {
-    const card = typeof source === 'function' ? await source(caller) : source;
-    return card ? sign(card) : undefined;
-  };
 }
 
 /**

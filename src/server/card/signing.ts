@@ -6,6 +6,8 @@ import { FlattenedSign } from 'jose';
 import type { CryptoKey, JWK, KeyObject } from 'jose';
 import type { AgentCard, AgentCardSignature } from '../../protocol/card.js';
 import { canonicalCardBytes } from '../../protocol/card-canonical.js';
+import type { Caller } from '../dispatch/call-context.js';
+import type { ExtendedCardSource } from '../dispatch/dispatcher.js';
 
 /** Asymmetric JWS algorithms a card may be signed with. Symmetric (HS*) keys make no sense for a public card. */
 export type CardSigningAlg =
@@ -45,4 +47,18 @@ export async function signAgentCard(card: AgentCard, keys: ReadonlyArray<CardSig
     signatures.push({ protected: jws.protected ?? '', signature: jws.signature });
   }
   return { ...unsigned, signatures };
+}
+
+/** The extended card, signed like the public one (§8.4); each distinct card object is signed once. */
+export function signedSource(source: ExtendedCardSource, keys: readonly CardSigningKey[]): (caller: Caller) => Promise<AgentCard | undefined> {
+  const signed = new WeakMap<AgentCard, Promise<AgentCard>>();
+  const sign = (card: AgentCard): Promise<AgentCard> => {
+    let p = signed.get(card);
+    if (!p) signed.set(card, (p = signAgentCard(card, keys)));
+    return p;
+  };
+  return async (caller: Caller): Promise<AgentCard | undefined> => {
+    const card = typeof source === 'function' ? await source(caller) : source;
+    return card ? sign(card) : undefined;
+  };
 }

@@ -3,7 +3,7 @@
  * (history and artifacts). Without them one client can grow a task without end with follow-ups, and one
  * agent bug can fill the store.
  */
-import { A2AError, type Message, type Part } from '../../protocol/index.js';
+import { A2AError, type Message, type Part, type Task } from '../../protocol/index.js';
 
 /** Bounds on one task; every limit has a default and can be raised or lowered per server. */
 export interface TaskLimits {
@@ -57,4 +57,12 @@ export function tooBig(taskId: string, limit: number): A2AError {
     'UnsupportedOperation',
     `Task ${taskId} would exceed ${Math.round(limit / 1024)} KiB of content, the most this agent keeps per task`,
   );
+}
+
+/** The content size of a stored task, counted once when a follow-up first loads it. */
+export function contentSize(task: Task): number {
+  let n = 0;
+  for (const m of task.history ?? []) n += sizeOfMessage(m);
+  for (const a of task.artifacts ?? []) n += sizeOfParts(a.parts);
+  return n;
 }

@@ -3,7 +3,6 @@
  * one, cancels, and persists every event in order. Bindings never see it; the service calls it.
  */
 import { newId } from '../util/ids.js';
-import { plainCopy } from '../util/plain-copy.js';
 import {
   A2AError,
   isInterrupted,
@@ -18,7 +17,8 @@ import type { AgentExecutor } from '../agent/executor.js';
 import { Execution, stopsAt } from './execution.js';
 import { RESOLVED } from '../util/settled.js';
 import { RunContext, RunUpdater } from './updater.js';
-import { DEFAULT_TASK_LIMITS, refuseFollowUp, sizeOfMessage, sizeOfParts, type TaskLimits } from './limits.js';
+import { DEFAULT_TASK_LIMITS, contentSize, refuseFollowUp, sizeOfMessage, type TaskLimits } from './limits.js';
+import { lastUserMessage, ownMessage, refuseTerminal } from './messages.js';
 import type { Logger } from '../logger.js';
 import { taskKey, type Scope, type TaskStore } from '../store/task-store.js';
 import { TaskRun, type RunListener } from './run.js';
@@ -373,20 +373,6 @@ export class TaskManager {
   }
 }
 
-/** The content size of a stored task, counted once when a follow-up first loads it. */
-function contentSize(task: Task): number {
-  let n = 0;
-  for (const m of task.history ?? []) n += sizeOfMessage(m);
-  for (const a of task.artifacts ?? []) n += sizeOfParts(a.parts);
-  return n;
-}
-
-function lastUserMessage(task: Task): Message | undefined {
-  const history = task.history ?? [];
-  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.role === 'ROLE_USER') return history[i];
-  return undefined;
-}
-
 function saveFailure(run: TaskRun): A2AError {
   return new A2AError('Internal', `Task ${run.taskId} could not be saved: the agent's task store failed`);
 }
@@ -394,24 +380,6 @@ function saveFailure(run: TaskRun): A2AError {
 /** A module function, not a closure: flush runs on every SendMessage. */
 function throwIfUnsaved(failed: TaskRun | undefined): void {
   if (failed) throw saveFailure(failed);
-}
-
-/** The incoming message as this task keeps it: a copy, with the task's ids. */
-function ownMessage(incoming: Message, run: TaskRun): Message {
-  const m = plainCopy(incoming);
-  m.taskId = run.taskId;
-  m.contextId = run.contextId;
-  return m;
-}
-
-/** §3.1.1: a terminal task accepts no more messages. */
-function refuseTerminal(task: Task): void {
-  if (isTerminal(task.status.state)) {
-    throw new A2AError(
-      'UnsupportedOperation',
-      `Task ${task.id} is ${task.status.state}; a terminal task accepts no more messages. Start a new task in the same context.`,
-    );
-  }
 }
 
 function delay(ms: number): Promise<void> {
