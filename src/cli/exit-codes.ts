@@ -100,6 +100,9 @@ export function describeFailure(err: unknown, stopped: StopReason, timeoutText: 
       const hints = err.kind === 'Unauthenticated' ? ['pass a token with --token (or set A2A_TOKEN); `a2a card URL` shows the schemes the agent accepts'] : [];
       return { code: EXIT.AUTH, message: `the agent refused the call: ${err.message} (${err.kind})`, hints };
     }
+    if (err.kind === 'Unavailable') {
+      return { code: EXIT.UNREACHABLE, message: `the agent is temporarily unavailable: ${err.message}`, hints: ['try again in a moment'] };
+    }
     return { code: EXIT.ERROR, message: `the agent answered with an error: ${err.message} (${err.kind}, ${err.spec.jsonRpcCode})`, hints: [] };
   }
   if (isA2AClientError(err)) {

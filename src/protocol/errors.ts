@@ -20,7 +20,8 @@ export type A2AErrorKind =
   | 'InvalidParams'
   | 'Internal'
   | 'Unauthenticated'
-  | 'PermissionDenied';
+  | 'PermissionDenied'
+  | 'Unavailable';
 
 export interface ErrorSpec {
   /** JSON-RPC `error.code`. */
@@ -70,6 +71,9 @@ export const ERRORS: Readonly<Record<A2AErrorKind, ErrorSpec>> = {
   // so we use one from the implementation-defined server range (-32000 … -32099 minus A2A's own).
   Unauthenticated: spec(-32010, 401, 'UNAUTHENTICATED', 'UNAUTHENTICATED', 'Authentication required', false),
   PermissionDenied: spec(-32011, 403, 'PERMISSION_DENIED', 'PERMISSION_DENIED', 'Permission denied', false),
+  // Not defined by A2A either: a dependency of the agent (its database, its event bus) is down for now.
+  // The request may succeed if retried later; nothing was changed by the failed attempt.
+  Unavailable: spec(-32012, 503, 'UNAVAILABLE', 'UNAVAILABLE', 'Service temporarily unavailable', false),
 };
 
 /** The ErrorInfo `domain` of the errors the A2A specification defines. */
