@@ -101,3 +101,6 @@ export {
 } from './protocol/operations.js';
 export { PUSH_ID_HEADER, PUSH_JWKS_PATH, PUSH_SIGNATURE_HEADER, PUSH_TOKEN_HEADER } from './protocol/push.js';
 export { majorMinor, requestedVersion } from './protocol/version.js';
+
+// The one logger shape of the server, the push sender and the client (pino-compatible).
+export { silentLogger, type Logger } from './protocol/logger.js';

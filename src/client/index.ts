@@ -30,6 +30,7 @@ export type {
   UnauthorizedInfo,
 } from './options.js';
 export type { RetryPolicy } from './retry.js';
+export { silentLogger, type Logger } from '../protocol/logger.js';
 export type { FetchLike } from './http.js';
 export { userMessage, type UserMessageInit } from './message.js';
 

@@ -3,7 +3,7 @@
  * deadline, the interceptors, the check of the answer, and the single retry after the
  * `onUnauthorized` hook refreshed credentials. Internal: not exported from the package.
  */
-import { BINDINGS, isA2AError, type AgentCard, type OperationName } from '../protocol/index.js';
+import { BINDINGS, isA2AError, type AgentCard, type Logger, type OperationName } from '../protocol/index.js';
 import { applyCredentials, type AppliedAuth, type Credentials } from './auth.js';
 import { A2AClientError } from './errors.js';
 import { callSignal, toClientError } from './http.js';
@@ -11,7 +11,7 @@ import { interceptedCall, interceptedStream, type ClientInterceptor, type Interc
 import { JsonRpcTransport } from './jsonrpc-transport.js';
 import { JsonRpcV03Transport } from './compat/jsonrpc-transport.js';
 import { RestV03Transport } from './compat/rest-transport.js';
-import type { A2AClientOptions, CallOptions, ClientLogger, StreamOptions } from './options.js';
+import type { A2AClientOptions, CallOptions, StreamOptions } from './options.js';
 import { RestTransport } from './rest-transport.js';
 import type { SelectedInterface } from './select-interface.js';
 import { checkResult } from './results.js';
@@ -42,7 +42,7 @@ export class Invoker {
   private credentials: Credentials | undefined;
   private readonly options: A2AClientOptions;
   private readonly card: () => AgentCard;
-  private readonly logger: ClientLogger | undefined;
+  private readonly logger: Partial<Logger> | undefined;
 
   constructor(iface: SelectedInterface, options: A2AClientOptions, card: () => AgentCard) {
     this.options = options;

@@ -1,5 +1,5 @@
 /** Options of {@link A2AClient} and of its calls. */
-import type { AgentCard } from '../protocol/index.js';
+import type { AgentCard, Logger } from '../protocol/index.js';
 import type { Credentials } from './auth.js';
 import type { CardCache } from './card-cache.js';
 import type { CardTrust } from './card-verify.js';
@@ -8,15 +8,13 @@ import type { ClientInterceptor } from './interceptors.js';
 import type { RetryPolicy } from './retry.js';
 import type { TransportFactory } from './transport.js';
 
-/** A logger shaped like pino's: an object first, then a message. Every method is optional. */
-export interface ClientLogger {
-  /** Decisions: the interface chosen, each retry. */
-  debug?(obj: object, msg: string): void;
-  /** A dropped stream being resumed. */
-  info?(obj: object, msg: string): void;
-  /** A fallback to another interface. */
-  warn?(obj: object, msg: string): void;
-}
+/**
+ * What the client's `logger` option takes: the library's one {@link Logger} (pino-compatible), of which
+ * the client calls `debug` (the interface chosen, each retry), `info` (a dropped stream being resumed)
+ * and `warn` (a fallback to another interface). A method the object lacks is skipped.
+ * @deprecated Use `Logger` (from `a2a-kit` or `a2a-kit/client`); this name stays for compatibility.
+ */
+export type ClientLogger = Partial<Logger>;
 
 /** What the `onUnauthorized` hook learns about a rejected call. */
 export interface UnauthorizedInfo {
@@ -103,8 +101,11 @@ export interface A2AClientOptions {
    * and is resumed. Set it above the agent's keep-alive interval. Default: none.
    */
   streamIdleTimeoutMs?: number;
-  /** Where the client says what it decided (interface chosen, retries, fallbacks, resumes). Default: silent. */
-  logger?: ClientLogger;
+  /**
+   * Where the client says what it decided (interface chosen, retries, fallbacks, resumes): a pino logger
+   * or any {@link Logger}; methods it lacks are skipped. Default: silent.
+   */
+  logger?: Partial<Logger>;
   /**
    * Cross-cutting concerns (logging, tracing, metrics, auth refresh, rate limits) run around every
    * request: `before` in this order, `after` in reverse. Every attempt passes through separately —

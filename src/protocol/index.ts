@@ -10,3 +10,4 @@ export * from './schemas.js';
 export * from './card-schema.js';
 export * from './fast-check.js';
 export * from './field-names.js';
+export * from './logger.js';

@@ -4,19 +4,17 @@ import type { RetryOptions } from './retry.js';
 import type { WebhookPolicy } from './ssrf.js';
 import type { FetchLike } from './transport.js';
 import type { PushSigner } from './signing.js';
+import type { Logger } from '../../protocol/logger.js';
 
 /** Media type of the POST body (§4.3.3). */
 export const PUSH_CONTENT_TYPE = A2A_MEDIA_TYPE;
 export { PUSH_ID_HEADER, PUSH_TOKEN_HEADER } from '../../protocol/push.js';
 
-type LogFn = (obj: object, msg?: string) => void;
-/** The logger subset the sender uses (pino-compatible). */
-export interface PushLogger {
-  debug: LogFn;
-  info: LogFn;
-  warn: LogFn;
-  error: LogFn;
-}
+/**
+ * The logger of the push sender: the library's one {@link Logger}.
+ * @deprecated Use `Logger` (from `a2a-kit` or `a2a-kit/server`); this name stays for compatibility.
+ */
+export type PushLogger = Logger;
 
 /** Time source and backoff wait; injectable so tests can record waits instead of sleeping. */
 export interface PushClock {
@@ -27,7 +25,8 @@ export interface PushClock {
 
 /** Delivery settings of push notifications: retries, timeouts, queues per destination, signing. */
 export interface PushSenderOptions extends Partial<RetryOptions> {
-  logger?: PushLogger;
+  /** Where delivery problems are logged. Default: the server's logger (silent when it has none). */
+  logger?: Logger;
   /** Pending events per lane; on overflow the oldest pending one is dropped. Default 1000. */
   maxQueuePerDestination?: number;
   /** Per attempt, connect to last response byte. Default 10 000 ms. */

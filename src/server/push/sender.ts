@@ -7,7 +7,7 @@
  * another webhook, another task, or the caller ({@link PushSender.enqueue} is synchronous and does no I/O).
  */
 import { randomUUID } from 'node:crypto';
-import type { StreamResponse, TaskPushNotificationConfig } from '../../protocol/index.js';
+import { silentLogger, type Logger, type StreamResponse, type TaskPushNotificationConfig } from '../../protocol/index.js';
 import { cachingResolver, checkWebhookUrl, redactUrl, systemResolve, type WebhookPolicy } from './ssrf.js';
 import { createPinnedTransport, fetchTransport, type DeliveryTransport } from './transport.js';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, type RetryOptions } from './retry.js';
@@ -15,7 +15,7 @@ import { PUSH_SIGNATURE_HEADER, type PushSigner } from './signing.js';
 import type { PushBody } from './wire-format.js';
 import {
   PUSH_CONTENT_TYPE, PUSH_ID_HEADER, PUSH_TOKEN_HEADER, realClock, taskIdOf,
-  type DeliveryOutcome, type PushClock, type PushLogger, type PushSenderOptions, type PushStats,
+  type DeliveryOutcome, type PushClock, type PushSenderOptions, type PushStats,
 } from './options.js';
 
 interface Item {
@@ -39,14 +39,12 @@ type Attempt =
   | { ok: true; status: number }
   | { ok: false; retryable: boolean; status?: number; error: string; retryAfterMs?: number };
 
-const noop = (): void => undefined;
-const SILENT: PushLogger = { debug: noop, info: noop, warn: noop, error: noop };
 // Header values must be visible ASCII (plus space/tab): anything else is a bad config, not a transient fault.
 const SAFE_HEADER = /^[\t\x20-\x7e]*$/;
 
 /** Delivers push notifications for a whole server. Create one, call `enqueue` per event and webhook. */
 export class PushSender {
-  readonly #log: PushLogger;
+  readonly #log: Logger;
   readonly #retry: RetryOptions;
   readonly #maxQueue: number;
   readonly #timeoutMs: number;
@@ -68,7 +66,7 @@ export class PushSender {
   #closed = false;
 
   constructor(opts: PushSenderOptions = {}) {
-    this.#log = opts.logger ?? SILENT;
+    this.#log = opts.logger ?? silentLogger;
     this.#retry = {
       maxAttempts: Math.max(1, opts.maxAttempts ?? DEFAULT_RETRY.maxAttempts),
       baseDelayMs: opts.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
