@@ -12,7 +12,7 @@ import { SERVED_BINDINGS, type ServedRoute } from './bindings/registry.js';
 import { CardResponder } from './card/responder.js';
 import { signAgentCard, signedSource, type CardSigningKey } from './card/signing.js';
 import { serverAuthOptions, type ServerAuthOptions } from './auth/authenticator.js';
-import { describeInterface, planInterfaces, planListen, requireOneOrigin, trimPath, type PlannedInterface } from './mount-plan.js';
+import { checkHealthPaths, describeInterface, planInterfaces, planListen, requireOneOrigin, trimPath, type PlannedInterface } from './mount-plan.js';
 import {
   HostNotAllowedError,
   MountError,
@@ -30,6 +30,10 @@ import { openHttpServer, type HttpTimeoutOptions } from './http-listen.js';
 import type { GrpcAuth, GrpcListenOptions } from './grpc/agent-hook.js';
 import type { AgentGrpcHandle, AgentGrpcOptions } from './grpc/options.js';
 import { Site } from './site.js';
+import { Health, type HealthOptions, type ReadinessCheck, type ReadinessReport } from './lifecycle/health.js';
+import { drain, type DrainOptions, type DrainReport } from './lifecycle/drain.js';
+import { closeOnSignals, type CloseOnSignalsOptions } from './lifecycle/signals.js';
+import { StreamRegistry } from './lifecycle/streams.js';
 import { V03Registrations, VersionedCardResponder, cardWithV03, checkV03Urls, publicV03Card, v03Handler, v03Stores, type CompatOptions } from './compat/index.js';
 
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './http-listen.js';
@@ -59,6 +63,16 @@ export interface AgentServerOptions extends Omit<DispatcherOptions, 'card' | 'pu
    * request's `A2A-Version` decides; the executor never sees the difference. Off by default.
    */
   compat?: CompatOptions;
+  /**
+   * Liveness and readiness endpoints, answered before authentication and host checks (probes come
+   * from the platform): `true` serves `/healthz` and `/readyz` (below the mount path), an object
+   * chooses the paths and adds readiness checks. Liveness is 200 while the process serves; readiness
+   * is 200 only while the server takes work and every check (the store's `ping`, then yours) passes,
+   * else 503 with the failing checks named. Off by default.
+   */
+  health?: boolean | HealthOptions;
+  /** How `close()` drains: the deadline for running agents and queued push notifications. */
+  drain?: DrainOptions;
 }
 
 type Next = (err?: unknown) => void;
@@ -89,12 +103,12 @@ export class AgentServer {
   #recovered: Promise<number> | undefined;
   /** 0.3 webhooks being registered, shared by the 0.3 handlers and the push layer (only with compat). */
   readonly #v03: V03Registrations | undefined;
-  /** Open SSE streams, ended first when the server closes. */
-  readonly #streams = new Set<ServerResponse>();
-  readonly #trackStream = (res: ServerResponse): void => {
-    this.#streams.add(res);
-    res.once('close', () => this.#streams.delete(res));
-  };
+  /** Open streams of every transport, told to go away when the server drains. */
+  readonly #streams = new StreamRegistry();
+  /** The endpoints and checks of `health` (the checks are kept even without endpoints: see readiness()). */
+  readonly #health: Health;
+  readonly #healthServed: boolean;
+  #closing: Promise<DrainReport> | undefined;
 
   constructor(private readonly options: AgentServerOptions) {
     const placeholder = typeof options.card === 'function' ? undefined : options.card;
@@ -109,6 +123,30 @@ export class AgentServer {
       card: placeholder ?? ({ capabilities: {} } as AgentCard),
       ...(options.extendedCard && options.signingKeys?.length ? { extendedCard: signedSource(options.extendedCard, options.signingKeys) } : {}),
     });
+    const health = typeof options.health === 'object' ? options.health : {};
+    this.#healthServed = options.health !== undefined && options.health !== false;
+    this.#health = new Health(health, () => (this.#closing ? 'draining' : this.#preparing || !this.#site ? 'starting' : 'serving'), this.service.logger);
+    const { store, pushConfigs } = this.service;
+    this.#health.add({ name: 'store', check: () => store.ping?.() });
+    if (pushConfigs !== (store as object)) this.#health.add({ name: 'push-config-store', check: () => pushConfigs.ping?.() });
+  }
+
+  /**
+   * Add a readiness check (an event bus, a downstream service): `/readyz` is 503, naming it, while it
+   * fails. Works without the `health` endpoints too, for {@link AgentServer.readiness}.
+   */
+  addReadinessCheck(check: ReadinessCheck): void {
+    this.#health.add(check);
+  }
+
+  /** Run the readiness checks now: what `/readyz` would answer (for apps that serve their own probes). */
+  readiness(): Promise<ReadinessReport> {
+    return this.#health.report();
+  }
+
+  /** True once `close()` started: the server takes no new work. */
+  get draining(): boolean {
+    return this.#closing !== undefined;
   }
 
   /** True when the card is a function of the URL the server is reached at, so preparing needs an origin. */
@@ -173,6 +211,7 @@ export class AgentServer {
       checkV03Urls(card);
     }
     const planned = planInterfaces(card, mountPath, this.#grpc?.url, v03);
+    if (this.#healthServed) checkHealthPaths(planned, mountPath, [this.#health.live, this.#health.ready]);
     if (o.signingKeys?.length) card = await signAgentCard(card, o.signingKeys);
     const cardOptions = o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {};
     const responder = v03
@@ -196,7 +235,7 @@ export class AgentServer {
   }
 
   #siteFor({ card, responder }: Built, mountPath: string, planned: PlannedInterface[]): Site {
-    const bindingOptions = { ...this.options, ...serverAuthOptions(card, this.options), sse: { ...this.options.sse, onOpen: this.#trackStream } };
+    const bindingOptions = { ...this.options, ...serverAuthOptions(card, this.options), sse: { ...this.options.sse, track: this.#streams.track } };
     const v03 = this.#v03;
     const bindingFor = (p: PlannedInterface) =>
       SERVED_BINDINGS[p.binding]!(
@@ -222,6 +261,9 @@ export class AgentServer {
    * app.use('/reporter', agent.listener);
    */
   readonly listener = (req: IncomingMessage, res: ServerResponse, next?: Next): void => {
+    if (this.#healthServed && this.#health.answer(pathOf(req.url), req, res)) return;
+    // A request on a kept-alive connection while draining is served, and its connection not kept.
+    if (this.#closing) res.setHeader('connection', 'close');
     const site = this.#site;
     if (site) return this.#serve(site, req, res, next);
     this.#prepareFor(req).then(
@@ -328,7 +370,7 @@ export class AgentServer {
   async #startGrpc(options: AgentGrpcOptions, host: string): Promise<void> {
     const { startAgentGrpc } = await import('./grpc/agent-hook.js');
     // The public options spell grpc-js types as unknown; they are exactly what listenGrpc takes.
-    this.#grpc = await startAgentGrpc(this.service, { host, ...options } as GrpcListenOptions, this.#grpcAuthNow);
+    this.#grpc = await startAgentGrpc(this.service, { host, ...options } as GrpcListenOptions, this.#grpcAuthNow, this.#streams.track);
   }
 
   #stopGrpc(graceMs: number): Promise<void> {
@@ -356,31 +398,53 @@ export class AgentServer {
   }
 
   /**
-   * Stop accepting, end open streams cleanly, let in-flight requests finish (up to `graceMs`), then
-   * abort the agents still running. Aborting first would make a well-behaved agent (one that stops on
-   * its signal) fail the very requests the grace period is for.
+   * Drain, then stop: readiness turns 503 and new work is refused (`Unavailable`), listeners stop
+   * accepting, open streams are told to go away (SSE ends cleanly, gRPC with UNAVAILABLE: clients
+   * resubscribe elsewhere), running agents get until the deadline to finish and queued push
+   * notifications to go out, then whatever is left is aborted, dropped and logged, and the store is
+   * closed. The deadline is `deadlineMs`, else the `drain` option, else 5 s. Calling it again returns
+   * the same drain. {@link AgentServer.drain} is the same, resolving with what was done and dropped.
    */
-  async close(graceMs = 5000): Promise<void> {
+  async close(deadlineMs?: number): Promise<void> {
+    await this.drain(deadlineMs);
+  }
+
+  /** {@link AgentServer.close}, resolving with its report: streams told to go away, what was aborted or dropped. */
+  drain(deadlineMs?: number): Promise<DrainReport> {
+    return (this.#closing ??= this.#drain(deadlineMs ?? this.options.drain?.deadlineMs ?? 5000));
+  }
+
+  #drain(deadlineMs: number): Promise<DrainReport> {
+    this.service.refusingNewWork = 'The agent is shutting down and takes no new work; try again (another instance may answer)';
     const servers = this.#servers.splice(0);
-    const stopAgents = () => this.service.tasks.abortAll('server shutting down');
-    if (servers.length === 0 && !this.#grpc) {
-      stopAgents();
-      return this.service.pushSender.close();
-    }
-    // gRPC drains alongside HTTP, within the same grace (its streams end with UNAVAILABLE at once).
-    const closed = Promise.all([...servers.map((s) => new Promise<void>((r) => s.close(() => r()))), this.#stopGrpc(graceMs)]);
-    for (const res of this.#streams) res.end();
-    for (const s of servers) s.closeIdleConnections();
-    const timer = setTimeout(() => {
-      stopAgents();
-      for (const s of servers) s.closeAllConnections();
-    }, graceMs);
-    timer.unref();
-    await closed;
-    clearTimeout(timer);
-    stopAgents(); // tasks that run on without a connection (returnImmediately, input from elsewhere)
-    await this.service.pushSender.shutdown(Math.min(graceMs, 2000)); // last notifications get a short chance
-    await this.service.store.close?.();
+    // A listener mounted in someone else's server leaves the store to its owner, as before drains existed.
+    const ownsStore = servers.length > 0 || this.#grpc !== undefined;
+    const { store, pushConfigs } = this.service;
+    return drain(
+      {
+        servers,
+        closeGrpc: (ms) => this.#stopGrpc(ms),
+        streams: this.#streams,
+        tasks: this.service.tasks,
+        push: this.service.pushSender,
+        closeStores: async () => {
+          if (!ownsStore) return;
+          await store.close?.();
+          if (pushConfigs !== (store as object)) await pushConfigs.close?.();
+        },
+        logger: this.service.logger,
+      },
+      deadlineMs,
+    );
+  }
+
+  /**
+   * Drain on SIGTERM and SIGINT (Ctrl-C), then exit: 0 when closed, 1 when closing failed; a second
+   * signal exits at once. Returns a function that removes the handlers. The two lines it replaces:
+   * `process.once('SIGTERM', () => server.close().then(() => process.exit(0)))`, and the same for SIGINT.
+   */
+  closeOnSignals(options: CloseOnSignalsOptions = {}): () => void {
+    return closeOnSignals(this, { logger: this.service.logger, ...options });
   }
 
   /**
@@ -391,6 +455,13 @@ export class AgentServer {
   route(path: string): ServedRoute | undefined {
     return this.#site?.route(path);
   }
+}
+
+/** The path of a request URL, without its query. */
+function pathOf(url: string | undefined): string {
+  const u = url ?? '/';
+  const q = u.indexOf('?');
+  return q >= 0 ? u.slice(0, q) : u;
 }
 
 /**

@@ -4,7 +4,7 @@
  * could go unanswered (a binding we lack, a path outside the mount, an origin nobody listens on) is an
  * error at start that names the entry, never a 404 discovered by a client.
  */
-import { PROTOCOL_VERSION, majorMinor, type AgentCard } from '../protocol/index.js';
+import { PROTOCOL_VERSION, WELL_KNOWN_CARD_PATH, majorMinor, type AgentCard } from '../protocol/index.js';
 import { SERVED_BINDINGS } from './bindings/registry.js';
 import { MountError } from './adapters/framework-common.js';
 import { isGrpcInterface, unservedGrpcInterfaces } from './grpc/interfaces.js';
@@ -113,6 +113,19 @@ function planOne(i: AgentCard['supportedInterfaces'][number], index: number, bas
   }
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   return { ...entry, path, exact: i.protocolBinding === 'JSONRPC', port, versions: new Set([version ?? PROTOCOL_VERSION]) };
+}
+
+/**
+ * The health endpoints are answered before anything else, so an interface at one of their paths (or the
+ * card's) would never be reached: refuse the combination at start, naming the entry.
+ */
+export function checkHealthPaths(planned: readonly PlannedInterface[], mountPath: string, paths: readonly string[]): void {
+  for (const path of paths) {
+    const full = mountPath + path;
+    if (full === mountPath + WELL_KNOWN_CARD_PATH) throw new MountError(`the health path ${path} is the card's path; choose another in the health option`);
+    const taken = planned.find((p) => p.path === full);
+    if (taken) throw new MountError(`${describeInterface(taken)} is at the health path ${path}, which answers probes first; choose another path in the health option`);
+  }
 }
 
 /**

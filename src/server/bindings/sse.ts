@@ -6,6 +6,7 @@
  */
 import type { HttpExchange, StreamTarget } from './exchange.js';
 import type { StreamOpened } from './node-exchange.js';
+import type { OpenStream, Untrack } from '../lifecycle/streams.js';
 
 export interface SseOptions {
   /** Interval of `: keep-alive` comments on an idle stream (ms); 0 disables. Default 15 000. */
@@ -15,7 +16,12 @@ export interface SseOptions {
   headers?: Record<string, string>;
   /** Told of every node:http stream as it opens (a server uses it to end open streams when it closes). */
   onOpen?: StreamOpened;
+  /** Registers every stream, whatever the exchange, so a draining server can tell it to go away. */
+  track?: (stream: OpenStream) => Untrack;
 }
+
+/** The comment a draining server ends its streams with; clients ignore comments and resume on the clean end. */
+export const GOING_AWAY_COMMENT = ': going away; resubscribe with Last-Event-ID to continue\n\n';
 
 /** Writes one SSE stream; made once the operation has produced a stream (the answer is then 200). */
 export class SseWriter {
@@ -45,6 +51,13 @@ export class SseWriter {
       this.#timer = timer;
     }
     this.#target.onClose(() => this.#finish());
+    if (opts.track) this.onClose(opts.track({ transport: 'sse', goAway: () => this.goAway() }));
+  }
+
+  /** The server is going away: a last comment, then a clean end (the client resumes with Last-Event-ID). */
+  goAway(): void {
+    this.#raw(GOING_AWAY_COMMENT);
+    this.end();
   }
 
   get closed(): boolean {

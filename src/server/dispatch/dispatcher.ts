@@ -112,6 +112,12 @@ export class OperationDispatcher {
   #requiredExtensions: string[] = [];
   #acceptsInput: ((mediaType: string) => boolean) | undefined;
   readonly #hooks: HookRunner | undefined;
+  /**
+   * Set while the server drains: calls that would start work or open a stream (SendMessage,
+   * SendStreamingMessage, SubscribeToTask) are refused as `Unavailable` with this text; reads and
+   * cancels are still answered.
+   */
+  refusingNewWork: string | undefined;
 
   constructor(options: DispatcherOptions) {
     this.card = options.card;
@@ -152,6 +158,7 @@ export class OperationDispatcher {
 
   /** Checks common to every operation; returns the validated request. */
   #admit<N extends OperationName>(op: Operation<N>, params: unknown, cc: CallContext): OperationRequests[N] {
+    if (this.refusingNewWork !== undefined && (op.streaming || op.name === 'SendMessage')) throw new A2AError('Unavailable', this.refusingNewWork);
     const version = requestedVersion(cc.version);
     if (version !== PROTOCOL_VERSION) throw versionNotSupported(cc.version);
     if (op.capability && this.card.capabilities[op.capability] !== true) {

@@ -7,11 +7,20 @@
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { GrpcAuth } from './handlers.js';
 import { listenGrpc, type GrpcListenOptions, type GrpcServerHandle } from './serve.js';
+import type { OpenStream, Untrack } from '../lifecycle/streams.js';
 
 export type { GrpcListenOptions, GrpcServerHandle } from './serve.js';
 export type { GrpcAuth } from './handlers.js';
 
-/** Start the gRPC listener of an agent server; `auth` returns the binding options its card produced. */
-export function startAgentGrpc(service: OperationDispatcher, options: GrpcListenOptions, auth: () => GrpcAuth): Promise<GrpcServerHandle> {
-  return listenGrpc(service, options, auth);
+/**
+ * Start the gRPC listener of an agent server; `auth` returns the binding options its card produced,
+ * `track` registers its streams with the server's (so a drain reaches them as it reaches SSE streams).
+ */
+export function startAgentGrpc(
+  service: OperationDispatcher,
+  options: GrpcListenOptions,
+  auth: () => GrpcAuth,
+  track?: (stream: OpenStream) => Untrack,
+): Promise<GrpcServerHandle> {
+  return listenGrpc(service, options, auth, track);
 }

@@ -9,7 +9,11 @@ import { DEFAULT_MAX_BODY_BYTES } from '../bindings/http-util.js';
 import { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { Logger } from '../logger.js';
 import type { GrpcEventWriter } from './event-writer.js';
+import type { OpenStream, Untrack } from '../lifecycle/streams.js';
 import { A2A_SERVICE_DEFINITION, grpcHandlers, type GrpcAuth } from './handlers.js';
+
+/** How a stream ends when the server goes away: UNAVAILABLE, which clients answer by subscribing again. */
+const GOING_AWAY = { code: Status.UNAVAILABLE, details: 'The agent is shutting down; subscribe again to continue' };
 
 /** Options of {@link serveGrpc}. */
 export interface GrpcServeOptions {
@@ -91,7 +95,12 @@ export async function serveGrpc(target: PreparedServer | OperationDispatcher, op
  * The gRPC listener over `service`; `auth` is asked on every call. For servers that bind before
  * their card exists (the card names the port), such as an agent server serving gRPC itself.
  */
-export async function listenGrpc(service: OperationDispatcher, options: GrpcListenOptions, auth: () => GrpcAuth): Promise<GrpcServerHandle> {
+export async function listenGrpc(
+  service: OperationDispatcher,
+  options: GrpcListenOptions,
+  auth: () => GrpcAuth,
+  track?: (stream: OpenStream) => Untrack,
+): Promise<GrpcServerHandle> {
   const logger = options.logger ?? service.logger;
   const streams = new Set<GrpcEventWriter>();
   const server = new Server({
@@ -106,7 +115,12 @@ export async function listenGrpc(service: OperationDispatcher, options: GrpcList
       maxBufferedBytes: options.maxBufferedBytes,
       onStream: (w) => {
         streams.add(w);
-        w.onEnd(() => streams.delete(w));
+        // An agent server's registry tells every stream, SSE and gRPC alike, when it drains.
+        const untrack = track?.({ transport: 'grpc', goAway: () => w.fail(GOING_AWAY) });
+        w.onEnd(() => {
+          streams.delete(w);
+          untrack?.();
+        });
       },
     }),
   );
@@ -132,7 +146,7 @@ export async function listenGrpc(service: OperationDispatcher, options: GrpcList
           clearTimeout(timer);
           resolve();
         });
-        for (const w of [...streams]) w.fail({ code: Status.UNAVAILABLE, details: 'The agent is shutting down; subscribe again later' });
+        for (const w of [...streams]) w.fail(GOING_AWAY);
       });
       return closing;
     },

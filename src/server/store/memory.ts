@@ -94,6 +94,11 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     return this.#entries.size;
   }
 
+  /** Always ready: the tasks are in this process. */
+  ping(): Promise<void> {
+    return Promise.resolve();
+  }
+
   #visible(scope: Scope, id: string): Entry | undefined {
     const e = this.#entries.get(taskKey(scope, id));
     return e && e.owner === scope.owner && e.tenant === scope.tenant ? e : undefined;

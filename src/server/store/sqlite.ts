@@ -141,6 +141,11 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     if (this.#visible(scope, taskId)) this.#deleteConfig.run(scope.tenant, taskId, id);
   }
 
+  /** A trivial query: rejects once the database is closed or cannot be read. */
+  async ping(): Promise<void> {
+    this.#db.prepare('SELECT 1').get();
+  }
+
   async close(): Promise<void> {
     if (this.#db.open) this.#db.close();
   }

@@ -46,6 +46,12 @@ export interface TaskStore {
    * was running. Persistent stores implement it so those tasks can be recovered at start.
    */
   unfinishedTasks?(): Promise<Array<{ scope: Scope; task: Task }>>;
+  /**
+   * Resolves when the store can answer now; rejects (or never settles, which the readiness check
+   * times out) when it cannot: the server's readiness endpoint reports the store through it. A store
+   * without `ping` counts as always ready.
+   */
+  ping?(): Promise<void>;
   /** Release connections and files; called once when the server closes. */
   close?(): Promise<void>;
 }
@@ -67,6 +73,8 @@ export interface PushConfigStore {
   listPushConfigs(scope: Scope, taskId: string): Promise<TaskPushNotificationConfig[]>;
   /** Idempotent. */
   deletePushConfig(scope: Scope, taskId: string, id: string): Promise<void>;
+  /** As {@link TaskStore.ping}: resolves when the store can answer now. */
+  ping?(): Promise<void>;
   close?(): Promise<void>;
 }
 

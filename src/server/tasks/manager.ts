@@ -367,6 +367,16 @@ export class TaskManager {
     return runs.length;
   }
 
+  /** The runs whose executor is working now: what a draining server waits for. */
+  running(): TaskRun[] {
+    return [...this.#runs.values()].filter((r) => r.active);
+  }
+
+  /** Settles once every save in flight has (a draining server waits for it before closing the store). */
+  async saved(): Promise<void> {
+    await Promise.allSettled([...this.#runs.values()].map((r) => r.saving));
+  }
+
   /** Abort every running executor (server shutdown). */
   abortAll(reason: string): void {
     for (const run of this.#runs.values()) if (run.active) run.abortRun(new Error(reason));
