@@ -129,6 +129,7 @@ export class AgentServer {
     const { store, pushConfigs } = this.service;
     this.#health.add({ name: 'store', check: () => store.ping?.() });
     if (pushConfigs !== (store as object)) this.#health.add({ name: 'push-config-store', check: () => pushConfigs.ping?.() });
+    for (const c of health.checks ?? []) this.#health.add(c);
   }
 
   /**
@@ -414,7 +415,10 @@ export class AgentServer {
     return (this.#closing ??= this.#drain(deadlineMs ?? this.options.drain?.deadlineMs ?? 5000));
   }
 
-  #drain(deadlineMs: number): Promise<DrainReport> {
+  async #drain(deadlineMs: number): Promise<DrainReport> {
+    const delay = this.options.drain?.readinessDelayMs ?? 0;
+    // Readiness is 503 from here on (the phase reads #closing); the work already routed here is still served.
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     this.service.refusingNewWork = 'The agent is shutting down and takes no new work; try again (another instance may answer)';
     const servers = this.#servers.splice(0);
     // A listener mounted in someone else's server leaves the store to its owner, as before drains existed.

@@ -18,6 +18,12 @@ export interface DrainOptions {
    * notifications before they are aborted and dropped. Default 5000 ms.
    */
   deadlineMs?: number;
+  /**
+   * How long readiness answers 503 before the listeners close and new work is refused, so a load
+   * balancer stops routing here first (Kubernetes probes every few seconds: a few seconds, inside
+   * `terminationGracePeriodSeconds`). Work still arrives and is served meanwhile. Default 0.
+   */
+  readinessDelayMs?: number;
 }
 
 /** What a drain did, as `close()` resolves with it (and logs it). */

@@ -22,7 +22,7 @@ export interface HealthOptions {
   live?: string;
   /** Readiness path, below the mount path. Default `/readyz`. */
   ready?: string;
-  /** Further readiness checks besides the store's. */
+  /** Further readiness checks, run after the store's. */
   checks?: readonly ReadinessCheck[];
   /** How long one check may take before it counts as failed. Default 2000 ms. */
   checkTimeoutMs?: number;
@@ -57,7 +57,6 @@ export class Health {
     this.ready = healthPath(options.ready ?? '/readyz', 'ready');
     if (this.live === this.ready) throw new RangeError(`health: the liveness and readiness paths must differ (both ${this.live})`);
     this.#timeoutMs = options.checkTimeoutMs ?? 2000;
-    for (const c of options.checks ?? []) this.add(c);
   }
 
   /** Register a readiness check; names are unique. */
