@@ -87,7 +87,10 @@ export interface RunningAgent {
 
 export interface RunningKit {
   agents: Record<KitAgentName, RunningAgent>;
-  /** Stop all three (in-flight tasks are aborted, open streams end). */
+  /**
+   * Drain all three: open streams are told to resubscribe, running tasks get two seconds to finish
+   * (then they are aborted, and each agent's log says so), queued push notifications go out, stores close.
+   */
   close(): Promise<void>;
 }
 
@@ -111,6 +114,8 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
   // The planner's webhook listens on this machine; the SSRF guard refuses loopback webhooks unless allowed (§13.2).
   const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
   const push = { push: { policy: opts.webhookPolicy ?? (loopback ? { allowLoopback: true } : {}) } };
+  // Every agent answers /healthz and /readyz (the store's ping) for whoever runs them behind a balancer.
+  const ops = { health: true, drain: { deadlineMs: 2000 } } as const;
   const store = (name: KitAgentName) => (opts.storeDir ? { store: new SqliteTaskStore({ path: path.join(opts.storeDir, `${name}.sqlite`) }) } : {});
   // Built with the public card (it needs the real port); the server signs both when given keys.
   let extended: AgentCard | undefined;
@@ -124,6 +129,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       executor: testRunnerExecutor({
         workspaceRoot: opts.workspaceRoot,
         logger: child('test-runner'),
+      ...ops,
         ...(opts.testTimeoutMs !== undefined ? { timeoutMs: opts.testTimeoutMs } : {}),
       }),
       logger: child('test-runner'),
@@ -135,6 +141,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       card: (o) => codeReviewerCard(cardOpts(o)),
       executor: codeReviewerExecutor({ workspaceRoot: opts.workspaceRoot, logger: child('code-reviewer') }),
       logger: child('code-reviewer'),
+      ...ops,
       ...store('code-reviewer'),
       ...signing,
     }),
@@ -148,6 +155,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       // The card's securityRequirements decide what is enforced; 401s carry `WWW-Authenticate: Bearer realm="deployer"`.
       auth: { verifiers: { bearer: staticBearerTokens({ [opts.deployerToken]: 'deployer-operator' }) } },
       logger: child('deployer'),
+      ...ops,
       ...store('deployer'),
       ...push,
       ...signing,
@@ -180,7 +188,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
   return {
     agents,
     close: async () => {
-      await Promise.allSettled(started.map((s) => s.close(2000)));
+      await Promise.allSettled(started.map((s) => s.close()));
     },
   };
 }

@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { closeOnSignals } from 'a2a-kit/server';
 import { startKitAgents, type RunningKit } from '../agents/start.js';
 import { loadOrCreateSigningKey } from '../agents/signing-key.js';
 import type { KitAgentName, KitBinding } from '../agents/cards.js';
@@ -104,26 +105,16 @@ async function main(argv: string[]): Promise<number> {
   lines.push('Press Ctrl-C to stop.');
   process.stdout.write(`${lines.join('\n')}\n`);
 
+  // The first Ctrl-C or SIGTERM drains the three agents (streams told to resubscribe, running tasks given
+  // the drain deadline, queued pushes flushed); a second one exits at once.
   return new Promise<number>((resolve) => {
-    let stopping = 0;
-    const stop = (signal: NodeJS.Signals): void => {
-      if (stopping) {
-        if (Date.now() - stopping < ECHO_MS) return;
-        logger.warn({ signal }, 'second signal: exiting at once');
-        process.exit(1);
-      }
-      stopping = Date.now();
-      logger.info({ signal }, 'stopping the agents');
-      kit.close().then(
-        () => resolve(0),
-        (err: unknown) => {
-          logger.error({ err }, 'error while stopping');
-          resolve(1);
-        },
-      );
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    closeOnSignals(kit, {
+      logger,
+      echoMs: ECHO_MS,
+      exit: false,
+      onSignal: (signal) => logger.info({ signal }, 'stopping the agents'),
+      onClosed: resolve,
+    });
   });
 }
 

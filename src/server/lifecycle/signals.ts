@@ -22,6 +22,8 @@ export interface CloseOnSignalsOptions {
    * a close failed; `false` leaves it to `onClosed`.
    */
   exit?: boolean;
+  /** Called on the first signal instead of the default log line (say it in the app's own words). */
+  onSignal?: (signal: NodeJS.Signals) => void;
   /** Called once everything closed (or failed to), with the exit code it would use. */
   onClosed?: (code: number) => void;
   /** A repeat of the signal within this many ms is the same one twice, not a second signal. Default 300. */
@@ -57,7 +59,8 @@ export function closeOnSignals(targets: Closeable | readonly Closeable[], option
       process.exit(SIGNAL_EXIT[signal] ?? 1);
     }
     first = Date.now();
-    logger.info({ signal }, `${signal}: draining (a second ${signal} exits at once)`);
+    if (options.onSignal) options.onSignal(signal);
+    else logger.info({ signal }, `${signal}: draining (a second ${signal} exits at once)`);
     void Promise.allSettled(list.map((t) => t.close())).then((results) => {
       const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       for (const f of failed) logger.error({ err: f.reason }, 'closing failed');
