@@ -143,3 +143,21 @@ test('a drain past its deadline aborts the agent still running and says so in a 
   assert.ok(warn, JSON.stringify(lines));
   assert.match(warn.msg, new RegExp(`1 task\\(s\\) aborted \\(${task.id}\\)`));
 });
+
+test('drain.readinessDelayMs: readiness is 503 at once while work is still served, then the listener closes', async () => {
+  const s = await start(undefined, { health: true, drain: { readinessDelayMs: 3000 } });
+  const draining = s.server.drain();
+  const ready = await get(`${s.origin}/readyz`);
+  assert.equal(ready.status, 503);
+  assert.deepEqual(ready.body.failing, ['server']);
+  const served = await rpc(s.url, 'SendMessage', { message: { messageId: 'm-delay', role: 'ROLE_USER', parts: [{ text: 'echo still here' }] } });
+  assert.equal(served.body.result?.task?.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(served.body));
+  await draining;
+  await assert.rejects(fetch(`${s.origin}/healthz`), 'the listener is closed after the drain');
+});
+
+test('health paths must be paths, and distinct', () => {
+  const base = { executor: scripted(probe()), card: (o: string) => card(o) };
+  assert.throws(() => createAgentServer({ ...base, health: { live: 'healthz' } }), /health.live must be a path starting with \//);
+  assert.throws(() => createAgentServer({ ...base, health: { live: '/h', ready: '/h' } }), /must differ/);
+});
