@@ -14,7 +14,7 @@ export interface SseOptions {
   /** Bytes a slow client may leave unsent before the stream is closed. Default 8 MiB. */
   maxBufferedBytes?: number;
   headers?: Record<string, string>;
-  /** Told of every node:http stream as it opens (a server uses it to end open streams when it closes). */
+  /** Told of every node:http stream as it opens (the response itself, for apps that watch their streams). */
   onOpen?: StreamOpened;
   /** Registers every stream, whatever the exchange, so a draining server can tell it to go away. */
   track?: (stream: OpenStream) => Untrack;

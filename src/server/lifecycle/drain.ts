@@ -106,6 +106,7 @@ export async function drain(p: DrainParts, deadlineMs: number): Promise<DrainRep
   const closedInTime = await within(httpClosed, left());
   if (!closedInTime) {
     for (const s of p.servers) {
+      s.closeIdleConnections(); // an idle keep-alive socket loses nothing: only busy ones count as cut
       connectionsCut += await new Promise<number>((r) => s.getConnections((err, n) => r(err ? 0 : n)));
       s.closeAllConnections();
     }
