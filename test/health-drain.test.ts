@@ -161,3 +161,21 @@ test('health paths must be paths, and distinct', () => {
   assert.throws(() => createAgentServer({ ...base, health: { live: 'healthz' } }), /health.live must be a path starting with \//);
   assert.throws(() => createAgentServer({ ...base, health: { live: '/h', ready: '/h' } }), /must differ/);
 });
+
+test('Express app.use("/reporter", agent.listener) with health: the probes answer below the mount path, before any agent request', async () => {
+  const { default: express } = await import('express');
+  const app = express();
+  const agent = createAgentServer({ executor: scripted(probe()), card: (o) => card(o), health: true, allowedHosts: ['127.0.0.1'] });
+  app.use('/reporter', agent.listener);
+  const http = createServer(app);
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
+  try {
+    assert.equal((await get(`${origin}/reporter/readyz`)).status, 200);
+    assert.equal((await get(`${origin}/reporter/healthz`)).status, 200);
+    assert.equal((await fetch(`${origin}/readyz`, { signal: AbortSignal.timeout(BOUND_MS) })).status, 404, 'only below the mount path');
+  } finally {
+    await agent.close();
+    await new Promise((r) => http.close(r));
+  }
+});

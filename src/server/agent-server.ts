@@ -125,7 +125,8 @@ export class AgentServer {
     });
     const health = typeof options.health === 'object' ? options.health : {};
     this.#healthServed = options.health !== undefined && options.health !== false;
-    this.#health = new Health(health, () => (this.#closing ? 'draining' : this.#preparing || !this.#site ? 'starting' : 'serving'), this.service.logger);
+    // Not yet prepared is not "starting": a mounted listener prepares on its first request, which a probe must not wait for.
+    this.#health = new Health(health, () => (this.#closing ? 'draining' : this.#preparing ? 'starting' : 'serving'), this.service.logger);
     const { store, pushConfigs } = this.service;
     this.#health.add({ name: 'store', check: () => store.ping?.() });
     if (pushConfigs !== (store as object)) this.#health.add({ name: 'push-config-store', check: () => pushConfigs.ping?.() });
