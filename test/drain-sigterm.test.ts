@@ -106,3 +106,26 @@ test('SIGTERM with an agent that outlives the deadline: it is aborted, the log n
   assert.match(entry.msg, /1 task\(s\) aborted \(/);
   assert.equal(entry.tasksAborted.length, 1);
 });
+
+test('a second SIGTERM during the drain exits at once (143), saying so', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'a2a-drain-'));
+  const child = await startChild({ DRAIN_DB: path.join(dir, 'tasks.sqlite'), DRAIN_MODE: 'hangs', DRAIN_DEADLINE_MS: '60000' });
+  try {
+    const client = await A2AClient.connect(child.origin, { resume: false });
+    const exited = once(child.proc, 'exit') as Promise<[number | null, string | null]>;
+    for await (const ev of client.sendStreamingMessage({ message: userMessage('work until stopped') })) {
+      if (stateOf(ev) === 'TASK_STATE_WORKING') break;
+    }
+    child.proc.kill('SIGTERM');
+    for (let i = 0; i < 300 && !child.stderr().includes('SIGTERM: draining'); i++) await new Promise((r) => setTimeout(r, 50));
+    // Past the window in which a repeat counts as the same signal delivered twice.
+    await new Promise((r) => setTimeout(r, 400));
+    child.proc.kill('SIGTERM');
+    const [code] = await exited;
+    assert.equal(code, 143, child.stderr());
+    assert.match(child.stderr(), /SIGTERM again: exiting without waiting for the drain/);
+  } finally {
+    if (child.proc.exitCode === null) child.proc.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  }
+});
