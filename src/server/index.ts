@@ -48,6 +48,7 @@ export type {
   HookResult,
   StreamSummary,
 } from './dispatch/hooks.js';
+export type { ServerTelemetry } from './dispatch/telemetry.js';
 export type { CallContext } from './dispatch/call-context.js';
 
 // The agent author's API.
@@ -90,7 +91,7 @@ export {
 } from './auth/index.js';
 
 // Push notifications (§9): sender settings, signing, the webhook address policy.
-export type { PushSenderOptions, PushLogger, PushStats, DeliveryOutcome } from './push/options.js';
+export type { PushSenderOptions, PushLogger, PushStats, DeliveryOutcome, PushTracer, PushAttempt, PushAttemptResult } from './push/options.js';
 export type { RetryOptions } from './push/retry.js';
 export { createPushSigner, generatePushSigner, type PushSigner, type PushSignerOptions, type PushSigningAlg } from './push/signing.js';
 export type { WebhookPolicy } from './push/ssrf.js';
