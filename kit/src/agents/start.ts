@@ -10,6 +10,7 @@ import {
   type AgentServer,
   type CardSigningKey,
   type Logger,
+  type ServerTelemetry,
 } from 'a2a-kit/server';
 import { SqliteTaskStore } from 'a2a-kit/server/sqlite';
 import { warmUpReviewer } from '../work/index.js';
@@ -71,6 +72,8 @@ export interface KitAgentsOptions {
   storeDir?: string;
   /** Sign every card (public and extended) with these keys (§8.4). */
   signingKeys?: CardSigningKey[];
+  /** Traces and metrics per agent, e.g. `(name) => otelServer({ attributes: { 'a2a.agent.name': name } })`. */
+  telemetry?: (name: KitAgentName) => ServerTelemetry;
 }
 
 /** One running agent. */
@@ -111,6 +114,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
   // The planner's webhook listens on this machine; the SSRF guard refuses loopback webhooks unless allowed (§13.2).
   const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
   const push = { push: { policy: opts.webhookPolicy ?? (loopback ? { allowLoopback: true } : {}) } };
+  const telemetry = (name: KitAgentName) => (opts.telemetry ? { telemetry: opts.telemetry(name) } : {});
   const store = (name: KitAgentName) => (opts.storeDir ? { store: new SqliteTaskStore({ path: path.join(opts.storeDir, `${name}.sqlite`) }) } : {});
   // Built with the public card (it needs the real port); the server signs both when given keys.
   let extended: AgentCard | undefined;
@@ -128,6 +132,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       }),
       logger: child('test-runner'),
       ...store('test-runner'),
+      ...telemetry('test-runner'),
       ...push,
       ...signing,
     }),
@@ -136,6 +141,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       executor: codeReviewerExecutor({ workspaceRoot: opts.workspaceRoot, logger: child('code-reviewer') }),
       logger: child('code-reviewer'),
       ...store('code-reviewer'),
+      ...telemetry('code-reviewer'),
       ...signing,
     }),
     deployer: createAgentServer({
@@ -149,6 +155,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       auth: { verifiers: { bearer: staticBearerTokens({ [opts.deployerToken]: 'deployer-operator' }) } },
       logger: child('deployer'),
       ...store('deployer'),
+      ...telemetry('deployer'),
       ...push,
       ...signing,
     }),

@@ -86,6 +86,7 @@ export const DEMO_COMMAND: Command = {
     WORKSPACE,
     WORK_DIR,
     { name: 'ui', help: "open the inspector's kit view (the pipeline live in the browser); it and the agents stay up after the run until Ctrl-C" },
+    { name: 'trace', help: 'record the run with OpenTelemetry (in memory, no collector) and print the trace tree at the end: planner, agents, push deliveries' },
     HELP_FLAG,
   ],
   notes: [

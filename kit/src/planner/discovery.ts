@@ -11,6 +11,7 @@ import {
   schemeKind,
   verifyAgentCard,
   type A2AClientOptions,
+  type ClientInterceptor,
   type CardTrust,
 } from 'a2a-kit/client';
 import type { AgentCard } from 'a2a-kit';
@@ -39,7 +40,13 @@ export interface Discovery {
 /** The skills the pipeline needs, in order. */
 export const PIPELINE_SKILLS = ['run-tests', 'review-code', 'deploy'] as const;
 
-export async function discover(cfg: PlannerConfig, t: Transcript, trust: CardTrust | undefined, cache = new CardCache()): Promise<Discovery> {
+export async function discover(
+  cfg: PlannerConfig,
+  t: Transcript,
+  trust: CardTrust | undefined,
+  cache = new CardCache(),
+  interceptors?: readonly ClientInterceptor[],
+): Promise<Discovery> {
   t.section('Discovery', `direct configuration: ${cfg.agents.length} base URLs; cards from the well-known path; speaks JSONRPC, HTTP+JSON at ${cfg.versions.join(', ')}`);
   const agents: AgentFacts[] = [];
   for (const baseUrl of cfg.agents) {
@@ -49,7 +56,7 @@ export async function discover(cfg: PlannerConfig, t: Transcript, trust: CardTru
     t.item(`GET ${found.cardUrl} → ${card.name} ${card.version} (${found.from}; ${signature})`);
     const auth = requiredSchemes(card);
     const credentials = auth.length > 0 ? tokenFor(card, auth, cfg) : undefined;
-    const client = A2AClient.fromCard(card, { bindings: cfg.bindings, versions: cfg.versions, ...(await transportsFor(cfg)), ...(credentials ? { credentials } : {}) });
+    const client = A2AClient.fromCard(card, { bindings: cfg.bindings, versions: cfg.versions, ...(await transportsFor(cfg)), ...(credentials ? { credentials } : {}), ...(interceptors ? { interceptors } : {}) });
     const caps = card.capabilities;
     agents.push({
       baseUrl,

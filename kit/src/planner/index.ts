@@ -1,7 +1,7 @@
 /** The kit's planner: discover the agents, then take a change through tests → review → deploy. */
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import type { CardTrust } from 'a2a-kit/client';
+import type { CardTrust, ClientInterceptor } from 'a2a-kit/client';
 import type { PlannerConfig } from './config.js';
 import { discover } from './discovery.js';
 import { dataOf, runPipeline, type PipelineResult, type StageTime } from './pipeline.js';
@@ -28,6 +28,8 @@ export interface RunPlannerOptions {
   next?: (result: PipelineResult) => Array<[command: string, what: string]>;
   /** Told every transcript line as data as it is written (the inspector's kit view listens here). */
   onTranscript?: (ev: TranscriptEvent) => void;
+  /** Client interceptors for every call to the agents (the demo's `--trace` traces them). */
+  interceptors?: readonly ClientInterceptor[];
 }
 
 /**
@@ -41,7 +43,7 @@ export async function runPlanner(cfg: PlannerConfig, opts: RunPlannerOptions): P
   const started = performance.now();
   const discovery: StageTime = { stage: 'discovery', ms: 0 };
   try {
-    const d = await discover(cfg, t, opts.trust);
+    const d = await discover(cfg, t, opts.trust, undefined, opts.interceptors);
     // A webhook only when some agent cannot stream but takes push (the card says so; no blind calls).
     if (d.agents.some((a) => !a.streams && a.push)) {
       webhook = new PlannerWebhook();

@@ -24,7 +24,7 @@ export function tracedExecutor(t: Telemetry, executor: AgentExecutor): AgentExec
       server.setAttribute('a2a.task.id', ctx.taskId);
       server.setAttribute('a2a.context.id', ctx.contextId);
     }
-    const span = t.tracer.startSpan('a2a.agent.execute', { kind: SpanKind.INTERNAL, attributes: { 'a2a.task.id': ctx.taskId, 'a2a.context.id': ctx.contextId, ...(ctx.tenant ? { 'a2a.tenant': ctx.tenant } : {}) } }, parent);
+    const span = t.tracer.startSpan('a2a.agent.execute', { kind: SpanKind.INTERNAL, attributes: { ...t.attributes, 'a2a.task.id': ctx.taskId, 'a2a.context.id': ctx.contextId, ...(ctx.tenant ? { 'a2a.tenant': ctx.tenant } : {}) } }, parent);
     let result: void | Promise<void>;
     try {
       result = context.with(trace.setSpan(parent, span), () => executor(ctx, task));
@@ -92,7 +92,7 @@ export function pushTracer(t: Telemetry): PushTracer {
         'a2a.push POST',
         {
           kind: SpanKind.CLIENT,
-          attributes: { 'http.request.method': 'POST', 'url.full': a.url, 'a2a.task.id': a.taskId, 'a2a.push.attempt': a.attempt, 'a2a.push.notification_id': a.notificationId },
+          attributes: { ...t.attributes, 'http.request.method': 'POST', 'url.full': a.url, 'a2a.task.id': a.taskId, 'a2a.push.attempt': a.attempt, 'a2a.push.notification_id': a.notificationId },
         },
         parent,
       );

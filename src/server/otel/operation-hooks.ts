@@ -87,7 +87,7 @@ export function operationHooks(t: Telemetry): OperationHooks {
   return {
     before(call) {
       const binding = call.context.binding ?? 'unknown';
-      const attributes: Attributes = { 'rpc.system': 'a2a', 'rpc.service': RPC_SERVICE, 'rpc.method': call.operation, 'a2a.binding': binding };
+      const attributes: Attributes = { ...t.attributes, 'rpc.system': 'a2a', 'rpc.service': RPC_SERVICE, 'rpc.method': call.operation, 'a2a.binding': binding };
       const parent = propagator.extract(ROOT_CONTEXT, call.context, headerGetter);
       // A call without `traceparent` continues whatever trace is active here (an in-process caller).
       const base = trace.getSpanContext(parent) ? parent : context.active();

@@ -8,6 +8,7 @@ import {
   metrics,
   propagation,
   trace,
+  type Attributes,
   type Counter,
   type Histogram,
   type MeterProvider,
@@ -25,6 +26,11 @@ export interface OtelServerOptions {
   meterProvider?: MeterProvider;
   /** Reads `traceparent` from requests and writes it into webhook requests. Default: the global propagator. */
   propagator?: TextMapPropagator;
+  /**
+   * Added to every span and request metric of this server, e.g. `{ 'a2a.agent.name': 'deployer' }` when
+   * several agents share a process (and so one OpenTelemetry resource).
+   */
+  attributes?: Attributes;
 }
 
 /** The instrumentation scope name spans and metrics are reported under. */
@@ -67,6 +73,8 @@ export interface Telemetry {
   readonly tracer: Tracer;
   readonly propagator: TextMapPropagator;
   readonly instruments: ServerInstruments;
+  /** The `attributes` option (empty when none). */
+  readonly attributes: Attributes;
 }
 
 /** The tracer, propagator and instruments of one server. */
@@ -77,6 +85,7 @@ export function telemetryOf(options: OtelServerOptions): Telemetry {
   return {
     tracer,
     propagator: options.propagator ?? propagation,
+    attributes: { ...options.attributes },
     instruments: {
       requests: meter.createCounter('a2a.server.requests', { description: 'A2A calls handled, by operation and outcome', unit: '{request}' }),
       duration: meter.createHistogram('a2a.server.request.duration', { description: 'Duration of A2A calls (streams: until they end)', ...seconds }),
