@@ -11,7 +11,9 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { A2AClient, type A2AClientOptions } from '../src/client/index.js';
 import { grpcTransport } from '../src/client/grpc/index.js';
 import { otelInterceptor } from '../src/client/otel.js';
-import { createAgentServer, type AgentCard, type AgentExecutor, type AgentServer } from '../src/server/index.js';
+import { createAgentServer, type AgentCard, type AgentExecutor, type AgentServer, type OperationHooks } from '../src/server/index.js';
+import { callContext } from '../src/server/dispatch/call-context.js';
+import { OPERATIONS_BY_NAME } from '../src/protocol/index.js';
 import { otelServer } from '../src/server/otel/index.js';
 import { memorySdk, sumOf } from './otel-fixture.js';
 import { closeAll, startWebhook } from './push-fixture.js';
@@ -227,4 +229,25 @@ test('metrics: requests by operation and outcome, durations, open streams, task 
 test('without an SDK and without providers, otelServer installs nothing', () => {
   assert.equal(trace.getTracerProvider().getTracer('x').startSpan('probe').isRecording(), false, 'no global SDK in this process');
   assert.deepEqual(otelServer(), {});
+});
+
+test('the `around` hook: the operation runs inside it, the first listed outermost, after `before`', async () => {
+  const seen: string[] = [];
+  const hook = (name: string): OperationHooks => ({
+    before: () => void seen.push(`${name} before`),
+    around: (_call, run) => {
+      seen.push(`${name} enter`);
+      try {
+        return run();
+      } finally {
+        seen.push(`${name} leave`);
+      }
+    },
+  });
+  const s = createAgentServer({ card: (o) => card(o, 'http://127.0.0.1:1'), executor: (_ctx, task) => (seen.push('agent'), task.complete()), hooks: [hook('a'), hook('b')] });
+  const service = s.service;
+  service.card = card('http://127.0.0.1:1', 'http://127.0.0.1:1');
+  await service.call(OPERATIONS_BY_NAME.SendMessage, { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, callContext({ version: '1.0' }));
+  assert.deepEqual(seen, ['a before', 'b before', 'a enter', 'b enter', 'agent', 'b leave', 'a leave']);
+  await s.close();
 });

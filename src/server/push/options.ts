@@ -56,7 +56,9 @@ export interface PushSenderOptions extends Partial<RetryOptions> {
 
 /** One delivery attempt as a {@link PushTracer} sees it. */
 export interface PushAttempt {
+  /** The id of the notification (sent as {@link PUSH_ID_HEADER}), the same on every attempt. */
   readonly notificationId: string;
+  /** The task the event belongs to. */
   readonly taskId: string;
   /** The webhook URL without its query string. */
   readonly url: string;
@@ -70,8 +72,11 @@ export interface PushAttempt {
 
 /** How one attempt ended: the webhook's HTTP status, or the error that stopped it. */
 export interface PushAttemptResult {
+  /** The webhook answered 2xx. */
   readonly ok: boolean;
+  /** The webhook's HTTP status, when it answered. */
   readonly status?: number;
+  /** What went wrong, when it did. */
   readonly error?: string;
 }
 
@@ -81,8 +86,11 @@ export interface PushAttemptResult {
  * when it ends; `finished` receives the final outcome. What a tracer throws is ignored.
  */
 export interface PushTracer {
+  /** An event of `taskId` was enqueued; what it returns comes back as {@link PushAttempt.origin}. */
   queued?(taskId: string): unknown;
+  /** An attempt is about to be sent; returns what to call with its result. */
   attempt?(attempt: PushAttempt): ((result: PushAttemptResult) => void) | undefined;
+  /** The event was delivered, given up on, or dropped. */
   finished?(outcome: DeliveryOutcome): void;
 }
 
