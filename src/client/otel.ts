@@ -46,12 +46,12 @@ function errorType(error: unknown): string {
 
 /** A client interceptor that traces every request; add it to the client's `interceptors`. */
 export function otelInterceptor(options: OtelClientOptions = {}): ClientInterceptor {
-  const provider = options.tracerProvider;
+  // The global provider is a proxy: a tracer taken from it now records once an SDK registers later.
+  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer('a2a-kit/client');
   const propagator = options.propagator ?? propagation;
   const spans = new WeakMap<ClientCall, Span>();
   return {
     before(call) {
-      const tracer = (provider ?? trace.getTracerProvider()).getTracer('a2a-kit/client');
       const parent = context.active();
       const span = tracer.startSpan(
         `${RPC_SERVICE}/${call.operation}`,
