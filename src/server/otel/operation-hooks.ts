@@ -23,7 +23,7 @@ interface Live {
   readonly span: Span;
   readonly ctx: Context;
   readonly start: number;
-  readonly attributes: Attributes;
+  readonly binding: string;
 }
 
 /** The task and context a request names, before the operation runs. */
@@ -65,14 +65,28 @@ function setIds(span: Span, ids: { task?: string | undefined; context?: string |
 export function operationHooks(t: Telemetry): OperationHooks {
   const live = new WeakMap<OperationCall, Live>();
   const { tracer, propagator, instruments } = t;
+  // Metric attributes per (operation, binding, outcome): made once, so recording allocates nothing.
+  const metricAttrs = new Map<string, Attributes>();
+  const streamAttrs: Record<string, Attributes> = {
+    SendStreamingMessage: { ...t.attributes, 'rpc.method': 'SendStreamingMessage' },
+    SubscribeToTask: { ...t.attributes, 'rpc.method': 'SubscribeToTask' },
+  };
+  const attrsFor = (operation: string, binding: string, kind: string | undefined): Attributes => {
+    const key = `${operation}\u0000${binding}\u0000${kind ?? ''}`;
+    let a = metricAttrs.get(key);
+    if (!a) {
+      a = { ...t.attributes, 'rpc.method': operation, 'a2a.binding': binding, 'a2a.outcome': kind ? 'error' : 'ok', ...(kind ? { 'error.type': kind } : {}) };
+      metricAttrs.set(key, a);
+    }
+    return a;
+  };
 
   const finish = (call: OperationCall, error: A2AError | undefined, events: number | undefined): void => {
     const l = live.get(call);
     if (!l) return;
     live.delete(call);
-    const attrs: Attributes = { ...l.attributes, 'a2a.outcome': error ? 'error' : 'ok' };
+    const attrs = attrsFor(call.operation, l.binding, error?.kind);
     if (error) {
-      attrs['error.type'] = error.kind;
       l.span.setAttribute('error.type', error.kind);
       l.span.setAttribute('a2a.error.kind', error.kind);
       l.span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
@@ -81,7 +95,7 @@ export function operationHooks(t: Telemetry): OperationHooks {
     l.span.end();
     instruments.requests.add(1, attrs);
     instruments.duration.record((performance.now() - l.start) / 1000, attrs);
-    if (STREAMING.has(call.operation)) instruments.openStreams.add(-1, { 'rpc.method': call.operation });
+    if (STREAMING.has(call.operation)) instruments.openStreams.add(-1, streamAttrs[call.operation]);
   };
 
   return {
@@ -97,8 +111,8 @@ export function operationHooks(t: Telemetry): OperationHooks {
         if (call.context.version) span.setAttribute('a2a.protocol.version', call.context.version);
         setIds(span, requestIds(call));
       }
-      live.set(call, { span, ctx: trace.setSpan(base, span), start: performance.now(), attributes });
-      if (STREAMING.has(call.operation)) instruments.openStreams.add(1, { 'rpc.method': call.operation });
+      live.set(call, { span, ctx: trace.setSpan(base, span), start: performance.now(), binding });
+      if (STREAMING.has(call.operation)) instruments.openStreams.add(1, streamAttrs[call.operation]);
     },
     around(call, run) {
       const l = live.get(call);
