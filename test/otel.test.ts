@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, createTraceState, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { A2AClient, type A2AClientOptions } from '../src/client/index.js';
 import { grpcTransport } from '../src/client/grpc/index.js';
@@ -169,6 +169,16 @@ describe('server and client spans, per binding', () => {
       assert.equal(parentOf(ss), cs.spanContext().spanId);
     });
   }
+});
+
+test('tracestate travels with traceparent: the server span carries the caller\'s trace state', async () => {
+  const c = await client('GRPC');
+  const traceId = 'a'.repeat(32);
+  const caller = trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId: 'b'.repeat(16), traceFlags: TraceFlags.SAMPLED, traceState: createTraceState('vendor=1') });
+  await context.with(caller, () => c.getTask('00000000-0000-4000-8000-000000000001').catch(() => undefined));
+  const ss = await sdk.waitFor((all) => inTrace(traceId)(all).find((s) => s.kind === SpanKind.SERVER), 'the server span');
+  assert.equal(ss.spanContext().traceState?.serialize(), 'vendor=1');
+  assert.equal(ss.attributes['a2a.binding'], 'GRPC');
 });
 
 test('an agent that throws → its span records the exception', async () => {
