@@ -60,6 +60,8 @@ export type CompletedCall = {
  *   `SubscribeToTask` when the stream ends (or the client leaves), with the number of events sent.
  * - `error` runs when the call failed, with the error the client gets (anything that is not an
  *   A2AError reaches the client, and this hook, as `Internal`).
+ * - `around` wraps the operation itself (after every `before`), e.g. to make a tracing context active
+ *   for the agent's code; the first hook set listed is the outermost.
  *
  * What `after` and `error` throw or reject with is logged and does not change the answer.
  * With several hook sets, `before` runs in the order given, `after` and `error` in reverse order.
