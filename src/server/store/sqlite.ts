@@ -154,11 +154,11 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     return { tasks, nextPageToken: more ? encodeCursor(tasks[tasks.length - 1]!) : '', totalSize: total };
   }
 
-  async unfinishedTasks(): Promise<Array<{ scope: Scope; task: Task }>> {
+  async unfinishedTasks(): Promise<Array<{ scope: Scope; task: Task; version: number }>> {
     const rows = this.#db
-      .prepare(`SELECT tenant, owner, id, body FROM a2a_tasks WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')`)
-      .all() as Array<{ tenant: string; owner: string; id: string; body: string }>;
-    return rows.map((r) => ({ scope: { tenant: r.tenant, owner: r.owner }, task: parse<Task>(r.body, r.id) }));
+      .prepare(`SELECT tenant, owner, id, body, version FROM a2a_tasks WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')`)
+      .all() as Array<{ tenant: string; owner: string; id: string; body: string; version: number }>;
+    return rows.map((r) => ({ scope: { tenant: r.tenant, owner: r.owner }, task: parse<Task>(r.body, r.id), version: r.version }));
   }
 
   #visible(scope: Scope, taskId: string): boolean {
