@@ -1,0 +1,130 @@
+/**
+ * The PostgreSQL store behind real servers: two instances on one schema (a lost race is re-applied, not
+ * overwritten), the database out of reach at start (a clear error, password masked), and a database that
+ * restarts mid-run (calls fail as Unavailable, then work again without a restart; nothing stored is lost).
+ * The restart uses a throwaway PostgreSQL of its own (initdb in a temp dir, port 55432), never the shared one.
+ */
+import { test, describe, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { postgresStore, migrate } from '../src/server/store/postgres/index.js';
+import { POSTGRES, serviceSkip } from './service-fixture.js';
+import { rpc, msg, sendTask, start, waitForTask } from './core-fixture.js';
+
+const PG_URL = `postgres://postgres@${POSTGRES.host}:${POSTGRES.port}/test`;
+const pgSkip = await serviceSkip(POSTGRES);
+const schema = `a2a_pgtest_${process.pid}_${Date.now().toString(36)}`;
+
+after(async () => {
+  if (pgSkip) return;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await admin.end();
+});
+
+describe('PostgreSQL store behind servers', { skip: pgSkip }, () => {
+  test('migrations: two servers starting together apply each once; `migrate` then finds nothing to do', async () => {
+    const [a, b] = await Promise.all([start(undefined, { store: postgresStore(PG_URL, { schema }) }), start(undefined, { store: postgresStore(PG_URL, { schema }) })]);
+    await a.close();
+    await b.close();
+    assert.deepEqual(await migrate(PG_URL, { schema }), []);
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    const rows = (await c.query(`SELECT version FROM "${schema}".a2a_schema_migrations`)).rows;
+    await c.end();
+    assert.deepEqual(rows, [{ version: 1 }]);
+  });
+
+  test('a follow-up handled by B while A still runs the task: A lost the race, B’s outcome stands on both', async () => {
+    const a = await start(undefined, { store: postgresStore(PG_URL, { schema }) });
+    const b = await start(undefined, { store: postgresStore(PG_URL, { schema }) });
+    try {
+      // A asks for input but keeps running (then finishes on its own when its gate opens).
+      const t = await sendTask(a.url, 'linger g1');
+      assert.equal(t.status.state, 'TASK_STATE_INPUT_REQUIRED');
+      const followUp = await rpc(b.url, 'SendMessage', { message: msg('the blue one', { taskId: t.id, contextId: t.contextId }) });
+      assert.equal(followUp.body.result?.task?.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(followUp.body));
+      a.probe.gate('g1').open(); // A's stale run now tries to complete the task with its own message
+      await waitForTask(a.url, t.id, (x) => x.status.state === 'TASK_STATE_COMPLETED');
+      const onA = (await rpc(a.url, 'GetTask', { id: t.id })).body.result;
+      const onB = (await rpc(b.url, 'GetTask', { id: t.id })).body.result;
+      assert.deepEqual(onA, onB);
+      assert.equal(onB.status.message?.parts[0].text, 'thanks', 'B’s completion is not overwritten by A’s');
+      assert.ok(onB.history.some((m: { parts: Array<{ text?: string }> }) => m.parts[0]?.text === 'the blue one'));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  test('database out of reach at start: listen fails with Unavailable, naming the URL without its password', async () => {
+    const store = postgresStore('postgres://app:s3cret@127.0.0.1:1/agents');
+    await assert.rejects(start(undefined, { store }), (err: Error & { kind?: string }) => {
+      assert.equal(err.kind, 'Unavailable');
+      assert.match(err.message, /postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/agents/);
+      assert.doesNotMatch(err.message, /s3cret/);
+      return true;
+    });
+    await store.close();
+  });
+});
+
+/** A PostgreSQL of our own, in a temp dir, run as the postgres user: free to stop and start. */
+class ThrowawayPg {
+  readonly dir = mkdtempSync(join(tmpdir(), 'a2a-pg-'));
+  constructor(readonly port: number) {
+    chmodSync(this.dir, 0o700);
+    chownSync(this.dir, 101, 104);
+    this.#as(['initdb', '-D', join(this.dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  }
+  #as(cmd: string[]): void {
+    const args = process.getuid?.() === 0 ? ['-u', 'postgres', '--', ...cmd] : cmd;
+    execFileSync(process.getuid?.() === 0 ? 'runuser' : cmd[0]!, process.getuid?.() === 0 ? args : cmd.slice(1), { stdio: 'ignore', timeout: 60_000 });
+  }
+  start(): void {
+    this.#as(['pg_ctl', '-D', join(this.dir, 'data'), '-w', '-t', '30', '-l', join(this.dir, 'log'), '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  }
+  stop(): void {
+    this.#as(['pg_ctl', '-D', join(this.dir, 'data'), '-w', '-t', '30', '-m', 'fast', 'stop']);
+  }
+  remove(): void {
+    try {
+      this.stop();
+    } catch {
+      // already stopped
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+const canInitdb = existsSync('/usr/local/bin/initdb') || existsSync('/usr/lib/postgresql/15/bin/initdb');
+describe('database restarting mid-run', { skip: !canInitdb && 'initdb/pg_ctl (PostgreSQL server binaries) not installed' }, () => {
+  test('calls fail with Unavailable (503 / -32012) while it is down, and work again after, with nothing lost', async () => {
+    const db = new ThrowawayPg(55432);
+    after(() => db.remove());
+    db.start();
+    const url = `postgres://postgres:pw@127.0.0.1:${db.port}/postgres`;
+    const s = await start(undefined, { store: postgresStore(url, { pool: { connectionTimeoutMillis: 2000 } }) });
+    try {
+      const before = await sendTask(s.url, 'hello before');
+      assert.equal(before.status.state, 'TASK_STATE_COMPLETED');
+      db.stop();
+      for (const call of [rpc(s.url, 'SendMessage', { message: msg('while down') }), rpc(s.url, 'GetTask', { id: before.id })]) {
+        const r = await call;
+        assert.equal(r.body.error?.code, -32012, JSON.stringify(r.body));
+        assert.match(r.body.error.message, /PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:55432\/postgres\) is unavailable/);
+      }
+      db.start();
+      const got = await rpc(s.url, 'GetTask', { id: before.id });
+      assert.deepEqual(got.body.result, before, 'the task stored before the restart is intact');
+      assert.equal((await sendTask(s.url, 'hello after')).status.state, 'TASK_STATE_COMPLETED');
+    } finally {
+      await s.close();
+    }
+  });
+});
