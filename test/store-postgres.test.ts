@@ -14,6 +14,7 @@ import pg from 'pg';
 import { postgresStore, migrate } from '../src/server/store/postgres/index.js';
 import { POSTGRES, serviceSkip } from './service-fixture.js';
 import { rpc, msg, sendTask, start, waitForTask } from './core-fixture.js';
+import { a2a } from './cli-fixture.js';
 
 const PG_URL = `postgres://postgres@${POSTGRES.host}:${POSTGRES.port}/test`;
 const pgSkip = await serviceSkip(POSTGRES);
@@ -38,6 +39,26 @@ describe('PostgreSQL store behind servers', { skip: pgSkip }, () => {
     const rows = (await c.query(`SELECT version FROM "${schema}".a2a_schema_migrations`)).rows;
     await c.end();
     assert.deepEqual(rows, [{ version: 1 }]);
+  });
+
+  test('`a2a db migrate URL` prints what it applied, then that the schema is current; exits 3 (unreachable) with the password masked', async () => {
+    const cliSchema = `${schema}_cli`;
+    try {
+      const first = await a2a(['db', 'migrate', PG_URL, '--schema', cliSchema]);
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stdout, /applied 1: tasks and push configs/);
+      const second = await a2a(['db', 'migrate', PG_URL, '--schema', cliSchema]);
+      assert.match(second.stdout, /schema is up to date/);
+      const down = await a2a(['db', 'migrate', 'postgres://app:s3cret@127.0.0.1:1/agents']);
+      assert.equal(down.code, 3);
+      assert.match(down.stderr, /postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/agents/);
+      assert.doesNotMatch(down.stderr + down.stdout, /s3cret/);
+    } finally {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS "${cliSchema}" CASCADE`);
+      await c.end();
+    }
   });
 
   test('a follow-up handled by B while A still runs the task: A lost the race, B’s outcome stands on both', async () => {
