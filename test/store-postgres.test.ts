@@ -83,6 +83,24 @@ describe('PostgreSQL store behind servers', { skip: pgSkip }, () => {
     }
   });
 
+  test('a second instance starting does not fail the task the first one is running (shared store)', async () => {
+    const a = await start(undefined, { store: postgresStore(PG_URL, { schema }) });
+    let b: Awaited<ReturnType<typeof start>> | undefined;
+    try {
+      const sent = await rpc(a.url, 'SendMessage', { message: msg('gate g2'), configuration: { returnImmediately: true } });
+      const id = sent.body.result?.task?.id as string;
+      assert.ok(id, JSON.stringify(sent.body));
+      await waitForTask(a.url, id, (x) => x.status.state === 'TASK_STATE_WORKING');
+      b = await start(undefined, { store: postgresStore(PG_URL, { schema }) });
+      assert.equal((await rpc(b.url, 'GetTask', { id })).body.result?.status.state, 'TASK_STATE_WORKING');
+      a.probe.gate('g2').open();
+      await waitForTask(b.url, id, (x) => x.status.state === 'TASK_STATE_COMPLETED');
+    } finally {
+      await a.close();
+      await b?.close();
+    }
+  });
+
   test('database out of reach at start: listen fails with Unavailable, naming the URL without its password', async () => {
     const store = postgresStore('postgres://app:s3cret@127.0.0.1:1/agents');
     await assert.rejects(start(undefined, { store }), (err: Error & { kind?: string }) => {

@@ -36,6 +36,13 @@ export interface TaskPage {
 export interface TaskStore {
   /** True when data outlives the process (then caches are filled from it lazily). */
   readonly persistent?: boolean;
+  /**
+   * True when several instances use the store at once: a task unfinished at start may be running on
+   * another instance, so the task manager does not fail or re-run it at start (ownership leases decide).
+   */
+  readonly shared?: boolean;
+  /** Connect and prepare (e.g. migrate); awaited at server start, so a store out of reach fails the start. */
+  ready?(): Promise<void>;
   getTask(scope: Scope, id: string): Promise<Task | undefined>;
   /**
    * Like `getTask`, with the version a later conditional `saveTask` must carry. Stores that

@@ -366,6 +366,9 @@ export class TaskManager {
    * to the executor again with its last user message. Returns how many tasks were recovered.
    */
   async recover(): Promise<number> {
+    await this.options.store.ready?.();
+    // On a shared store the unfinished tasks may be running elsewhere: not ours to fail or re-run.
+    if (this.options.store.shared) return 0;
     const found = (await this.options.store.unfinishedTasks?.()) ?? [];
     const runs: TaskRun[] = [];
     for (const { scope, task, version } of found) {

@@ -14,6 +14,12 @@ export interface PostgresStoreOptions {
    * operator runs `a2a db migrate` before deploying.
    */
   migrate?: boolean;
+  /**
+   * Whether several instances use this database at once (default true). Then tasks left unfinished are
+   * not failed at start (they may be running on another instance). Set false for a single instance to
+   * have them failed (or resumed) at start, as with the SQLite store.
+   */
+  shared?: boolean;
   /** Options of the `pg.Pool` built from the URL (size, timeouts…); ignored when a pool is given. */
   pool?: Omit<PoolConfig, 'connectionString'>;
   /** Told of errors of idle pooled connections (the database restarted…); the next query reconnects. */

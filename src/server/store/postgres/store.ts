@@ -39,6 +39,8 @@ export interface PostgresConnection {
  */
 export class PostgresTaskStore implements TaskStore, PushConfigStore {
   readonly persistent = true;
+  /** See {@link PostgresStoreOptions.shared}. */
+  readonly shared: boolean;
   readonly pool: Pool;
   readonly #conn: PostgresConnection;
   readonly #options: PostgresStoreOptions;
@@ -54,6 +56,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     this.pool = conn.pool;
     this.#options = options;
     this.#schema = schemaName(options);
+    this.shared = options.shared ?? true;
     this.#t = `"${this.#schema}".a2a_tasks`;
     this.#c = `"${this.#schema}".a2a_push_configs`;
     this.#p = `a2a_${this.#schema}_`;
