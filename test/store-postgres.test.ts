@@ -101,6 +101,25 @@ describe('PostgreSQL store behind servers', { skip: pgSkip }, () => {
     }
   });
 
+  test('a cancel through B wins over A finishing the task later: A adopts CANCELED and its executor is aborted', async () => {
+    const a = await start(undefined, { store: postgresStore(PG_URL, { schema }) });
+    const b = await start(undefined, { store: postgresStore(PG_URL, { schema }) });
+    try {
+      const sent = await rpc(a.url, 'SendMessage', { message: msg('gate g3'), configuration: { returnImmediately: true } });
+      const id = sent.body.result?.task?.id as string;
+      await waitForTask(b.url, id, (x) => x.status.state === 'TASK_STATE_WORKING');
+      const canceled = await rpc(b.url, 'CancelTask', { id });
+      assert.equal(canceled.body.result?.status.state, 'TASK_STATE_CANCELED', JSON.stringify(canceled.body));
+      a.probe.gate('g3').open(); // A's executor completes; its save loses to B's cancel
+      await a.probe.aborted.get(id)?.opened;
+      await waitForTask(a.url, id, (x) => x.status.state === 'TASK_STATE_CANCELED');
+      assert.deepEqual((await rpc(a.url, 'GetTask', { id })).body.result, (await rpc(b.url, 'GetTask', { id })).body.result);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   test('database out of reach at start: listen fails with Unavailable, naming the URL without its password', async () => {
     const store = postgresStore('postgres://app:s3cret@127.0.0.1:1/agents');
     await assert.rejects(start(undefined, { store }), (err: Error & { kind?: string }) => {
@@ -153,14 +172,19 @@ describe('database restarting mid-run', { skip: !canInitdb && 'initdb/pg_ctl (Po
       const before = await sendTask(s.url, 'hello before');
       assert.equal(before.status.state, 'TASK_STATE_COMPLETED');
       db.stop();
-      for (const call of [rpc(s.url, 'SendMessage', { message: msg('while down') }), rpc(s.url, 'GetTask', { id: before.id })]) {
+      // A finished task this instance knows is still answered (finished tasks never change); the rest waits for the database.
+      assert.deepEqual((await rpc(s.url, 'GetTask', { id: before.id })).body.result, before);
+      for (const call of [rpc(s.url, 'SendMessage', { message: msg('while down') }), rpc(s.url, 'ListTasks', {})]) {
         const r = await call;
         assert.equal(r.body.error?.code, -32012, JSON.stringify(r.body));
         assert.match(r.body.error.message, /PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:55432\/postgres\) is unavailable/);
       }
       db.start();
-      const got = await rpc(s.url, 'GetTask', { id: before.id });
-      assert.deepEqual(got.body.result, before, 'the task stored before the restart is intact');
+      const listed = await rpc(s.url, 'ListTasks', {});
+      assert.deepEqual(listed.body.result?.tasks.map((t: { id: string }) => t.id), [before.id], 'nothing half-written while it was down');
+      const fresh = await start(undefined, { store: postgresStore(url, { cacheFinished: 0 }) });
+      assert.deepEqual((await rpc(fresh.url, 'GetTask', { id: before.id })).body.result, before, 'the task stored before the restart is intact');
+      await fresh.close();
       assert.equal((await sendTask(s.url, 'hello after')).status.state, 'TASK_STATE_COMPLETED');
     } finally {
       await s.close();

@@ -46,6 +46,8 @@ export async function reapply(store: TaskStore, run: TaskRun): Promise<boolean> 
     // Finished elsewhere (canceled through another instance…): that outcome stands, our executor stops.
     run.task = { ...merged(ours, read.task), status: read.task.status };
     run.abortRun(new A2AError('TaskNotCancelable', `Task ${run.taskId} was finished elsewhere (${read.task.status.state})`));
+    // Listeners here (a stream, a waiting call) learn the real outcome; storing it again is harmless.
+    if (!isTerminal(ours.status.state)) run.emit({ statusUpdate: { taskId: run.taskId, contextId: run.contextId, status: read.task.status } });
     return false;
   }
   run.task = merged(ours, read.task);

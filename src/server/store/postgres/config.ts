@@ -20,6 +20,11 @@ export interface PostgresStoreOptions {
    * have them failed (or resumed) at start, as with the SQLite store.
    */
   shared?: boolean;
+  /**
+   * Finished tasks kept in this process (they never change) so GetTask on them costs no round trip;
+   * default 1000, 0 for none.
+   */
+  cacheFinished?: number;
   /** Options of the `pg.Pool` built from the URL (size, timeouts…); ignored when a pool is given. */
   pool?: Omit<PoolConfig, 'connectionString'>;
   /** Told of errors of idle pooled connections (the database restarted…); the next query reconnects. */

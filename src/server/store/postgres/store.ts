@@ -22,6 +22,7 @@ import {
 import { translate, schemaName, type PostgresStoreOptions } from './config.js';
 import { applyMigrations } from './migrations.js';
 import { listQuery } from './list.js';
+import { FinishedCache } from './finished-cache.js';
 
 /** How the store reaches its database: the pool, whether closing the store ends it, and its URL for messages. */
 export interface PostgresConnection {
@@ -50,6 +51,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   /** Prepared-statement names must be unique per connection: the schema is part of them. */
   readonly #p: string;
   #ready: Promise<void> | undefined;
+  readonly #finished: FinishedCache;
 
   constructor(conn: PostgresConnection, options: PostgresStoreOptions = {}) {
     this.#conn = conn;
@@ -57,6 +59,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     this.#options = options;
     this.#schema = schemaName(options);
     this.shared = options.shared ?? true;
+    this.#finished = new FinishedCache(options.cacheFinished ?? 1000);
     this.#t = `"${this.#schema}".a2a_tasks`;
     this.#c = `"${this.#schema}".a2a_push_configs`;
     this.#p = `a2a_${this.#schema}_`;
@@ -92,13 +95,28 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
   }
 
   async readTask(scope: Scope, id: string): Promise<VersionedTask | undefined> {
-    const r = await this.#q<{ body: string; version: number }>('get', `SELECT body, version FROM ${this.#t} WHERE tenant = $1 AND id = $2 AND owner = $3`, [scope.tenant, id, scope.owner]);
+    const cached = this.#finished.get(scope, id);
+    if (cached) return { task: knownTaskJson(parse<Task>(cached.body, id), cached.body), version: cached.version };
+    const r = await this.#q<{ body: string; version: number; state: Task['status']['state'] }>(
+      'get',
+      `SELECT body, version, state FROM ${this.#t} WHERE tenant = $1 AND id = $2 AND owner = $3`,
+      [scope.tenant, id, scope.owner],
+    );
     const row = r.rows[0];
-    return row ? { task: knownTaskJson(parse<Task>(row.body, id), row.body), version: row.version } : undefined;
+    if (!row) return undefined;
+    this.#finished.put(scope, id, row.state, row.body, row.version);
+    return { task: knownTaskJson(parse<Task>(row.body, id), row.body), version: row.version };
   }
 
   async saveTask(scope: Scope, task: Task, expected?: number): Promise<number> {
-    const cols = [task.contextId, task.status.state, statusTime(task), storedTaskJson(task)];
+    const body = storedTaskJson(task);
+    const version = await this.#write(scope, task, expected, body);
+    this.#finished.put(scope, task.id, task.status.state, body, version);
+    return version;
+  }
+
+  async #write(scope: Scope, task: Task, expected: number | undefined, body: string): Promise<number> {
+    const cols = [task.contextId, task.status.state, statusTime(task), body];
     const key = [scope.tenant, task.id, scope.owner];
     let r: QueryResult<{ version: number }>;
     if (expected === undefined) {
