@@ -3,7 +3,7 @@
  * operators who migrate before deploying (servers otherwise migrate at start). Prints what it applied.
  */
 import type { Command, CommandContext } from '../command.js';
-import { EXIT } from '../exit-codes.js';
+import { CliExit, EXIT } from '../exit-codes.js';
 
 /** The `db migrate` command. */
 export const dbMigrate: Command = {
@@ -26,6 +26,12 @@ export const dbMigrate: Command = {
     let applied;
     try {
       applied = await migrate(url, schema ? { schema } : {});
+    } catch (err) {
+      // The database, not an agent: say so (the message names the URL with its password masked).
+      if ((err as { kind?: string }).kind === 'Unavailable') {
+        throw new CliExit(EXIT.UNREACHABLE, (err as Error).message, ['start PostgreSQL, or check the host, port and database in the URL']);
+      }
+      throw err;
     } finally {
       ctx.term.done();
     }
