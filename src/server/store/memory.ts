@@ -107,9 +107,14 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     return e?.task;
   }
 
+  /**
+   * A copy of a live task: whoever writes it back must not have changed the stored object in place, or a
+   * second writer re-reading after a lost race would see the other's unsaved changes as stored.
+   */
   async readTask(scope: Scope, id: string): Promise<VersionedTask | undefined> {
     const e = this.#visible(scope, id);
-    return e && { task: e.task, version: e.version };
+    if (!e) return undefined;
+    return { task: typeof e.value === 'string' ? e.task : structuredClone(e.value), version: e.version };
   }
 
   async saveTask(scope: Scope, task: Task, expected?: number): Promise<number | void> {
