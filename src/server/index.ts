@@ -66,7 +66,8 @@ export { IllegalTransitionError } from './tasks/state.js';
 
 // Stores (the SQLite store is on `a2a-kit/server/sqlite`).
 export { InMemoryTaskStore, type MemoryTaskStoreOptions } from './store/memory.js';
-export type { TaskStore, PushConfigStore, StoredPushConfig, Scope, TaskQuery, TaskPage } from './store/task-store.js';
+export type { TaskStore, PushConfigStore, StoredPushConfig, Scope, TaskQuery, TaskPage, VersionedTask } from './store/task-store.js';
+export { TaskVersionConflict } from './store/task-store.js';
 
 // Agent cards: signing (§8.4).
 export { signAgentCard, type CardSigningKey, type CardSigningAlg } from './card/signing.js';

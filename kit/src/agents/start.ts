@@ -70,6 +70,11 @@ export interface KitAgentsOptions {
    * waiting for confirmation can be confirmed after one). Default: in memory.
    */
   storeDir?: string;
+  /**
+   * Keep the tasks in PostgreSQL instead (`postgres://…`): one schema per agent (`kit_test_runner`, …), so
+   * several kit processes on one database see each other's tasks. Wins over `storeDir`.
+   */
+  storeUrl?: string;
   /** Sign every card (public and extended) with these keys (§8.4). */
   signingKeys?: CardSigningKey[];
   /** Traces and metrics per agent, e.g. `(name) => otelServer({ attributes: { 'a2a.agent.name': name } })`. */
@@ -115,7 +120,14 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
   const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
   const push = { push: { policy: opts.webhookPolicy ?? (loopback ? { allowLoopback: true } : {}) } };
   const telemetry = (name: KitAgentName) => (opts.telemetry ? { telemetry: opts.telemetry(name) } : {});
-  const store = (name: KitAgentName) => (opts.storeDir ? { store: new SqliteTaskStore({ path: path.join(opts.storeDir, `${name}.sqlite`) }) } : {});
+  // pg is loaded only when asked for: the kit runs without it.
+  const postgres = opts.storeUrl ? await import('a2a-kit/server/postgres') : undefined;
+  const store = (name: KitAgentName) =>
+    postgres && opts.storeUrl
+      ? { store: postgres.postgresStore(opts.storeUrl, { schema: `kit_${name.replace(/-/g, '_')}`, onError: (err) => logger.warn({ err, agent: name }, 'task database connection lost') }) }
+      : opts.storeDir
+        ? { store: new SqliteTaskStore({ path: path.join(opts.storeDir, `${name}.sqlite`) }) }
+        : {};
   // Built with the public card (it needs the real port); the server signs both when given keys.
   let extended: AgentCard | undefined;
   const servers: Record<KitAgentName, AgentServer> = {

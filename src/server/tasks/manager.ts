@@ -20,8 +20,9 @@ import { RunContext, RunUpdater } from './updater.js';
 import { DEFAULT_TASK_LIMITS, contentSize, refuseFollowUp, sizeOfMessage, type TaskLimits } from './limits.js';
 import { lastUserMessage, ownMessage, refuseTerminal } from './messages.js';
 import type { Logger } from '../logger.js';
-import { taskKey, type Scope, type TaskStore } from '../store/task-store.js';
+import { taskKey, TaskVersionConflict, type Scope, type TaskStore } from '../store/task-store.js';
 import { TaskRun, type RunListener } from './run.js';
+import { MAX_CONFLICT_RETRIES, readVersioned, reapply } from './reapply.js';
 
 /** Something that wants every event of every task (push delivery, metrics…). */
 export type TaskEventObserver = (scope: Scope, task: Task | undefined, event: StreamResponse) => void;
@@ -100,6 +101,7 @@ export class TaskManager {
     const incoming = req.message;
     if (incoming.taskId) return this.#continue(incoming.taskId, req, scope, cc, listener, onCreated);
     const run = this.#track(new TaskRun(scope, newId(), incoming.contextId || newId(), this));
+    run.version = 0; // a new task: its first save is an insert, with no read before it
     if (onCreated) run.onCreated = onCreated;
     return this.#execute(run, ownMessage(incoming, run), req, cc, listener);
   }
@@ -114,13 +116,15 @@ export class TaskManager {
   ): Promise<Execution> {
     const incoming = req.message;
     // The live run is ahead of the store (saves are queued), e.g. right after a cancel.
-    const existing = this.liveRun(scope, taskId)?.task ?? (await this.options.store.getTask(scope, taskId));
+    const read = this.liveRun(scope, taskId) ?? (await readVersioned(this.options.store, scope, taskId));
+    const existing = read?.task;
     if (!existing) throw A2AError.taskNotFound(taskId);
     refuseTerminal(existing);
     if (incoming.contextId && incoming.contextId !== existing.contextId) {
       throw A2AError.invalidParams([{ field: 'message.contextId', description: `does not match the context of task ${existing.id}` }]);
     }
     const run = this.liveRun(scope, existing.id) ?? this.#track(new TaskRun(scope, existing.id, existing.contextId, this, existing));
+    if (run !== read) run.version ??= read!.version;
     if (run.active || run.execution) {
       // An interrupted task may still be finishing its previous executor call: give it a moment.
       if (isInterrupted(existing.status.state)) await Promise.race([run.settled, delay(5000)]);
@@ -235,12 +239,14 @@ export class TaskManager {
 
   /** Cancel a task (§3.1.5): TaskNotFound, TaskNotCancelable when already terminal, else CANCELED now. */
   async cancel(scope: Scope, id: string): Promise<Task> {
-    const task = this.liveRun(scope, id)?.task ?? (await this.options.store.getTask(scope, id));
+    const read = this.liveRun(scope, id) ?? (await readVersioned(this.options.store, scope, id));
+    const task = read?.task;
     if (!task) throw A2AError.taskNotFound(id);
     if (isTerminal(task.status.state)) {
       throw new A2AError('TaskNotCancelable', `Task ${id} is already ${task.status.state} and cannot be canceled`);
     }
     const run = this.liveRun(scope, id) ?? this.#track(new TaskRun(scope, id, task.contextId, this, task));
+    if (run !== read) run.version ??= read!.version;
     run.setStatus('TASK_STATE_CANCELED');
     run.abortRun(new A2AError('TaskNotCancelable', 'canceled'));
     this.#release(run);
@@ -285,12 +291,31 @@ export class TaskManager {
   /** Resolves with the run when its latest save failed, else with nothing (see flush). */
   async #save(run: TaskRun): Promise<TaskRun | undefined> {
     await undefined;
-    while (run.dirty) {
+    const store = this.options.store;
+    let conflicts = 0;
+    // A run whose version is unknown (attached to a task read elsewhere) merges onto the stored task first.
+    let stale = run.version === undefined && store.readTask !== undefined;
+    while (run.dirty || stale) {
       run.dirty = false;
       try {
-        await this.options.store.saveTask(run.scope, run.task!);
+        if (stale) {
+          stale = false;
+          if (!(await reapply(store, run))) {
+            run.saveError = undefined; // the stored state stands: nothing of ours is left to save
+            continue;
+          }
+        }
+        const version = await store.saveTask(run.scope, run.task!, run.version);
+        if (typeof version === 'number') run.version = version;
         run.saveError = undefined; // the latest state is stored: an earlier failure no longer matters
       } catch (err) {
+        if (err instanceof TaskVersionConflict && conflicts++ < MAX_CONFLICT_RETRIES) {
+          // Lost a race with another writer: re-read, re-apply our change, save again.
+          this.options.logger.warn({ taskId: run.taskId, expected: err.expected }, 'task changed concurrently; re-applying');
+          stale = true;
+          run.dirty = true;
+          continue;
+        }
         run.saveError = err;
         this.options.logger.error({ err, taskId: run.taskId }, 'saving the task failed');
         this.options.onStoreError?.(err, { operation: 'saveTask', taskId: run.taskId, tenant: run.scope.tenant });
@@ -341,11 +366,15 @@ export class TaskManager {
    * to the executor again with its last user message. Returns how many tasks were recovered.
    */
   async recover(): Promise<number> {
+    await this.options.store.ready?.();
+    // On a shared store the unfinished tasks may be running elsewhere: not ours to fail or re-run.
+    if (this.options.store.shared) return 0;
     const found = (await this.options.store.unfinishedTasks?.()) ?? [];
     const runs: TaskRun[] = [];
-    for (const { scope, task } of found) {
+    for (const { scope, task, version } of found) {
       if (this.liveRun(scope, task.id)) continue;
       const run = this.#track(new TaskRun(scope, task.id, task.contextId, this, task));
+      run.version = version;
       runs.push(run);
       const last = this.options.recovery === 'resume' ? lastUserMessage(task) : undefined;
       if (last) {
@@ -374,6 +403,10 @@ export class TaskManager {
 }
 
 function saveFailure(run: TaskRun): A2AError {
+  const err = run.saveError;
+  // A database that is down for now says so (retry later); any other failure is the server's.
+  if (err instanceof A2AError && err.kind === 'Unavailable') return new A2AError('Unavailable', `Task ${run.taskId} could not be saved: ${err.message}`, [], { cause: err });
+  if (err instanceof TaskVersionConflict) return new A2AError('Internal', `Task ${run.taskId} could not be saved: it kept changing concurrently (${MAX_CONFLICT_RETRIES} re-applied updates lost the race)`, [], { cause: err });
   return new A2AError('Internal', `Task ${run.taskId} could not be saved: the agent's task store failed`);
 }
 

@@ -93,6 +93,11 @@ export class TaskRun {
   /** Persistence bookkeeping of the task manager: a change not yet saved, and the save in flight. */
   dirty = false;
   saving: Promise<TaskRun | undefined> | undefined;
+  /**
+   * The store version of the task this run last read or wrote (0: not stored yet); a save carries it so a
+   * concurrent change is detected. Undefined when unknown (then the first save re-reads and merges).
+   */
+  version: number | undefined;
   /** Why the latest save failed; cleared by the next successful one. */
   saveError: unknown;
   /** Once a stream has listened, events are kept for Last-Event-ID replay. */
