@@ -3,7 +3,7 @@
  * bindings, over the same dispatcher — the same tasks, stores, authentication and card.
  */
 import { createSecureServer, createServer, type Http2SecureServer, type Http2Server, type Http2Session, type SecureServerOptions } from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { ServerCredentials } from '@grpc/grpc-js';
 import { GRPC_CODES } from '../../protocol/grpc/index.js';
 import { serverAuthOptions, type ServerAuthOptions } from '../auth/authenticator.js';
@@ -127,6 +127,8 @@ export async function listenGrpc(service: OperationDispatcher, options: GrpcList
       },
     }),
   );
+  // A call's answer is small and latency-bound: send it now rather than wait for the previous packet's ACK.
+  server.on('connection', (socket: Socket) => socket.setNoDelay(true));
   server.on('session', (session: Http2Session) => {
     sessions.add(session);
     session.on('error', (err) => logger.debug({ err }, 'gRPC connection error'));
