@@ -32,6 +32,7 @@ export class H2Call implements CallContext {
   #ac: AbortController | undefined;
   #timer: NodeJS.Timeout | undefined;
   #onEnd: Array<(cancelled: boolean) => void> | undefined;
+  #closed = false;
   /** Set once our status is on its way: whatever happens to the stream after that is no cancellation. */
   finished = false;
   /** Set when the call ended without our status (client reset, broken connection, deadline). */
@@ -44,7 +45,7 @@ export class H2Call implements CallContext {
     const version = headers[GRPC_VERSION_KEY];
     if (typeof version === 'string') this.version = version;
     this.requestedExtensions = extensionsOf(headers[GRPC_EXTENSIONS_KEY]);
-    stream.on('close', () => this.#closed());
+    stream.on('close', () => this.#onClose());
   }
 
   get activatedExtensions(): Set<string> {
@@ -61,8 +62,13 @@ export class H2Call implements CallContext {
 
   /** Called once when the call ends; `cancelled` when it ended without our status. */
   onEnd(fn: (cancelled: boolean) => void): void {
-    if (this.stream.closed && (this.finished || this.cancelled)) fn(this.cancelled);
+    if (this.#closed) fn(this.cancelled);
     else (this.#onEnd ??= []).push(fn);
+  }
+
+  /** Whether nothing more can be sent: the stream is closed (by us, the client or the connection). */
+  get gone(): boolean {
+    return this.stream.closed || this.stream.destroyed;
   }
 
   /** End the call with DEADLINE_EXCEEDED after `ms` (the client's `grpc-timeout`). */
@@ -85,7 +91,7 @@ export class H2Call implements CallContext {
 
   /** The answer of a unary call: headers, the one message, OK. */
   reply(message: Buffer): void {
-    if (this.finished || this.stream.destroyed) return;
+    if (this.finished || this.gone) return;
     this.finished = true;
     this.#clearTimer();
     this.respond();
@@ -98,7 +104,7 @@ export class H2Call implements CallContext {
    * when no headers went out yet. The extension echo and `extra` (e.g. `www-authenticate`) go with it.
    */
   status(status: Record<string, string>, extra?: Record<string, string>): void {
-    if (this.finished || this.stream.destroyed) return;
+    if (this.finished || this.gone) return;
     this.finished = true;
     this.#clearTimer();
     const trailers = extra ? { ...status, ...extra } : status;
@@ -130,7 +136,8 @@ export class H2Call implements CallContext {
     if (this.#timer) clearTimeout(this.#timer);
   }
 
-  #closed(): void {
+  #onClose(): void {
+    this.#closed = true;
     this.#clearTimer();
     if (!this.finished) this.#cancel();
     // A reset after our status still ends the call; it was not a cancellation then.

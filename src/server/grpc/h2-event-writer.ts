@@ -32,7 +32,7 @@ export class H2EventWriter implements StreamSink {
     this.#max = opts.maxBufferedBytes ?? H2_MAX_BUFFERED_BYTES;
     // Ends for a client reset, a passed deadline, a broken connection — and after our own status.
     call.onEnd(() => this.#finish());
-    if (call.cancelled || call.stream.destroyed) {
+    if (call.cancelled || call.gone) {
       this.#finish();
       return;
     }

@@ -35,7 +35,12 @@ export function a2aStreamHandler(service: OperationDispatcher, opts: H2ServiceOp
 
   const fail = (call: H2Call, err: unknown, challenge: string | undefined): void => {
     const a2a = asA2AError(err, logger);
-    call.status(errorHeaders(a2a), a2a.kind === 'Unauthenticated' ? { 'www-authenticate': challenge ?? 'Bearer' } : undefined);
+    try {
+      call.status(errorHeaders(a2a), a2a.kind === 'Unauthenticated' ? { 'www-authenticate': challenge ?? 'Bearer' } : undefined);
+    } catch (e) {
+      // The stream went away between the check and the answer: nobody is left to tell.
+      logger.debug({ err: e }, 'a gRPC status could not be sent');
+    }
   };
 
   const run = async (call: H2Call, op: Operation, bytes: Buffer): Promise<void> => {
