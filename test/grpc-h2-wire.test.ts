@@ -195,6 +195,7 @@ describe('deadlines, resets and slow readers', () => {
       call.req.pause();
       await eventually('the server cut the stream off', () => served !== undefined && served.writableEnded);
       peak = Math.max(peak, served!.writableLength);
+      assert.ok(peak > MAX_BUFFERED / 2, `flow control held bytes back (peak ${peak})`);
       assert.ok(peak <= MAX_BUFFERED + EVENT_BYTES + 1024, `peak unsent ${peak} bytes`);
       call.req.resume();
       const answer = await call.done;
