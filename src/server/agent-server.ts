@@ -324,7 +324,7 @@ export class AgentServer {
     }
   }
 
-  /** Bind the gRPC port; grpc-js is imported here, so servers without gRPC never load it. */
+  /** Bind the gRPC port; the gRPC server (and protobufjs) is imported here, so servers without gRPC never load it. */
   async #startGrpc(options: AgentGrpcOptions, host: string): Promise<void> {
     const { startAgentGrpc } = await import('./grpc/agent-hook.js');
     // The public options spell grpc-js types as unknown; they are exactly what listenGrpc takes.
