@@ -40,6 +40,7 @@ import { PushConfigOperations } from './push-config-ops.js';
 import type { PushSenderOptions } from '../push/options.js';
 import type { PushWireFormat } from '../push/wire-format.js';
 import type { TaskRun } from '../tasks/run.js';
+import type { TaskEventBus } from '../events/bus.js';
 
 /** Push-notification delivery settings (used when the card declares `pushNotifications`). */
 export interface PushOptions {
@@ -73,6 +74,11 @@ export interface DispatcherOptions {
   onStoreError?: StoreErrorHook;
   /** Operation hooks (logging, tracing, metrics, rate limits): see {@link OperationHooks}. */
   hooks?: OperationHooks | OperationHooks[];
+  /**
+   * The bus to other instances of this agent, e.g. `redisEvents(url)` from `a2a-kit/server/redis`,
+   * with a store they share. Without it (the default) events stay in this process.
+   */
+  events?: TaskEventBus;
   /** Set by the 0.3 compatibility layer: webhooks registered over 0.3 get 0.3 bodies. */
   pushWireFormat?: PushWireFormat;
 }
@@ -127,6 +133,7 @@ export class OperationDispatcher {
       ...(options.recovery ? { recovery: options.recovery } : {}),
       ...(options.onStoreError ? { onStoreError: options.onStoreError } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.events ? { bus: options.events } : {}),
     });
     const policy = options.push?.policy ?? {};
     const sender = options.push?.sender;

@@ -22,6 +22,7 @@ import { lastUserMessage, ownMessage, refuseTerminal } from './messages.js';
 import type { Logger } from '../logger.js';
 import { taskKey, type Scope, type TaskStore } from '../store/task-store.js';
 import { TaskRun, type RunListener } from './run.js';
+import type { TaskEventBus } from '../events/bus.js';
 
 /** Something that wants every event of every task (push delivery, metrics…). */
 export type TaskEventObserver = (scope: Scope, task: Task | undefined, event: StreamResponse) => void;
@@ -49,6 +50,8 @@ export interface TaskManagerOptions {
   limits?: TaskLimits;
   /** Told of every failed store write (besides the log), e.g. to alert an operator. */
   onStoreError?: StoreErrorHook;
+  /** The bus to other instances (see events/bus.ts); without it events stay in this process. */
+  bus?: TaskEventBus;
 }
 
 /** Receives store failures: what was being done, on which task. */
@@ -69,6 +72,17 @@ export class TaskManager {
 
   constructor(readonly options: TaskManagerOptions) {
     this.limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
+  }
+
+  /**
+   * Connect the bus (if any), then settle tasks a previous process left running. With a bus the
+   * leases do that instead: a task another live instance is running must not be failed by this one.
+   */
+  async start(): Promise<number> {
+    const bus = this.options.bus;
+    if (!bus) return this.recover();
+    await bus.start({ cancelLocal: (scope, id) => this.cancel(scope, id, true), orphaned: (scope, id) => this.adopt(scope, id) });
+    return 0;
   }
 
   observe(observer: TaskEventObserver): void {
@@ -97,6 +111,7 @@ export class TaskManager {
     listener?: RunListener,
     onCreated?: (run: TaskRun) => void,
   ): Execution | Promise<Execution> {
+    this.options.bus?.check();
     const incoming = req.message;
     if (incoming.taskId) return this.#continue(incoming.taskId, req, scope, cc, listener, onCreated);
     const run = this.#track(new TaskRun(scope, newId(), incoming.contextId || newId(), this));
@@ -128,6 +143,10 @@ export class TaskManager {
       // That call may have ended the task while we waited.
       refuseTerminal(run.task ?? existing);
     }
+    // Whichever instance receives the follow-up runs it, unless another one is still processing the task.
+    if (this.options.bus && !(await this.options.bus.acquire(scope, existing.id))) {
+      throw new A2AError('UnsupportedOperation', `Task ${existing.id} is still processing a message on another instance`);
+    }
     if (onCreated) {
       if (run.task) onCreated(run);
       else run.onCreated = onCreated;
@@ -149,6 +168,11 @@ export class TaskManager {
     if (listener) exec.unlisten = run.listen(listener, true);
     run.execution = exec;
     run.active = true;
+    const bus = this.options.bus;
+    if (bus && !run.task) {
+      // A new task: its id is fresh, so nobody else can hold its lease; taken without waiting.
+      bus.acquire(run.scope, run.taskId).catch((err: unknown) => this.options.logger.warn({ err, taskId: run.taskId }, 'taking the task lease failed'));
+    }
     const end = (err?: unknown, threw = false): void => {
       run.active = false;
       if (threw) this.#failed(run, err);
@@ -156,8 +180,10 @@ export class TaskManager {
         this.#failed(run, new A2AError('InvalidAgentResponse', 'The agent finished without replying or creating a task'));
       }
       exec.returned();
-      if (exec.finished) this.#release(run);
-      else this.#watchIdle(run);
+      if (exec.finished) {
+        this.options.bus?.release(run.scope, run.taskId);
+        this.#release(run);
+      } else this.#watchIdle(run);
     };
     // Called directly, not from an async wrapper: a synchronous agent is done before this returns.
     let result: void | Promise<void>;
@@ -188,7 +214,10 @@ export class TaskManager {
     const run = exec.run;
     exec.unlisten?.();
     if (run.execution === exec) run.execution = undefined;
-    if (!run.active) this.#release(run);
+    if (!run.active) {
+      this.options.bus?.release(run.scope, run.taskId);
+      this.#release(run);
+    }
   }
 
   #watchIdle(run: TaskRun): void {
@@ -233,8 +262,21 @@ export class TaskManager {
     }
   }
 
-  /** Cancel a task (§3.1.5): TaskNotFound, TaskNotCancelable when already terminal, else CANCELED now. */
-  async cancel(scope: Scope, id: string): Promise<Task> {
+  /**
+   * Cancel a task (§3.1.5): TaskNotFound, TaskNotCancelable when already terminal, else CANCELED now.
+   * With a bus, a task running on another instance is canceled there (its executor's signal aborts)
+   * and the answer is that instance's outcome; `local` is such a request arriving here.
+   */
+  async cancel(scope: Scope, id: string, local = false): Promise<Task> {
+    const bus = this.options.bus;
+    if (bus && !local) {
+      bus.check();
+      const live = this.liveRun(scope, id);
+      if (!live?.active && !live?.execution) {
+        const remote = await bus.cancelRemote(scope, id);
+        if (remote) return remote;
+      }
+    }
     const task = this.liveRun(scope, id)?.task ?? (await this.options.store.getTask(scope, id));
     if (!task) throw A2AError.taskNotFound(id);
     if (isTerminal(task.status.state)) {
@@ -259,6 +301,9 @@ export class TaskManager {
 
   // RunHooks
   nextSeq(): number {
+    // With a bus, a task's events may come from several instances over its life (follow-ups elsewhere):
+    // keeping every instance's numbers near the clock keeps them unique per task.
+    if (this.options.bus) return (this.#seq = Math.max(this.#seq + 1, Date.now() * 1000));
     return ++this.#seq;
   }
 
@@ -266,8 +311,9 @@ export class TaskManager {
     this.#persist(run);
   }
 
-  onEvent(run: TaskRun, event: StreamResponse): void {
+  onEvent(run: TaskRun, event: StreamResponse, seq: number): void {
     if (!('task' in event)) this.#persist(run);
+    if (this.options.bus && run.task) this.options.bus.publish(run.scope, run.taskId, event, String(seq));
     for (const o of this.#observers) o(run.scope, run.task, event);
   }
 
@@ -347,11 +393,9 @@ export class TaskManager {
       if (this.liveRun(scope, task.id)) continue;
       const run = this.#track(new TaskRun(scope, task.id, task.contextId, this, task));
       runs.push(run);
-      const last = this.options.recovery === 'resume' ? lastUserMessage(task) : undefined;
+      const last = this.#resumable() ? lastUserMessage(task) : undefined;
       if (last) {
-        const cc: CallContext = { requestedExtensions: [], activatedExtensions: new Set() };
-        if (scope.owner) cc.caller = { id: scope.owner };
-        this.#execute(run, last, { message: last, ...(scope.tenant ? { tenant: scope.tenant } : {}) }, cc);
+        this.#rerun(run, last);
         continue;
       }
       run.setStatus('TASK_STATE_FAILED', {
@@ -365,6 +409,44 @@ export class TaskManager {
     }
     await Promise.allSettled(runs.map((r) => this.flush(r)));
     return runs.length;
+  }
+
+  /**
+   * Another instance's lease on this task expired (that instance died): fail the task with a status
+   * message that says so, or, for a resumable executor, run it again here with its last user message.
+   */
+  async adopt(scope: Scope, id: string): Promise<void> {
+    const live = this.liveRun(scope, id);
+    if (live?.active || live?.execution) return;
+    const task = await this.options.store.getTask(scope, id);
+    if (!task || stopsAt(task.status.state)) return;
+    const run = live ?? this.#track(new TaskRun(scope, task.id, task.contextId, this, task));
+    run.task = task; // the store is ahead of a run this instance kept from an earlier turn
+    const last = this.#resumable() ? lastUserMessage(task) : undefined;
+    if (last && (await this.options.bus?.acquire(scope, id)) !== false) {
+      this.#rerun(run, last);
+      return;
+    }
+    run.setStatus('TASK_STATE_FAILED', {
+      messageId: newId(),
+      role: 'ROLE_AGENT',
+      taskId: run.taskId,
+      contextId: run.contextId,
+      parts: [{ text: 'The agent instance working on this task was lost (it stopped renewing its lease) before finishing it' }],
+    });
+    this.#release(run);
+    await this.flush(run);
+  }
+
+  #resumable(): boolean {
+    return this.options.recovery === 'resume' || this.options.executor.resumable === true;
+  }
+
+  /** Run the executor again on a task nobody finished, as its own caller would have. */
+  #rerun(run: TaskRun, last: Message): void {
+    const cc: CallContext = { requestedExtensions: [], activatedExtensions: new Set() };
+    if (run.scope.owner) cc.caller = { id: run.scope.owner };
+    this.#execute(run, last, { message: last, ...(run.scope.tenant ? { tenant: run.scope.tenant } : {}) }, cc);
   }
 
   /** Abort every running executor (server shutdown). */
