@@ -165,6 +165,46 @@ test('an instance that stops renewing its leases: a survivor fails its task, or 
   }
 });
 
+test('push retries pending on a lost instance are delivered by a survivor, each once', opts, async () => {
+  const store = await clusterStore();
+  const own = testPrefix();
+  let healthy = false;
+  const ok = new Map<string, number>();
+  const hook = await startWebhook((hit) => {
+    if (!healthy) return { status: 503 };
+    ok.set(hit.body, (ok.get(hit.body) ?? 0) + 1);
+    return { status: 200 };
+  });
+  const make = () =>
+    createAgentServer({
+      executor: scripted(probe()),
+      store,
+      card: (o) => card(o, { streaming: true, pushNotifications: true }),
+      push: { policy: { allowLoopback: true }, sender: { maxAttempts: 200, baseDelayMs: 20, maxDelayMs: 40 } },
+      events: redisEvents(REDIS_URL, { prefix: own, lease: { ttlMs: 600, scanMs: 100 } }),
+    });
+  const lost = make();
+  const survivor = make();
+  try {
+    const url = `${await lost.listen(0)}/rpc`;
+    await survivor.listen(0);
+    const r = await rpc(url, 'SendMessage', { message: msg('echo hi'), configuration: { taskPushNotificationConfig: { url: hook.url, id: 'w' } } });
+    assert.equal(r.body.result?.task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(r.body));
+    await hook.waitFor(2); // failing attempts: the notifications wait for a retry on the lost instance
+    await lost.service.tasks.options.bus!.close(); // stops beating, as after a kill -9
+    await lost.service.pushSender.close();
+    healthy = true;
+    const deadline = Date.now() + BOUND_MS;
+    while (![...ok.keys()].some((b) => b.includes('TASK_STATE_COMPLETED')) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
+    await new Promise((res) => setTimeout(res, 300)); // a second copy would have arrived by now
+    assert.ok([...ok.keys()].some((b) => b.includes('TASK_STATE_COMPLETED')), 'the final notification arrives');
+    for (const [body, n] of ok) assert.equal(n, 1, `delivered once: ${body}`);
+  } finally {
+    await Promise.allSettled([lost.close(100), survivor.close(100)]);
+    await dropPrefix(own);
+  }
+});
+
 function timeout(why: string): Promise<never> {
   return new Promise((_, rej) => setTimeout(() => rej(new Error(why)), BOUND_MS).unref());
 }

@@ -27,7 +27,7 @@ export async function redisMissing(url = REDIS_URL): Promise<string | undefined>
     return undefined;
   } catch (err) {
     const why = `Redis is not reachable at ${url} (${(err as Error).message}); start it with: ${START_REDIS}`;
-    if (process.env.CI === 'true') throw new Error(`${why} — under CI=true the cluster tests must run`);
+    if (process.env.CI === 'true') throw new Error(`${why} — under CI=true the cluster tests must run`, { cause: err });
     return why;
   } finally {
     r.disconnect();

@@ -138,7 +138,7 @@ export class OperationDispatcher {
     const policy = options.push?.policy ?? {};
     const sender = options.push?.sender;
     this.pushSender = sender instanceof PushSender ? sender : new PushSender({ logger: this.logger, ...sender, policy });
-    this.#push = new PushDispatcher(this.pushSender, this.pushConfigs, this.logger, options.pushWireFormat);
+    this.#push = new PushDispatcher(this.pushSender, this.pushConfigs, this.logger, options.pushWireFormat, options.events?.pushQueue?.(this.pushSender));
     this.#pushOps = new PushConfigOperations(this.pushConfigs, this.#push, policy, (scope, id) => this.#task(scope, id), this.tasks.limits.pushConfigsPerTask);
     this.#hooks = HookRunner.of(options.hooks, this.logger);
     this.tasks.observe((scope, task, event) => {

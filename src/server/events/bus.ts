@@ -16,6 +16,8 @@
  */
 import type { A2AError, StreamResponse, Task } from '../../protocol/index.js';
 import type { Scope } from '../store/task-store.js';
+import type { PushQueue } from '../push/dispatcher.js';
+import type { PushSender } from '../push/sender.js';
 
 /** What a subscription on the bus receives: events in order, each once, or an error that ends it. */
 export interface BusSink {
@@ -72,4 +74,9 @@ export interface TaskEventBus {
    * when no other live instance holds the task: the caller cancels it itself.
    */
   cancelRemote(scope: Scope, taskId: string): Promise<Task | undefined>;
+  /**
+   * Put a queue in front of this instance's push sender so that its pending notifications survive
+   * its death (called once, before `start`). Without it notifications go straight to the sender.
+   */
+  pushQueue?(sender: PushSender): PushQueue;
 }

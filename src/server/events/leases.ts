@@ -125,8 +125,14 @@ export class Leases {
     this.#timers = [];
   }
 
+  /** This instance is alive for another TTL (its push outbox is not taken over meanwhile). */
+  beat(): Promise<unknown> {
+    return this.#redis.set(this.keys.alive(this.me), '1', 'PX', this.ttlMs);
+  }
+
   #renewAll(): void {
     if (this.#redis.status !== 'ready') return;
+    this.beat().catch(() => undefined);
     const expiry = Date.now() + this.ttlMs;
     for (const h of this.#held.values()) {
       this.#redis.a2aAcquire(h.key, this.keys.leases, this.me, this.ttlMs, expiry, h.member).then(

@@ -25,6 +25,8 @@ import type { Scope } from '../store/task-store.js';
 import type { BusHost, BusSink, BusSubscription, TaskEventBus } from './bus.js';
 import { ControlChannel } from './control.js';
 import { Leases, type LeaseOptions } from './leases.js';
+import { PushOutbox } from './push-outbox.js';
+import type { PushSender } from '../push/sender.js';
 import { RedisKeys, maskUrl } from './redis-keys.js';
 import { StreamReader, toEntry } from './stream-reader.js';
 
@@ -70,6 +72,8 @@ export class RedisEventBus implements TaskEventBus {
   #leases: Leases | undefined;
   #control: ControlChannel | undefined;
   #publishFailing = false;
+  #outbox: PushOutbox | undefined;
+  #outboxScan: NodeJS.Timeout | undefined;
 
   constructor(
     url: string,
@@ -127,10 +131,23 @@ export class RedisEventBus implements TaskEventBus {
     });
     reader.start();
     leases.start((scope, taskId) => host.orphaned(scope, taskId));
+    await leases.beat();
+    await cmd.sadd(this.#keys.instances, this.instanceId);
+    const outbox = this.#outbox;
+    if (outbox) {
+      outbox.attach(cmd);
+      this.#outboxScan = setInterval(() => void outbox.scan().catch(() => undefined), leases.scanMs);
+      this.#outboxScan.unref();
+    }
+  }
+
+  pushQueue(sender: PushSender): PushOutbox {
+    return (this.#outbox ??= new PushOutbox(sender, this.#keys, this.instanceId, this.#logger));
   }
 
   async close(): Promise<void> {
     this.#leases?.stop();
+    clearInterval(this.#outboxScan);
     // Held leases are left to expire: a task this instance did not finish is then taken over elsewhere.
     const conns = [this.#cmd, this.#blocking, this.#sub];
     this.#cmd = this.#blocking = this.#sub = undefined;

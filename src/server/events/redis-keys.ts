@@ -25,6 +25,26 @@ export class RedisKeys {
     return `${this.prefix}:ctl:${instance}`;
   }
 
+  /** Push notifications an instance has queued and not yet settled (see push-outbox.ts). */
+  outbox(instance: string): string {
+    return `${this.prefix}:push:${instance}`;
+  }
+
+  /** Every instance that ever had an outbox (survivors look here for dead ones). */
+  get instances(): string {
+    return `${this.prefix}:instances`;
+  }
+
+  /** Exists while an instance beats (same TTL and renewal as its leases). */
+  alive(instance: string): string {
+    return `${this.prefix}:alive:${instance}`;
+  }
+
+  /** Held by the survivor working off a dead instance's outbox. */
+  takeover(instance: string): string {
+    return `${this.prefix}:takeover:${instance}`;
+  }
+
   #task(scope: Scope, taskId: string): string {
     return `${enc(scope.tenant)}:${enc(scope.owner)}:${enc(taskId)}`;
   }
