@@ -12,6 +12,7 @@ import {
   type Logger,
 } from 'a2a-kit/server';
 import { SqliteTaskStore } from 'a2a-kit/server/sqlite';
+import { redisEvents } from 'a2a-kit/server/redis';
 import { warmUpReviewer } from '../work/index.js';
 import type { AgentCard } from 'a2a-kit';
 import {
@@ -69,6 +70,11 @@ export interface KitAgentsOptions {
    * waiting for confirmation can be confirmed after one). Default: in memory.
    */
   storeDir?: string;
+  /**
+   * A Redis URL: run as one of several instances of each agent (on a store they share), events, cancels
+   * and leases going through this Redis; each agent uses its own key prefix (`a2a-kit:<agent>`).
+   */
+  events?: string;
   /** Sign every card (public and extended) with these keys (§8.4). */
   signingKeys?: CardSigningKey[];
 }
@@ -111,7 +117,10 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
   // The planner's webhook listens on this machine; the SSRF guard refuses loopback webhooks unless allowed (§13.2).
   const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
   const push = { push: { policy: opts.webhookPolicy ?? (loopback ? { allowLoopback: true } : {}) } };
-  const store = (name: KitAgentName) => (opts.storeDir ? { store: new SqliteTaskStore({ path: path.join(opts.storeDir, `${name}.sqlite`) }) } : {});
+  const store = (name: KitAgentName) => ({
+    ...(opts.storeDir ? { store: new SqliteTaskStore({ path: path.join(opts.storeDir, `${name}.sqlite`) }) } : {}),
+    ...(opts.events ? { events: redisEvents(opts.events, { prefix: `a2a-kit:${name}`, logger: child(name) }) } : {}),
+  });
   // Built with the public card (it needs the real port); the server signs both when given keys.
   let extended: AgentCard | undefined;
   const servers: Record<KitAgentName, AgentServer> = {

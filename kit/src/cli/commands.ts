@@ -41,6 +41,7 @@ export const AGENTS_COMMAND: Command = {
     { name: 'test-timeout', value: 'SECONDS', env: 'KIT_TEST_TIMEOUT', default: '60', help: 'time limit of one test run (1–3600)' },
     { name: 'jsonrpc-only', help: 'serve and list only the JSON-RPC binding (no HTTP+JSON)' },
     { name: 'memory', help: 'keep tasks in memory instead of SQLite files in the work dir' },
+    { name: 'events', value: 'URL', env: 'KIT_EVENTS', default: 'none (one instance)', help: 'Redis URL of the event bus shared by several instances of the agents (redis://host:6379)' },
     { name: 'new-token', help: 'replace the stored deployer token with a fresh one (re-export DEPLOYER_TOKEN afterwards)' },
     { name: 'log-format', value: 'pretty|json', env: 'KIT_LOG_FORMAT', default: 'pretty on a terminal, else json', help: 'log lines on stderr: readable, or one JSON object per line' },
     HELP_FLAG,

@@ -104,12 +104,14 @@ export class RedisEventBus implements TaskEventBus {
     const blocking = make();
     const sub = make();
     // ioredis reports connection errors as events; the bus reports them through check() and its streams.
-    for (const c of [cmd, blocking, sub]) c.on('error', () => undefined);
+    let first: Error | undefined;
+    for (const c of [cmd, blocking, sub]) c.on('error', (err: Error) => (first ??= err));
     try {
       await Promise.all([cmd.connect(), blocking.connect(), sub.connect()]);
     } catch (err) {
       for (const c of [cmd, blocking, sub]) c.disconnect();
-      throw new Error(`The event bus at ${this.#masked} is unreachable: ${(err as Error).message}`, { cause: err });
+      const why = (first ?? (err as Error)).message || String(err);
+      throw new Error(`The event bus at ${this.#masked} is unreachable: ${why}`, { cause: first ?? err });
     }
     cmd.defineCommand('a2aPublish', { numberOfKeys: 1, lua: PUBLISH });
     this.#cmd = cmd;
