@@ -94,11 +94,15 @@ test('§3.1.5 CancelTask through C aborts the executor signal on A and answers C
   for (const i of instances) assert.equal((await rpc(i.url, 'GetTask', { id: task.id })).body.result.status.state, 'TASK_STATE_CANCELED');
 });
 
-test('INPUT_REQUIRED on A continues on B', opts, async () => {
-  const task = (await rpc(A.url, 'SendMessage', { message: msg('ask') })).body.result.task as Task;
-  assert.equal(task.status.state, 'TASK_STATE_INPUT_REQUIRED');
+test('INPUT_REQUIRED on A continues on B; A then answers from the store, not from its old run', opts, async () => {
+  const streamed = await openStream(A.url, 'SendStreamingMessage', { message: msg('ask') }); // A keeps the run for resumes
+  const events = await streamed.rest();
+  const task = events[0]!.data.result.task as Task;
+  assert.equal(stateOf(events.at(-1)!), 'TASK_STATE_INPUT_REQUIRED');
   const r = await rpc(B.url, 'SendMessage', { message: msg('blue', { taskId: task.id, contextId: task.contextId }) });
   assert.equal(r.body.result?.task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(r.body));
+  assert.equal((await rpc(A.url, 'GetTask', { id: task.id })).body.result.status.state, 'TASK_STATE_COMPLETED');
+  assert.equal((await rpc(A.url, 'CancelTask', { id: task.id })).body.error?.code, -32002, 'TaskNotCancelable, not a CANCELED over COMPLETED');
 });
 
 test('a push webhook receives each event once with three instances', opts, async () => {

@@ -92,7 +92,11 @@ export class TaskManager {
   /** The live run of a task, if one is in memory. */
   liveRun(scope: Scope, id: string): TaskRun | undefined {
     const r = this.#runs.get(taskKey(scope, id));
-    return r && r.scope.owner === scope.owner && r.scope.tenant === scope.tenant ? r : undefined;
+    if (!r || r.scope.owner !== scope.owner || r.scope.tenant !== scope.tenant) return undefined;
+    // With other instances, a run kept here that is neither executing nor saving may be behind the
+    // store (a follow-up ran elsewhere): the store is the truth then.
+    if (this.options.bus && !r.active && !r.execution && !r.saving && !r.dirty) return undefined;
+    return r;
   }
 
   /** The run of a stored task, tracked so that later events reach its listeners. */
