@@ -47,13 +47,15 @@ export interface RedisEventsOptions {
   redis?: RedisOptions;
 }
 
-// Append one event and push the stream's expiry back. KEYS: stream. ARGV: maxlen, ttl ms, event id, event JSON.
+// Append a task's events (id, JSON, id, JSON…) and push the stream's expiry back. KEYS: stream. ARGV: maxlen, ttl ms, events.
 const PUBLISH = `
-redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'i', ARGV[3], 'e', ARGV[4])
+for i = 3, #ARGV, 2 do
+  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'i', ARGV[i], 'e', ARGV[i + 1])
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
-type BusRedis = Redis & { a2aPublish(key: string, maxlen: number, ttl: number, id: string, json: string): Promise<number> };
+type BusRedis = Redis & { a2aPublish(key: string, maxlen: number, ttl: number, ...events: string[]): Promise<number> };
 
 /** A {@link TaskEventBus} on Redis Streams; build it with {@link redisEvents}. */
 export class RedisEventBus implements TaskEventBus {
@@ -165,16 +167,38 @@ export class RedisEventBus implements TaskEventBus {
     return new A2AError('Unavailable', `The event bus (${this.#masked}) is unreachable; this instance accepts no new work until it is back`);
   }
 
+  /**
+   * Events of one turn of the event loop are sent together, one command per task: an agent that
+   * emits a burst (a synchronous one emits its whole task at once) costs one round trip, not one per
+   * event. Serialised now: the live task keeps changing after this call.
+   */
   publish(scope: Scope, taskId: string, event: StreamResponse, id: string): void {
-    const cmd = this.#cmd;
-    if (!cmd) return;
-    cmd.a2aPublish(this.#keys.events(scope, taskId), this.#maxEvents, this.#retentionMs, id, JSON.stringify(event)).catch((err: unknown) => {
-      // Logged once per outage: streams on other instances have ended with an error by now.
-      if (this.#publishFailing) return;
-      this.#publishFailing = true;
-      this.#logger.error({ err, taskId, url: this.#masked }, 'publishing task events to the bus failed');
-    });
+    if (!this.#cmd) return;
+    const key = this.#keys.events(scope, taskId);
+    let batch = this.#batches.get(key);
+    if (!batch) {
+      this.#batches.set(key, (batch = []));
+      if (this.#batches.size === 1) queueMicrotask(this.#flush);
+    }
+    batch.push(id, JSON.stringify(event));
   }
+
+  readonly #batches = new Map<string, string[]>();
+
+  readonly #flush = (): void => {
+    const cmd = this.#cmd;
+    const batches = [...this.#batches];
+    this.#batches.clear();
+    if (!cmd) return;
+    for (const [key, events] of batches) {
+      cmd.a2aPublish(key, this.#maxEvents, this.#retentionMs, ...events).catch((err: unknown) => {
+        // Logged once per outage: streams on other instances have ended with an error by now.
+        if (this.#publishFailing) return;
+        this.#publishFailing = true;
+        this.#logger.error({ err, url: this.#masked }, 'publishing task events to the bus failed');
+      });
+    }
+  };
 
   async subscribe(scope: Scope, taskId: string, lastEventId?: string): Promise<BusSubscription> {
     this.check();
