@@ -113,7 +113,7 @@ export class RedisEventBus implements TaskEventBus {
     } catch (err) {
       for (const c of [cmd, blocking, sub]) c.disconnect();
       const why = (first ?? (err as Error)).message || String(err);
-      throw new Error(`The event bus at ${this.#masked} is unreachable: ${why}`, { cause: first ?? err });
+      throw new Error(`The event bus at ${this.#masked} is unreachable: ${why}`, { cause: err });
     }
     cmd.defineCommand('a2aPublish', { numberOfKeys: 1, lua: PUBLISH });
     this.#cmd = cmd;
