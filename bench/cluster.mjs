@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -128,7 +128,7 @@ async function streams(servers) {
   };
 }
 
-const results = { date, redis: REDIS, seconds: SECONDS, concurrency: CONCURRENCY, k: K, tasks: TASKS, ticks: TICKS };
+const results = { date, loadBefore: loadavg()[0], redis: REDIS, seconds: SECONDS, concurrency: CONCURRENCY, k: K, tasks: TASKS, ticks: TICKS };
 try {
   const pair = await instances(2, true, path.join(dir, 'lat.db'));
   try {
@@ -161,7 +161,8 @@ const L = results.latency;
 const lines = [
   `# Cluster bench, ${date}`,
   '',
-  `\`node bench/cluster.mjs\` — Redis ${REDIS}; SQLite store shared by the instances; 2-core machine shared with other work.`,
+  `\`node bench/cluster.mjs\` — Redis ${REDIS}; SQLite store shared by the instances; 2-core machine shared with other work`,
+  `(1-min load average ${results.loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after: p99s on a loaded machine measure the scheduler as much as the bus).`,
   '',
   `## Event on A → delivered to a subscriber (${TASKS} tasks × ${TICKS} updates, 5 ms apart)`,
   '',

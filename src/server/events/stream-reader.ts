@@ -34,6 +34,8 @@ export class StreamReader {
   #blockedId: number | undefined;
   #wake: (() => void) | undefined;
   #closed = false;
+  /** A stream was added that the XREAD in flight does not name yet. */
+  #stale = false;
   #running: Promise<void> | undefined;
 
   constructor(
@@ -103,16 +105,19 @@ export class StreamReader {
     await this.#running?.catch(() => undefined);
   }
 
-  #interrupt(): void {
+  #interrupt(attempt = 0): void {
     const w = this.#wake;
     if (w) {
       this.#wake = undefined;
       w();
       return;
     }
-    if (this.#blockedId !== undefined && this.command.status === 'ready') {
-      this.command.client('UNBLOCK', this.#blockedId).catch(() => undefined);
-    }
+    this.#stale = true;
+    if (this.#blockedId === undefined || this.command.status !== 'ready') return;
+    this.command.client('UNBLOCK', this.#blockedId).catch(() => undefined);
+    // The XREAD may not have reached Redis yet (then the UNBLOCK finds nothing to unblock): try again
+    // shortly, so that a new subscription never waits a whole block period to join.
+    if (attempt < 5) setTimeout(() => this.#stale && !this.#closed && this.#interrupt(attempt + 1), 20).unref();
   }
 
   async #loop(): Promise<void> {
@@ -121,6 +126,7 @@ export class StreamReader {
         await new Promise<void>((r) => (this.#wake = r));
         continue;
       }
+      this.#stale = false;
       const keys = [...this.#groups.keys()];
       const ids = keys.map((k) => this.#groups.get(k)!.cursor);
       let res: Array<[string, Array<[string, string[]]>]> | null;
