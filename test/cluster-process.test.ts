@@ -19,6 +19,8 @@ const prefix = testPrefix();
 const dir = mkdtempSync(path.join(tmpdir(), 'a2a-cluster-'));
 const procs: ChildProcess[] = [];
 const urls: string[] = [];
+/** Task ids whose executor saw its signal abort, per instance. */
+const aborted: Array<Set<string>> = [];
 /** ttlMs + scanMs of cluster-server.ts: the longest a lost owner goes unnoticed. */
 const LEASE_BOUND_MS = 1250;
 
@@ -28,12 +30,18 @@ function startInstance(): Promise<string> {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   procs.push(child);
+  const seen = new Set<string>();
+  aborted.push(seen);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('a cluster server did not start')), BOUND_MS);
     child.once('exit', (code) => reject(new Error(`a cluster server exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => {
-      clearTimeout(timer);
-      resolve(`${(JSON.parse(line) as { origin: string }).origin}/rpc`);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = JSON.parse(line) as { origin?: string; aborted?: string };
+      if (m.aborted) seen.add(m.aborted);
+      if (m.origin) {
+        clearTimeout(timer);
+        resolve(`${m.origin}/rpc`);
+      }
     });
   });
 }
@@ -78,6 +86,22 @@ test('1,000 tasks spread over the instances: ListTasks totals and pages agree ev
     pages.push(seen);
   }
   for (const p of pages.slice(1)) assert.deepEqual(p, pages[0], 'the same pages from every instance');
+});
+
+test('§3.1.5 send on A, subscribe on B, cancel through C: the executor on A sees its signal aborted', opts, async () => {
+  const [a, b, c] = urls as [string, string, string];
+  const task = (await rpc(a, 'SendMessage', { message: msg('slow'), configuration: { returnImmediately: true } })).body.result.task as Task;
+  await waitForTask(a, task.id, (t) => t.status.state === 'TASK_STATE_WORKING');
+  const watching = await openStream(b, 'SubscribeToTask', { id: task.id });
+  assert.ok(await watching.next());
+  const answer = await rpc(c, 'CancelTask', { id: task.id });
+  assert.equal(answer.body.result?.status.state, 'TASK_STATE_CANCELED', JSON.stringify(answer.body));
+  const rest = await watching.rest();
+  assert.equal(rest.at(-1)?.data.result?.statusUpdate?.status.state, 'TASK_STATE_CANCELED');
+  const deadline = Date.now() + BOUND_MS;
+  while (!aborted[0]!.has(task.id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(aborted[0]!.has(task.id), 'the executor on A saw its signal abort');
+  assert.ok(!aborted[1]!.has(task.id) && !aborted[2]!.has(task.id));
 });
 
 test('kill -9 of the owner mid-task: FAILED within the lease bound, the same on both survivors', opts, async () => {

@@ -18,6 +18,7 @@ const agent: AgentExecutor = async (ctx, task) => {
     const t = setTimeout(resolve, 60_000);
     ctx.signal.addEventListener('abort', () => {
       clearTimeout(t);
+      process.stdout.write(`${JSON.stringify({ aborted: ctx.taskId })}\n`); // the test reads it
       resolve();
     });
   });
