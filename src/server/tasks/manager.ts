@@ -148,7 +148,7 @@ export class TaskManager {
       refuseTerminal(run.task ?? existing);
     }
     // Whichever instance receives the follow-up runs it, unless another one is still processing the task.
-    if (this.options.bus && !(await this.options.bus.acquire(scope, existing.id))) {
+    if (this.options.bus && !(await this.#lease(scope, existing))) {
       throw new A2AError('UnsupportedOperation', `Task ${existing.id} is still processing a message on another instance`);
     }
     if (onCreated) {
@@ -185,7 +185,7 @@ export class TaskManager {
       }
       exec.returned();
       if (exec.finished) {
-        this.options.bus?.release(run.scope, run.taskId);
+        this.#unlease(run);
         this.#release(run);
       } else this.#watchIdle(run);
     };
@@ -219,7 +219,7 @@ export class TaskManager {
     exec.unlisten?.();
     if (run.execution === exec) run.execution = undefined;
     if (!run.active) {
-      this.options.bus?.release(run.scope, run.taskId);
+      this.#unlease(run);
       this.#release(run);
     }
   }
@@ -440,6 +440,34 @@ export class TaskManager {
     });
     this.#release(run);
     await this.flush(run);
+  }
+
+  /**
+   * Take a task's lease for a follow-up. An interrupted task's executor may still be returning on the
+   * instance that ran it: as on one instance, it gets a moment (5 s) to finish.
+   */
+  async #lease(scope: Scope, task: Task): Promise<boolean> {
+    const bus = this.options.bus!;
+    const deadline = Date.now() + (isInterrupted(task.status.state) ? 5000 : 0);
+    for (let i = 0; i < 200; i++) {
+      if (await bus.acquire(scope, task.id)) return true;
+      if (Date.now() >= deadline) return false;
+      await delay(25);
+    }
+    return false;
+  }
+
+  /**
+   * Give up the lease once the task's latest state is stored: whoever takes it next (a follow-up
+   * elsewhere) reads the store. Kept when another call started on the task here meanwhile.
+   */
+  #unlease(run: TaskRun): void {
+    const bus = this.options.bus;
+    if (!bus) return;
+    const release = (): void => {
+      if (!run.active && !run.execution) bus.release(run.scope, run.taskId);
+    };
+    this.flush(run).then(release, release);
   }
 
   #resumable(): boolean {
