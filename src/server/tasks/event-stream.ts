@@ -148,7 +148,6 @@ async function forMessage(tasks: TaskManager, req: SendMessageRequest, scope: Sc
 function forSubscription(tasks: TaskManager, task: Task, scope: Scope, lastEventId?: string): EventStream | Promise<EventStream> {
   const bus = tasks.options.bus;
   if (bus) {
-    bus.check();
     const live = tasks.liveRun(scope, task.id);
     const here = (live?.active || live?.execution) && (lastEventId === undefined || (/^\d+$/.test(lastEventId) && live.eventsAfter(Number(lastEventId)) !== undefined));
     if (!here) return fromBus(tasks, bus, task, scope, lastEventId);

@@ -274,9 +274,9 @@ export class TaskManager {
   async cancel(scope: Scope, id: string, local = false): Promise<Task> {
     const bus = this.options.bus;
     if (bus && !local) {
-      bus.check();
       const live = this.liveRun(scope, id);
       if (!live?.active && !live?.execution) {
+        bus.check(); // a task running here can still be canceled while the bus is down
         const remote = await bus.cancelRemote(scope, id);
         if (remote) return remote;
       }
