@@ -316,8 +316,9 @@ export class TaskManager {
   }
 
   onEvent(run: TaskRun, event: StreamResponse, seq: number): void {
-    if (!('task' in event)) this.#persist(run);
+    // Published first: the bus sends from a microtask queued now, before the store write queued next.
     if (this.options.bus && run.task) this.options.bus.publish(run.scope, run.taskId, event, String(seq));
+    if (!('task' in event)) this.#persist(run);
     for (const o of this.#observers) o(run.scope, run.task, event);
   }
 
