@@ -59,6 +59,7 @@ export async function dropPrefix(prefix: string, url = REDIS_URL): Promise<void>
 /** The store the instances share (see the module comment). */
 export async function clusterStore(): Promise<TaskStore> {
   const spec = process.env.A2A_CLUSTER_STORE ?? 'memory';
+  // After the PostgreSQL store lands: if (spec.startsWith('postgres://')) return new PostgresTaskStore(…spec…);
   if (spec.startsWith('sqlite:')) {
     const { SqliteTaskStore } = await import('../src/server/store/sqlite.js');
     return new SqliteTaskStore({ path: spec.slice('sqlite:'.length) } as never);

@@ -21,12 +21,15 @@ const procs: ChildProcess[] = [];
 const urls: string[] = [];
 /** Task ids whose executor saw its signal abort, per instance. */
 const aborted: Array<Set<string>> = [];
+/** What the processes share: A2A_CLUSTER_STORE when it names a database, else a SQLite file (WAL). */
+const outer = process.env.A2A_CLUSTER_STORE;
+const sharedStore = outer && outer !== 'memory' ? outer : `sqlite:${path.join(dir, 'tasks.db')}`;
 /** ttlMs + scanMs of cluster-server.ts: the longest a lost owner goes unnoticed. */
 const LEASE_BOUND_MS = 1250;
 
 function startInstance(): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'cluster-server.ts')], {
-    env: { ...process.env, A2A_CLUSTER_STORE: `sqlite:${path.join(dir, 'tasks.db')}`, A2A_BUS_PREFIX: prefix },
+    env: { ...process.env, A2A_CLUSTER_STORE: sharedStore, A2A_BUS_PREFIX: prefix },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   procs.push(child);
