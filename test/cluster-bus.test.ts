@@ -209,6 +209,31 @@ test('push retries pending on a lost instance are delivered by a survivor, each 
   }
 });
 
+test('a resume after the retention window: the events are gone, so a finished task is refused as for a new subscription', opts, async () => {
+  const own = testPrefix();
+  const store = await clusterStore();
+  const pp = probe();
+  const make = () => createAgentServer({ executor: scripted(pp), store, card: (o) => card(o), events: redisEvents(REDIS_URL, { prefix: own, retention: { ms: 300 } }) });
+  const servers = [make(), make()];
+  try {
+    const [a, b] = await Promise.all(servers.map(async (s) => `${await s.listen(0)}/rpc`));
+    const stream = await openStream(a!, 'SendStreamingMessage', { message: msg('gate r1') });
+    const head = (await stream.next())!;
+    const id = head.data.result.task.id as string;
+    await stream.cancel();
+    pp.gate('r1').open();
+    await waitForTask(a!, id, (t) => t.status.state === 'TASK_STATE_COMPLETED');
+    const within = await openStream(b!, 'SubscribeToTask', { id }, { 'A2A-Version': '1.0', 'Last-Event-ID': head.id! });
+    assert.equal(stateOf((await within.rest()).at(-1)!), 'TASK_STATE_COMPLETED', 'within the window: resumed');
+    await new Promise((r) => setTimeout(r, 800)); // past retention.ms: Redis expired the stream
+    const late = await rpc(b!, 'SubscribeToTask', { id }, { 'A2A-Version': '1.0', 'Last-Event-ID': head.id! });
+    assert.equal(late.body.error?.code, -32004, JSON.stringify(late.body));
+  } finally {
+    await Promise.allSettled(servers.map((s) => s.close(100)));
+    await dropPrefix(own);
+  }
+});
+
 function timeout(why: string): Promise<never> {
   return new Promise((_, rej) => setTimeout(() => rej(new Error(why)), BOUND_MS).unref());
 }
