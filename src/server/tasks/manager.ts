@@ -23,6 +23,7 @@ import type { Logger } from '../logger.js';
 import { taskKey, type Scope, type TaskStore } from '../store/task-store.js';
 import { TaskRun, type RunListener } from './run.js';
 import type { TaskEventBus } from '../events/bus.js';
+import { adoptLostTask, leaseFollowUp, unleaseWhenStored } from './cluster.js';
 
 /** Something that wants every event of every task (push delivery, metrics…). */
 export type TaskEventObserver = (scope: Scope, task: Task | undefined, event: StreamResponse) => void;
@@ -148,7 +149,7 @@ export class TaskManager {
       refuseTerminal(run.task ?? existing);
     }
     // Whichever instance receives the follow-up runs it, unless another one is still processing the task.
-    if (this.options.bus && !(await this.#lease(scope, existing))) {
+    if (this.options.bus && !(await leaseFollowUp(this.options.bus, scope, existing))) {
       throw new A2AError('UnsupportedOperation', `Task ${existing.id} is still processing a message on another instance`);
     }
     if (onCreated) {
@@ -185,7 +186,7 @@ export class TaskManager {
       }
       exec.returned();
       if (exec.finished) {
-        this.#unlease(run);
+        unleaseWhenStored(this, run);
         this.#release(run);
       } else this.#watchIdle(run);
     };
@@ -219,7 +220,7 @@ export class TaskManager {
     exec.unlisten?.();
     if (run.execution === exec) run.execution = undefined;
     if (!run.active) {
-      this.#unlease(run);
+      unleaseWhenStored(this, run);
       this.#release(run);
     }
   }
@@ -398,9 +399,9 @@ export class TaskManager {
       if (this.liveRun(scope, task.id)) continue;
       const run = this.#track(new TaskRun(scope, task.id, task.contextId, this, task));
       runs.push(run);
-      const last = this.#resumable() ? lastUserMessage(task) : undefined;
+      const last = this.resumable ? lastUserMessage(task) : undefined;
       if (last) {
-        this.#rerun(run, last);
+        this.rerun(run, last);
         continue;
       }
       run.setStatus('TASK_STATE_FAILED', {
@@ -416,67 +417,18 @@ export class TaskManager {
     return runs.length;
   }
 
-  /**
-   * Another instance's lease on this task expired (that instance died): fail the task with a status
-   * message that says so, or, for a resumable executor, run it again here with its last user message.
-   */
-  async adopt(scope: Scope, id: string): Promise<void> {
-    const live = this.liveRun(scope, id);
-    if (live?.active || live?.execution) return;
-    const task = await this.options.store.getTask(scope, id);
-    if (!task || stopsAt(task.status.state)) return;
-    const run = live ?? this.#track(new TaskRun(scope, task.id, task.contextId, this, task));
-    run.task = task; // the store is ahead of a run this instance kept from an earlier turn
-    const last = this.#resumable() ? lastUserMessage(task) : undefined;
-    if (last && (await this.options.bus?.acquire(scope, id)) !== false) {
-      this.#rerun(run, last);
-      return;
-    }
-    run.setStatus('TASK_STATE_FAILED', {
-      messageId: newId(),
-      role: 'ROLE_AGENT',
-      taskId: run.taskId,
-      contextId: run.contextId,
-      parts: [{ text: 'The agent instance working on this task was lost (it stopped renewing its lease) before finishing it' }],
-    });
-    this.#release(run);
-    await this.flush(run);
+  /** Another instance's lease on this task expired (that instance died): see {@link adoptLostTask}. */
+  adopt(scope: Scope, id: string): Promise<void> {
+    return adoptLostTask(this, scope, id);
   }
 
-  /**
-   * Take a task's lease for a follow-up. An interrupted task's executor may still be returning on the
-   * instance that ran it: as on one instance, it gets a moment (5 s) to finish.
-   */
-  async #lease(scope: Scope, task: Task): Promise<boolean> {
-    const bus = this.options.bus!;
-    const deadline = Date.now() + (isInterrupted(task.status.state) ? 5000 : 0);
-    for (let i = 0; i < 200; i++) {
-      if (await bus.acquire(scope, task.id)) return true;
-      if (Date.now() >= deadline) return false;
-      await delay(25);
-    }
-    return false;
-  }
-
-  /**
-   * Give up the lease once the task's latest state is stored: whoever takes it next (a follow-up
-   * elsewhere) reads the store. Kept when another call started on the task here meanwhile.
-   */
-  #unlease(run: TaskRun): void {
-    const bus = this.options.bus;
-    if (!bus) return;
-    const release = (): void => {
-      if (!run.active && !run.execution) bus.release(run.scope, run.taskId);
-    };
-    this.flush(run).then(release, release);
-  }
-
-  #resumable(): boolean {
+  /** Whether a task nobody finished is run again (instead of failed). */
+  get resumable(): boolean {
     return this.options.recovery === 'resume' || this.options.executor.resumable === true;
   }
 
   /** Run the executor again on a task nobody finished, as its own caller would have. */
-  #rerun(run: TaskRun, last: Message): void {
+  rerun(run: TaskRun, last: Message): void {
     const cc: CallContext = { requestedExtensions: [], activatedExtensions: new Set() };
     if (run.scope.owner) cc.caller = { id: run.scope.owner };
     this.#execute(run, last, { message: last, ...(run.scope.tenant ? { tenant: run.scope.tenant } : {}) }, cc);
