@@ -55,6 +55,11 @@ end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
+/** How long one XREAD waits for new entries before it is sent again (ms). */
+const BLOCK_MS = 5000;
+/** Bound on any other command: past it the call fails (Unavailable) instead of waiting on a hung Redis. */
+const COMMAND_TIMEOUT_MS = 5000;
+
 type BusRedis = Redis & { a2aPublish(key: string, maxlen: number, ttl: number, ...events: string[]): Promise<number> };
 
 /** A {@link TaskEventBus} on Redis Streams; build it with {@link redisEvents}. */
@@ -92,9 +97,11 @@ export class RedisEventBus implements TaskEventBus {
   async start(host: BusHost): Promise<void> {
     if (this.#cmd) return;
     const { Redis } = await import('ioredis');
-    const make = (): Redis =>
+    // A Redis that hangs without closing the connection must not hang streams or calls either.
+    const make = (commandTimeout?: number): Redis =>
       new Redis(this.url, {
         ...this.options.redis,
+        ...(commandTimeout ? { commandTimeout } : {}),
         lazyConnect: true,
         // Fail at once while down (the caller gets a clear Unavailable) instead of queueing work for later.
         enableOfflineQueue: false,
@@ -102,8 +109,8 @@ export class RedisEventBus implements TaskEventBus {
         connectTimeout: this.options.connectTimeoutMs ?? 5000,
         retryStrategy: (times) => Math.min(50 * times, 1000),
       });
-    const cmd = make() as BusRedis;
-    const blocking = make();
+    const cmd = make(COMMAND_TIMEOUT_MS) as BusRedis;
+    const blocking = make(BLOCK_MS + COMMAND_TIMEOUT_MS);
     const sub = make();
     // ioredis reports connection errors as events; the bus reports them through check() and its streams.
     let first: Error | undefined;
@@ -119,7 +126,7 @@ export class RedisEventBus implements TaskEventBus {
     this.#cmd = cmd;
     this.#blocking = blocking;
     this.#sub = sub;
-    const reader = (this.#reader = new StreamReader(blocking, cmd));
+    const reader = (this.#reader = new StreamReader(blocking, cmd, BLOCK_MS));
     reader.blockedClientId = (await blocking.client('ID')) as number;
     const leases = (this.#leases = new Leases(cmd, this.#keys, this.instanceId, this.#logger, this.options.lease));
     this.#control = new ControlChannel(cmd, sub, this.#keys, this.instanceId, this.#logger);

@@ -17,6 +17,7 @@ export type { TaskEventBus, BusHost, BusSink, BusSubscription } from './bus.js';
  * The cross-instance event bus on Redis Streams at `url` (`redis://[:password@]host:port[/db]`,
  * `rediss://` for TLS). Pass it as `events` to `createAgentServer`; it connects when the server starts,
  * and a Redis that cannot be reached then fails the start with an error naming the URL (password masked).
+ * One per server: the bus is an instance's identity in leases and cancel requests.
  */
 export function redisEvents(url: string, options: RedisEventsOptions = {}): RedisEventBus {
   return new RedisEventBus(url, options);
