@@ -46,6 +46,8 @@ export interface BusHost {
   cancelLocal(scope: Scope, taskId: string): Promise<Task>;
   /** Another instance's lease on this task expired: fail it, or run it again. */
   orphaned(scope: Scope, taskId: string): Promise<void>;
+  /** This instance lost the lease of a task it runs (it was taken for dead and the task adopted). */
+  leaseLost(scope: Scope, taskId: string): void;
 }
 
 /**

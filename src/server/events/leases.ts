@@ -29,6 +29,17 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
 return 1`;
 
+// Renew a lease: ours, or expired (Redis was out of reach) while its member is still in the set —
+// a member a survivor removed means the task was adopted, and the lease is lost. Same KEYS and ARGV.
+const RENEW = `
+local cur = redis.call('GET', KEYS[1])
+if cur == ARGV[1] or (not cur and redis.call('ZSCORE', KEYS[2], ARGV[4])) then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+  return 1
+end
+return 0`;
+
 // Give it up only when ours.
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
@@ -44,6 +55,7 @@ interface Held {
 
 type LeaseRedis = Redis & {
   a2aAcquire(lease: string, leases: string, me: string, ttl: number, expiry: number, member: string): Promise<number>;
+  a2aRenew(lease: string, leases: string, me: string, ttl: number, expiry: number, member: string): Promise<number>;
   a2aRelease(lease: string, leases: string, me: string, member: string): Promise<number>;
 };
 
@@ -55,6 +67,7 @@ export class Leases {
   readonly #redis: LeaseRedis;
   #timers: NodeJS.Timeout[] = [];
   #scanFrom = 0;
+  #lost: ((scope: Scope, taskId: string) => void) | undefined;
   #scanning = false;
 
   constructor(
@@ -67,12 +80,14 @@ export class Leases {
     this.ttlMs = options.ttlMs ?? 10_000;
     this.scanMs = options.scanMs ?? Math.max(50, Math.floor(this.ttlMs / 4));
     redis.defineCommand('a2aAcquire', { numberOfKeys: 2, lua: ACQUIRE });
+    redis.defineCommand('a2aRenew', { numberOfKeys: 2, lua: RENEW });
     redis.defineCommand('a2aRelease', { numberOfKeys: 2, lua: RELEASE });
     this.#redis = redis as LeaseRedis;
   }
 
   /** Start renewing and scanning; `orphaned` is called once per lost task, on one instance. */
-  start(orphaned: (scope: Scope, taskId: string) => Promise<void>): void {
+  start(orphaned: (scope: Scope, taskId: string) => Promise<void>, lost: (scope: Scope, taskId: string) => void): void {
+    this.#lost = lost;
     const renew = setInterval(() => this.#renewAll(), Math.max(20, Math.floor(this.ttlMs / 3)));
     const scan = setInterval(() => void this.#scan(orphaned), this.scanMs);
     renew.unref();
@@ -135,9 +150,13 @@ export class Leases {
     this.beat().catch(() => undefined);
     const expiry = Date.now() + this.ttlMs;
     for (const h of this.#held.values()) {
-      this.#redis.a2aAcquire(h.key, this.keys.leases, this.me, this.ttlMs, expiry, h.member).then(
+      this.#redis.a2aRenew(h.key, this.keys.leases, this.me, this.ttlMs, expiry, h.member).then(
         (ok) => {
-          if (ok !== 1) this.logger.warn({ taskId: h.taskId }, 'another instance took over the lease of a task running here');
+          if (ok === 1 || this.#held.get(h.key) !== h) return;
+          // This instance was taken for lost (it could not renew for a whole TTL) and the task adopted.
+          this.#held.delete(h.key);
+          this.logger.warn({ taskId: h.taskId }, 'another instance took over a task running here: its executor is aborted');
+          this.#lost?.(h.scope, h.taskId);
         },
         () => undefined, // down: retried at the next tick, and after reconnecting
       );

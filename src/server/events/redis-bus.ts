@@ -141,7 +141,10 @@ export class RedisEventBus implements TaskEventBus {
       this.#logger.info({ url: this.#masked }, 'event bus reachable again');
     });
     reader.start();
-    leases.start((scope, taskId) => host.orphaned(scope, taskId));
+    leases.start(
+      (scope, taskId) => host.orphaned(scope, taskId),
+      (scope, taskId) => host.leaseLost(scope, taskId),
+    );
     await leases.beat();
     await cmd.sadd(this.#keys.instances, this.instanceId);
     const outbox = this.#outbox;

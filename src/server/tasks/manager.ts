@@ -82,7 +82,12 @@ export class TaskManager {
   async start(): Promise<number> {
     const bus = this.options.bus;
     if (!bus) return this.recover();
-    await bus.start({ cancelLocal: (scope, id) => this.cancel(scope, id, true), orphaned: (scope, id) => this.adopt(scope, id) });
+    await bus.start({
+      cancelLocal: (scope, id) => this.cancel(scope, id, true),
+      orphaned: (scope, id) => this.adopt(scope, id),
+      // Another instance owns the task now: stop the executor here (its later updates are not trusted).
+      leaseLost: (scope, id) => this.liveRun(scope, id)?.abortRun(new A2AError('Unavailable', 'This instance lost the task to another one')),
+    });
     return 0;
   }
 
