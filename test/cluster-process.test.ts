@@ -107,6 +107,17 @@ test('§3.1.5 send on A, subscribe on B, cancel through C: the executor on A see
   assert.ok(!aborted[1]!.has(task.id) && !aborted[2]!.has(task.id));
 });
 
+test('an owner stalled past its lease: a survivor fails the task, and the owner aborts its executor when it wakes', opts, async () => {
+  const [, b, c] = urls as [string, string, string];
+  const task = (await rpc(b, 'SendMessage', { message: msg('stall'), configuration: { returnImmediately: true } })).body.result.task as Task;
+  const failed = await waitForTask(c, task.id, (t) => t.status.state !== 'TASK_STATE_WORKING' && t.status.state !== 'TASK_STATE_SUBMITTED');
+  assert.equal(failed.status.state, 'TASK_STATE_FAILED');
+  const deadline = Date.now() + BOUND_MS;
+  while (!aborted[1]!.has(task.id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(aborted[1]!.has(task.id), 'the stalled owner aborted its executor once it saw the task adopted');
+  assert.equal(((await rpc(b, 'GetTask', { id: task.id })).body.result as Task).status.state, 'TASK_STATE_FAILED', 'and did not write over it');
+});
+
 test('kill -9 of the owner mid-task: FAILED within the lease bound, the same on both survivors', opts, async () => {
   const [a, b, c] = urls as [string, string, string];
   const task = (await rpc(a, 'SendMessage', { message: msg('slow'), configuration: { returnImmediately: true } })).body.result.task as Task;

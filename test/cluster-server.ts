@@ -9,18 +9,29 @@ import { card } from './core-fixture.js';
 import { REDIS_URL, clusterStore } from './cluster-fixture.js';
 
 const agent: AgentExecutor = async (ctx, task) => {
-  if (ctx.text !== 'slow') {
+  if (ctx.text === 'stall') {
+    task.working('stalling');
+    await new Promise((r) => setTimeout(r, 200)); // stored by now
+    // The event loop stops for longer than the lease TTL: to the others this instance looks dead.
+    const until = Date.now() + 2500;
+    while (Date.now() < until) {
+      // busy on purpose
+    }
+    await new Promise((r) => setTimeout(r, 600)); // the lease renewal runs meanwhile and finds the task adopted
+  } else if (ctx.text !== 'slow') {
     task.complete(`done: ${ctx.text}`);
     return;
   }
   task.working('on it');
   await new Promise<void>((resolve) => {
     const t = setTimeout(resolve, 60_000);
-    ctx.signal.addEventListener('abort', () => {
+    const aborted = (): void => {
       clearTimeout(t);
       process.stdout.write(`${JSON.stringify({ aborted: ctx.taskId })}\n`); // the test reads it
       resolve();
-    });
+    };
+    if (ctx.signal.aborted) aborted();
+    else ctx.signal.addEventListener('abort', aborted);
   });
 };
 

@@ -142,7 +142,8 @@ export class Leases {
 
   /** This instance is alive for another TTL (its push outbox is not taken over meanwhile). */
   beat(): Promise<unknown> {
-    return this.#redis.set(this.keys.alive(this.me), '1', 'PX', this.ttlMs);
+    // Re-registered every beat: a survivor that took this instance for dead (a long stall) removed it.
+    return Promise.all([this.#redis.set(this.keys.alive(this.me), '1', 'PX', this.ttlMs), this.#redis.sadd(this.keys.instances, this.me)]);
   }
 
   #renewAll(): void {

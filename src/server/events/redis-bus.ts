@@ -146,7 +146,6 @@ export class RedisEventBus implements TaskEventBus {
       (scope, taskId) => host.leaseLost(scope, taskId),
     );
     await leases.beat();
-    await cmd.sadd(this.#keys.instances, this.instanceId);
     const outbox = this.#outbox;
     if (outbox) {
       outbox.attach(cmd);

@@ -85,8 +85,13 @@ export class TaskManager {
     await bus.start({
       cancelLocal: (scope, id) => this.cancel(scope, id, true),
       orphaned: (scope, id) => this.adopt(scope, id),
-      // Another instance owns the task now: stop the executor here (its later updates are not trusted).
-      leaseLost: (scope, id) => this.liveRun(scope, id)?.abortRun(new A2AError('Unavailable', 'This instance lost the task to another one')),
+      // Another instance owns the task now: stop the executor here, and answer from the store.
+      leaseLost: (scope, id) => {
+        const run = this.liveRun(scope, id);
+        if (!run) return;
+        run.lost = true;
+        run.abortRun(new A2AError('Unavailable', 'This instance lost the task to another one'));
+      },
     });
     return 0;
   }
@@ -101,7 +106,7 @@ export class TaskManager {
     if (!r || r.scope.owner !== scope.owner || r.scope.tenant !== scope.tenant) return undefined;
     // With other instances, a run kept here that is neither executing nor saving may be behind the
     // store (a follow-up ran elsewhere): the store is the truth then.
-    if (this.options.bus && !r.active && !r.execution && !r.saving && !r.dirty) return undefined;
+    if (this.options.bus && (r.lost || (!r.active && !r.execution && !r.saving && !r.dirty))) return undefined;
     return r;
   }
 
