@@ -171,7 +171,9 @@ async function fromBus(tasks: TaskManager, bus: TaskEventBus, task: Task, scope:
     stream.push({ task: current }, sub.headId || '0');
   }
   stream.onClose = () => sub.close();
-  sub.start({ event: (e, id) => stream.push(e, id), error: (err) => stream.fail(err) });
+  // A task's creation is on the bus too; a subscriber read it as this stream's opening Task (or, when
+  // resuming, in its earlier stream), so it never comes again mid-stream.
+  sub.start({ event: (e, id) => 'task' in e || stream.push(e, id), error: (err) => stream.fail(err) });
   return stream;
 }
 
