@@ -20,13 +20,14 @@ export const START_REDIS =
  */
 export async function redisMissing(url = REDIS_URL): Promise<string | undefined> {
   const r = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => undefined);
+  let first: Error | undefined;
+  r.on('error', (e: Error) => (first ??= e));
   try {
     await r.connect();
     await r.ping();
     return undefined;
   } catch (err) {
-    const why = `Redis is not reachable at ${url} (${(err as Error).message}); start it with: ${START_REDIS}`;
+    const why = `Redis is not reachable at ${url} (${(first ?? (err as Error)).message}); start it with: ${START_REDIS}`;
     if (process.env.CI === 'true') throw new Error(`${why} — under CI=true the cluster tests must run`, { cause: err });
     return why;
   } finally {
