@@ -183,7 +183,7 @@ export class AgentServer {
 
   /** Once per server: tasks a previous process left running get a final state before anything is served. */
   #recover(): Promise<number> {
-    return (this.#recovered ??= this.service.tasks.recover());
+    return (this.#recovered ??= this.service.tasks.start());
   }
 
   /** Make the card current and build the main site (the interfaces the main listener answers). */
@@ -365,6 +365,7 @@ export class AgentServer {
     const stopAgents = () => this.service.tasks.abortAll('server shutting down');
     if (servers.length === 0 && !this.#grpc) {
       stopAgents();
+      await this.service.tasks.options.bus?.close();
       return this.service.pushSender.close();
     }
     // gRPC drains alongside HTTP, within the same grace (its streams end with UNAVAILABLE at once).
@@ -380,6 +381,7 @@ export class AgentServer {
     clearTimeout(timer);
     stopAgents(); // tasks that run on without a connection (returnImmediately, input from elsewhere)
     await this.service.pushSender.shutdown(Math.min(graceMs, 2000)); // last notifications get a short chance
+    await this.service.tasks.options.bus?.close();
     await this.service.store.close?.();
   }
 

@@ -33,6 +33,7 @@ export type { CompatOptions } from './compat/index.js';
 export type { BindingOptions, Authenticator } from './bindings/common.js';
 export type { PushOptions, ExtendedCardSource } from './dispatch/dispatcher.js';
 export type { StoreErrorHook } from './tasks/manager.js';
+export type { TaskEventBus, BusHost, BusSink, BusSubscription } from './events/bus.js';
 export type { TaskLimits } from './tasks/limits.js';
 export { silentLogger, type Logger } from './logger.js';
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './http-listen.js';

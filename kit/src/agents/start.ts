@@ -13,6 +13,7 @@ import {
   type ServerTelemetry,
 } from 'a2a-kit/server';
 import { SqliteTaskStore } from 'a2a-kit/server/sqlite';
+import { redisEvents } from 'a2a-kit/server/redis';
 import { warmUpReviewer } from '../work/index.js';
 import type { AgentCard } from 'a2a-kit';
 import {
@@ -75,6 +76,11 @@ export interface KitAgentsOptions {
    * several kit processes on one database see each other's tasks. Wins over `storeDir`.
    */
   storeUrl?: string;
+  /**
+   * A Redis URL: run as one of several instances of each agent (on a store they share), events, cancels
+   * and leases going through this Redis; each agent uses its own key prefix (`a2a-kit:<agent>`).
+   */
+  events?: string;
   /** Sign every card (public and extended) with these keys (§8.4). */
   signingKeys?: CardSigningKey[];
   /** Traces and metrics per agent, e.g. `(name) => otelServer({ attributes: { 'a2a.agent.name': name } })`. */
@@ -122,12 +128,14 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
   const telemetry = (name: KitAgentName) => (opts.telemetry ? { telemetry: opts.telemetry(name) } : {});
   // pg is loaded only when asked for: the kit runs without it.
   const postgres = opts.storeUrl ? await import('a2a-kit/server/postgres') : undefined;
-  const store = (name: KitAgentName) =>
-    postgres && opts.storeUrl
+  const store = (name: KitAgentName) => ({
+    ...(postgres && opts.storeUrl
       ? { store: postgres.postgresStore(opts.storeUrl, { schema: `kit_${name.replace(/-/g, '_')}`, onError: (err) => logger.warn({ err, agent: name }, 'task database connection lost') }) }
       : opts.storeDir
         ? { store: new SqliteTaskStore({ path: path.join(opts.storeDir, `${name}.sqlite`) }) }
-        : {};
+        : {}),
+    ...(opts.events ? { events: redisEvents(opts.events, { prefix: `a2a-kit:${name}`, logger: child(name) }) } : {}),
+  });
   // Built with the public card (it needs the real port); the server signs both when given keys.
   let extended: AgentCard | undefined;
   const servers: Record<KitAgentName, AgentServer> = {

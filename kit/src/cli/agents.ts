@@ -19,6 +19,17 @@ import { UsageError, helpText, parseFlags, usageLine } from './flags.js';
 import { ECHO_MS } from './interrupt.js';
 import { chooseLogFormat, kitLogger } from './log-lines.js';
 
+/** A URL with its password hidden, for the start-up lines. */
+function maskUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(an invalid URL)';
+  }
+}
+
 const NAMES: KitAgentName[] = ['test-runner', 'code-reviewer', 'deployer'];
 
 /** Three ports, or base URLs whose ports are taken, in the order test-runner, code-reviewer, deployer. */
@@ -104,6 +115,7 @@ async function main(argv: string[]): Promise<number> {
     bindings,
     logger,
     ...store.options,
+    ...(values.string('events') ?? env.KIT_EVENTS ? { events: (values.string('events') ?? env.KIT_EVENTS)! } : {}),
     ...(values.string('host') ?? env.KIT_HOST ? { host: (values.string('host') ?? env.KIT_HOST)! } : {}),
     ...(values.string('public-host') ?? env.KIT_PUBLIC_HOST ? { publicHost: (values.string('public-host') ?? env.KIT_PUBLIC_HOST)! } : {}),
     ...(testTimeoutMs !== undefined ? { testTimeoutMs } : {}),
@@ -117,6 +129,8 @@ async function main(argv: string[]): Promise<number> {
   lines.push(`  workspace      ${workspaceRoot}`, `  releases       ${releasesDir}`);
   lines.push(`  cards signed   kid ${signing.key.kid}; planners trust ${signing.jwksFile}`);
   lines.push(`  tasks          ${store.note}`, `  deployer token ${token.note}`);
+  const events = values.string('events') ?? env.KIT_EVENTS;
+  if (events) lines.push(`  event bus      ${maskUrl(events)} (several instances)`);
   lines.push('Press Ctrl-C to stop.');
   process.stdout.write(`${lines.join('\n')}\n`);
 

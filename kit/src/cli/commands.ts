@@ -48,6 +48,7 @@ export const AGENTS_COMMAND: Command = {
       help: 'where tasks are kept: in memory, in SQLite files (one per agent) in DIR, or in PostgreSQL (one schema per agent; several kit processes can share it)',
     },
     { name: 'memory', help: 'keep tasks in memory (same as --store memory)' },
+    { name: 'events', value: 'URL', env: 'KIT_EVENTS', default: 'none (one instance)', help: 'Redis URL of the event bus shared by several instances of the agents (redis://host:6379)' },
     { name: 'new-token', help: 'replace the stored deployer token with a fresh one (re-export DEPLOYER_TOKEN afterwards)' },
     { name: 'log-format', value: 'pretty|json', env: 'KIT_LOG_FORMAT', default: 'pretty on a terminal, else json', help: 'log lines on stderr: readable, or one JSON object per line' },
     HELP_FLAG,

@@ -41,6 +41,7 @@ import type { PushSenderOptions } from '../push/options.js';
 import type { PushWireFormat } from '../push/wire-format.js';
 import type { TaskRun } from '../tasks/run.js';
 import type { ServerTelemetry } from './telemetry.js';
+import type { TaskEventBus } from '../events/bus.js';
 
 /** Push-notification delivery settings (used when the card declares `pushNotifications`). */
 export interface PushOptions {
@@ -76,6 +77,11 @@ export interface DispatcherOptions {
   hooks?: OperationHooks | OperationHooks[];
   /** Traces and metrics, e.g. `otelServer()` from `a2a-kit/server/otel`: see {@link ServerTelemetry}. */
   telemetry?: ServerTelemetry;
+  /**
+   * The bus to other instances of this agent, e.g. `redisEvents(url)` from `a2a-kit/server/redis`,
+   * with a store they share. Without it (the default) events stay in this process.
+   */
+  events?: TaskEventBus;
   /** Set by the 0.3 compatibility layer: webhooks registered over 0.3 get 0.3 bodies. */
   pushWireFormat?: PushWireFormat;
 }
@@ -132,12 +138,13 @@ export class OperationDispatcher {
       ...(options.recovery ? { recovery: options.recovery } : {}),
       ...(options.onStoreError ? { onStoreError: options.onStoreError } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.events ? { bus: options.events } : {}),
     });
     const policy = options.push?.policy ?? {};
     const sender = options.push?.sender;
     this.pushSender =
       sender instanceof PushSender ? sender : new PushSender({ logger: this.logger, ...(telemetry?.push ? { tracer: telemetry.push } : {}), ...sender, policy });
-    this.#push = new PushDispatcher(this.pushSender, this.pushConfigs, this.logger, options.pushWireFormat);
+    this.#push = new PushDispatcher(this.pushSender, this.pushConfigs, this.logger, options.pushWireFormat, options.events?.pushQueue?.(this.pushSender));
     this.#pushOps = new PushConfigOperations(this.pushConfigs, this.#push, policy, (scope, id) => this.#task(scope, id), this.tasks.limits.pushConfigsPerTask);
     this.#hooks = HookRunner.of(telemetry?.hooks ? [telemetry.hooks, ...[options.hooks ?? []].flat()] : options.hooks, this.logger);
     if (telemetry?.taskEvent) this.tasks.observe(telemetry.taskEvent);

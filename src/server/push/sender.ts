@@ -28,6 +28,8 @@ interface Item {
   contentType?: string;
   /** What the tracer captured at enqueue. */
   origin?: unknown;
+  /** Told of this item's final outcome (the cluster's push outbox forgets the entry then). */
+  settled?: (outcome: DeliveryOutcome) => void;
 }
 
 interface Lane {
@@ -116,9 +118,10 @@ export class PushSender {
    * serialised now, once per event object however many webhooks it goes to, so later changes to a live
    * task cannot alter what is sent. Never throws for delivery problems: they are retried, logged and
    * counted. After {@link close} the event is dropped. `custom` replaces the event's 1.0 JSON (a
-   * webhook registered over A2A 0.3 gets the body 0.3 defined).
+   * webhook registered over A2A 0.3 gets the body 0.3 defined). `settled` is told of this event's
+   * final outcome for this webhook.
    */
-  enqueue(config: TaskPushNotificationConfig, event: StreamResponse, custom?: PushBody): void {
+  enqueue(config: TaskPushNotificationConfig, event: StreamResponse, custom?: PushBody, settled?: (outcome: DeliveryOutcome) => void): void {
     let body = custom ? Buffer.from(custom.body, 'utf8') : this.#bodies.get(event);
     let unserialisable: string | undefined;
     if (!body) {
@@ -132,6 +135,7 @@ export class PushSender {
     const item: Item = { id: randomUUID(), config, body: body ?? Buffer.alloc(0), taskId: config.taskId ?? taskIdOf(event) ?? '' };
     if (custom) item.contentType = custom.contentType;
     if (this.#tracer?.queued) item.origin = this.#traced(() => this.#tracer!.queued!(item.taskId));
+    if (settled) item.settled = settled;
     if (unserialisable) return this.#finish(item, { result: 'failed', attempts: 0, error: unserialisable });
     if (this.#closed) return this.#finish(item, { result: 'dropped', attempts: 0, error: 'sender is closed' });
     const key = `${item.taskId}\u0000${config.id ?? ''}\u0000${config.url}`;
@@ -330,6 +334,7 @@ export class PushSender {
     }
     if (this.#tracer?.finished) this.#traced(() => this.#tracer!.finished!(outcome));
     try {
+      item.settled?.(outcome);
       this.#onOutcome?.(outcome);
     } catch (e) {
       this.#log.error({ err: e }, 'push onOutcome callback threw');

@@ -23,6 +23,8 @@ import type { Logger } from '../logger.js';
 import { taskKey, TaskVersionConflict, type Scope, type TaskStore } from '../store/task-store.js';
 import { TaskRun, type RunListener } from './run.js';
 import { MAX_CONFLICT_RETRIES, readVersioned, reapply } from './reapply.js';
+import type { TaskEventBus } from '../events/bus.js';
+import { adoptLostTask, leaseFollowUp, unleaseWhenStored } from './cluster.js';
 
 /** Something that wants every event of every task (push delivery, metrics…). */
 export type TaskEventObserver = (scope: Scope, task: Task | undefined, event: StreamResponse) => void;
@@ -50,6 +52,8 @@ export interface TaskManagerOptions {
   limits?: TaskLimits;
   /** Told of every failed store write (besides the log), e.g. to alert an operator. */
   onStoreError?: StoreErrorHook;
+  /** The bus to other instances (see events/bus.ts); without it events stay in this process. */
+  bus?: TaskEventBus;
 }
 
 /** Receives store failures: what was being done, on which task. */
@@ -72,6 +76,27 @@ export class TaskManager {
     this.limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
   }
 
+  /**
+   * Connect the bus (if any), then settle tasks a previous process left running. With a bus the
+   * leases do that instead: a task another live instance is running must not be failed by this one.
+   */
+  async start(): Promise<number> {
+    const bus = this.options.bus;
+    if (!bus) return this.recover();
+    await bus.start({
+      cancelLocal: (scope, id) => this.cancel(scope, id, true),
+      orphaned: (scope, id) => this.adopt(scope, id),
+      // Another instance owns the task now: stop the executor here, and answer from the store.
+      leaseLost: (scope, id) => {
+        const run = this.liveRun(scope, id);
+        if (!run) return;
+        run.lost = true;
+        run.abortRun(new A2AError('Unavailable', 'This instance lost the task to another one'));
+      },
+    });
+    return 0;
+  }
+
   observe(observer: TaskEventObserver): void {
     this.#observers.push(observer);
   }
@@ -79,7 +104,11 @@ export class TaskManager {
   /** The live run of a task, if one is in memory. */
   liveRun(scope: Scope, id: string): TaskRun | undefined {
     const r = this.#runs.get(taskKey(scope, id));
-    return r && r.scope.owner === scope.owner && r.scope.tenant === scope.tenant ? r : undefined;
+    if (!r || r.scope.owner !== scope.owner || r.scope.tenant !== scope.tenant) return undefined;
+    // With other instances, a run kept here that is neither executing nor saving may be behind the
+    // store (a follow-up ran elsewhere): the store is the truth then.
+    if (this.options.bus && (r.lost || (!r.active && !r.execution && !r.saving && !r.dirty))) return undefined;
+    return r;
   }
 
   /** The run of a stored task, tracked so that later events reach its listeners. */
@@ -98,6 +127,7 @@ export class TaskManager {
     listener?: RunListener,
     onCreated?: (run: TaskRun) => void,
   ): Execution | Promise<Execution> {
+    this.options.bus?.check();
     const incoming = req.message;
     if (incoming.taskId) return this.#continue(incoming.taskId, req, scope, cc, listener, onCreated);
     const run = this.#track(new TaskRun(scope, newId(), incoming.contextId || newId(), this));
@@ -132,6 +162,10 @@ export class TaskManager {
       // That call may have ended the task while we waited.
       refuseTerminal(run.task ?? existing);
     }
+    // Whichever instance receives the follow-up runs it, unless another one is still processing the task.
+    if (this.options.bus && !(await leaseFollowUp(this.options.bus, scope, existing))) {
+      throw new A2AError('UnsupportedOperation', `Task ${existing.id} is still processing a message on another instance`);
+    }
     if (onCreated) {
       if (run.task) onCreated(run);
       else run.onCreated = onCreated;
@@ -153,6 +187,11 @@ export class TaskManager {
     if (listener) exec.unlisten = run.listen(listener, true);
     run.execution = exec;
     run.active = true;
+    const bus = this.options.bus;
+    if (bus && !run.task) {
+      // A new task: its id is fresh, so nobody else can hold its lease; taken without waiting.
+      bus.acquire(run.scope, run.taskId).catch((err: unknown) => this.options.logger.warn({ err, taskId: run.taskId }, 'taking the task lease failed'));
+    }
     const end = (err?: unknown, threw = false): void => {
       run.active = false;
       if (threw) this.#failed(run, err);
@@ -160,8 +199,10 @@ export class TaskManager {
         this.#failed(run, new A2AError('InvalidAgentResponse', 'The agent finished without replying or creating a task'));
       }
       exec.returned();
-      if (exec.finished) this.#release(run);
-      else this.#watchIdle(run);
+      if (exec.finished) {
+        unleaseWhenStored(this, run);
+        this.#release(run);
+      } else this.#watchIdle(run);
     };
     // Called directly, not from an async wrapper: a synchronous agent is done before this returns.
     let result: void | Promise<void>;
@@ -192,7 +233,10 @@ export class TaskManager {
     const run = exec.run;
     exec.unlisten?.();
     if (run.execution === exec) run.execution = undefined;
-    if (!run.active) this.#release(run);
+    if (!run.active) {
+      unleaseWhenStored(this, run);
+      this.#release(run);
+    }
   }
 
   #watchIdle(run: TaskRun): void {
@@ -237,8 +281,21 @@ export class TaskManager {
     }
   }
 
-  /** Cancel a task (§3.1.5): TaskNotFound, TaskNotCancelable when already terminal, else CANCELED now. */
-  async cancel(scope: Scope, id: string): Promise<Task> {
+  /**
+   * Cancel a task (§3.1.5): TaskNotFound, TaskNotCancelable when already terminal, else CANCELED now.
+   * With a bus, a task running on another instance is canceled there (its executor's signal aborts)
+   * and the answer is that instance's outcome; `local` is such a request arriving here.
+   */
+  async cancel(scope: Scope, id: string, local = false): Promise<Task> {
+    const bus = this.options.bus;
+    if (bus && !local) {
+      const live = this.liveRun(scope, id);
+      if (!live?.active && !live?.execution) {
+        bus.check(); // a task running here can still be canceled while the bus is down
+        const remote = await bus.cancelRemote(scope, id);
+        if (remote) return remote;
+      }
+    }
     const read = this.liveRun(scope, id) ?? (await readVersioned(this.options.store, scope, id));
     const task = read?.task;
     if (!task) throw A2AError.taskNotFound(id);
@@ -265,6 +322,9 @@ export class TaskManager {
 
   // RunHooks
   nextSeq(): number {
+    // With a bus, a task's events may come from several instances over its life (follow-ups elsewhere):
+    // keeping every instance's numbers near the clock keeps them unique per task.
+    if (this.options.bus) return (this.#seq = Math.max(this.#seq + 1, Date.now() * 1000));
     return ++this.#seq;
   }
 
@@ -272,7 +332,9 @@ export class TaskManager {
     this.#persist(run);
   }
 
-  onEvent(run: TaskRun, event: StreamResponse): void {
+  onEvent(run: TaskRun, event: StreamResponse, seq: number): void {
+    // Published first: the bus sends from a microtask queued now, before the store write queued next.
+    if (this.options.bus && run.task) this.options.bus.publish(run.scope, run.taskId, event, String(seq));
     if (!('task' in event)) this.#persist(run);
     for (const o of this.#observers) o(run.scope, run.task, event);
   }
@@ -376,11 +438,9 @@ export class TaskManager {
       const run = this.#track(new TaskRun(scope, task.id, task.contextId, this, task));
       run.version = version;
       runs.push(run);
-      const last = this.options.recovery === 'resume' ? lastUserMessage(task) : undefined;
+      const last = this.resumable ? lastUserMessage(task) : undefined;
       if (last) {
-        const cc: CallContext = { requestedExtensions: [], activatedExtensions: new Set() };
-        if (scope.owner) cc.caller = { id: scope.owner };
-        this.#execute(run, last, { message: last, ...(scope.tenant ? { tenant: scope.tenant } : {}) }, cc);
+        this.rerun(run, last);
         continue;
       }
       run.setStatus('TASK_STATE_FAILED', {
@@ -394,6 +454,23 @@ export class TaskManager {
     }
     await Promise.allSettled(runs.map((r) => this.flush(r)));
     return runs.length;
+  }
+
+  /** Another instance's lease on this task expired (that instance died): see {@link adoptLostTask}. */
+  adopt(scope: Scope, id: string): Promise<void> {
+    return adoptLostTask(this, scope, id);
+  }
+
+  /** Whether a task nobody finished is run again (instead of failed). */
+  get resumable(): boolean {
+    return this.options.recovery === 'resume' || this.options.executor.resumable === true;
+  }
+
+  /** Run the executor again on a task nobody finished, as its own caller would have. */
+  rerun(run: TaskRun, last: Message): void {
+    const cc: CallContext = { requestedExtensions: [], activatedExtensions: new Set() };
+    if (run.scope.owner) cc.caller = { id: run.scope.owner };
+    this.#execute(run, last, { message: last, ...(run.scope.tenant ? { tenant: run.scope.tenant } : {}) }, cc);
   }
 
   /** Abort every running executor (server shutdown). */
