@@ -27,10 +27,10 @@ for (let r = 0; r < rounds; r++) {
   const got = {};
   for (const [label, dist] of [['A', a], ['B', b]]) {
     await waitQuiet();
-    const srv = await startServer('ours', [], { BENCH_OURS_DIST: resolve(dist) });
+    const srv = await startServer('ours', [], { BENCH_OURS_DIST: resolve(dist), ...(sc.transport === 'grpc' ? { BENCH_GRPC: '1' } : {}) });
     try {
       const load = await sc.prepare(srv);
-      const script = sc.kind === 'stream' ? 'stream-load.mjs' : 'load.mjs';
+      const script = sc.transport === 'grpc' ? 'grpc-load.mjs' : sc.kind === 'stream' ? 'stream-load.mjs' : 'load.mjs';
       await runLoad(script, { ...load, duration: 1, warmup: 0 }, 45);
       const cpu0 = await srv.cpu();
       const res = await runLoad(script, { ...load, duration, warmup: 0 }, duration + 40);

@@ -116,6 +116,11 @@ export async function startServer(name, nodeFlags = [], env = {}) {
       const c = (await nextMessage(child, (m) => m?.cmd === 'cpu', 10_000, `${name} cpu probe`)).cpu;
       return c.user + c.system;
     },
+    /** Send `{ cmd }` and resolve the server's answer with the same cmd (probes a server file adds). */
+    async ask(cmd) {
+      child.send({ cmd });
+      return nextMessage(child, (m) => m?.cmd === cmd, 10_000, `${name} ${cmd} probe`);
+    },
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

@@ -57,6 +57,7 @@ test('every @example in the client doc comments type-checks against the package 
       'a2a-kit': ['src/index.ts'],
       'a2a-kit/client': ['src/client/index.ts'],
       'a2a-kit/client/push-receiver': ['src/client/push-receiver.ts'],
+      'a2a-kit/client/otel': ['src/client/otel.ts'],
     },
   } satisfies ts.CompilerOptions);
 

@@ -93,7 +93,7 @@ describe('honest persistence', () => {
     broken = false;
     override async saveTask(...args: Parameters<InMemoryTaskStore['saveTask']>): Promise<void> {
       if (this.broken) throw new Error('disk I/O error');
-      return super.saveTask(...args);
+      await super.saveTask(...args);
     }
   }
   const echo: AgentExecutor = (ctx, task) => {

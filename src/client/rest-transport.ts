@@ -4,19 +4,10 @@
  * google.rpc.Status bodies (§11.6) and stream events are bare StreamResponse objects (§11.7).
  */
 import { A2A_MEDIA_TYPE, A2AError, OPERATIONS_BY_NAME, type HttpVerb, type OperationName } from '../protocol/index.js';
-import { A2AClientError } from './errors.js';
-import {
-  DEFAULT_MAX_EVENT_BYTES,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  exchange,
-  parseJson,
-  readText,
-  toClientError,
-  type FetchLike,
-} from './http.js';
-import { isEventStream, readSse } from './sse.js';
-import type { HttpTransportOptions, StreamEvent, Transport, TransportRequest } from './transport.js';
-import { a2aHeaders, asStreamResponse, authFailure, tagHttpFailure, withQuery } from './wire.js';
+import { exchange, parseJson } from './http.js';
+import { HttpTransport } from './http-transport.js';
+import type { HttpTransportOptions, StreamEvent, TransportRequest } from './transport.js';
+import { a2aHeaders, asStreamResponse, tagHttpFailure, withQuery } from './wire.js';
 
 interface RouteCall {
   verb: HttpVerb;
@@ -25,20 +16,11 @@ interface RouteCall {
 }
 
 /** Talks HTTP+JSON to one interface URL (the route paths are appended to it). */
-export class RestTransport implements Transport {
+export class RestTransport extends HttpTransport {
   readonly binding = 'HTTP+JSON';
-  readonly url: string;
-  private readonly fetch: FetchLike;
-  private readonly maxResponseBytes: number;
-  private readonly maxEventBytes: number;
-  private readonly idleTimeoutMs: number | undefined;
 
   constructor(url: string, options: HttpTransportOptions = {}) {
-    this.url = url.replace(/\/+$/, '');
-    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
-    this.idleTimeoutMs = options.streamIdleTimeoutMs;
+    super(url.replace(/\/+$/, ''), options);
   }
 
   async call(operation: OperationName, params: object, req: TransportRequest): Promise<unknown> {
@@ -61,16 +43,8 @@ export class RestTransport implements Transport {
       res = await this.send(operation, route, req, 'text/event-stream');
     }
     req.onStatus?.(res.status);
-    if (!res.ok || !isEventStream(res)) {
-      const text = await this.read(res, operation);
-      if (!res.ok) throw this.failure(res, text, operation);
-      throw new A2AClientError(
-        'BAD_RESPONSE',
-        `${operation}: expected an event stream from ${route.url}, got ${res.headers.get('content-type') ?? 'no content type'}`,
-      );
-    }
-    for await (const ev of readSse(res, { maxEventBytes: this.maxEventBytes, what: operation, url: route.url, idleTimeoutMs: this.idleTimeoutMs })) {
-      if (ev.data.trim() === '') continue;
+    await this.expectStream(res, operation, route.url, (text) => this.failure(res, text, operation));
+    for await (const ev of this.events(res, operation, route.url)) {
       const value = parseJson(ev.data, `${operation} stream event`);
       const status = (value as { error?: { code?: unknown } } | null)?.error;
       if (status && typeof status === 'object') {
@@ -112,32 +86,12 @@ export class RestTransport implements Transport {
     return exchange(this.fetch, withQuery(route.url, req.query), init, operation, req.timeoutMs);
   }
 
-  private async read(res: Response, operation: OperationName): Promise<string> {
-    try {
-      return await readText(res, this.maxResponseBytes, operation);
-    } catch (err) {
-      throw toClientError(err, operation, this.url);
-    }
-  }
-
   private failure(res: Response, text: string, operation: OperationName): Error {
-    let body: unknown;
-    try {
-      body = text.trim() === '' ? undefined : JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
+    const body = HttpTransport.lenientJson(text);
+    // No google.rpc.Status: the route itself is unknown there, not the task.
     const hasStatus = typeof (body as { error?: unknown } | undefined)?.error === 'object';
-    if (!hasStatus && (res.status === 401 || res.status === 403)) return authFailure(res, operation, this.url);
-    if (!hasStatus && (res.status === 404 || res.status === 405)) {
-      // No google.rpc.Status: the route itself is unknown there, not the task.
-      return new A2AClientError(
-        'BAD_RESPONSE',
-        `${operation}: ${res.url || this.url} answered HTTP ${res.status} without an A2A error; is ${this.url} the agent's HTTP+JSON interface URL?`,
-        { status: res.status },
-      );
-    }
-    return tagHttpFailure(A2AError.fromHttp(res.status, body), res);
+    const wrongUrl = `${res.url || this.url} answered HTTP ${res.status} without an A2A error; is ${this.url} the agent's HTTP+JSON interface URL?`;
+    return (hasStatus ? undefined : this.notTheAgent(res, operation, wrongUrl)) ?? tagHttpFailure(A2AError.fromHttp(res.status, body), res);
   }
 }
 

@@ -33,6 +33,8 @@ export type PipelineEvent =
       /** The interface chosen, e.g. `[0] JSONRPC 1.0 http://localhost:41241/a2a/jsonrpc`, and why. */
       interface?: string;
       reason?: string;
+      /** The card's entries passed over before the chosen one, e.g. `[0] GRPC 1.0` for `binding not spoken`. */
+      skipped?: Array<{ entry: string; why: string }>;
       streaming?: string;
       push?: string;
       auth?: string;

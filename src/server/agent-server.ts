@@ -130,6 +130,9 @@ export class AgentServer {
     const { store, pushConfigs } = this.service;
     this.#health.add({ name: 'store', check: () => store.ping?.() });
     if (pushConfigs !== (store as object)) this.#health.add({ name: 'push-config-store', check: () => pushConfigs.ping?.() });
+    // Several instances: without the bus this one cannot serve streams or take over tasks.
+    const bus = options.events;
+    if (bus) this.#health.add({ name: 'event-bus', check: async () => bus.check() });
     for (const c of health.checks ?? []) this.#health.add(c);
   }
 
@@ -224,7 +227,7 @@ export class AgentServer {
 
   /** Once per server: tasks a previous process left running get a final state before anything is served. */
   #recover(): Promise<number> {
-    return (this.#recovered ??= this.service.tasks.recover());
+    return (this.#recovered ??= this.service.tasks.start());
   }
 
   /** Make the card current and build the main site (the interfaces the main listener answers). */
@@ -368,7 +371,7 @@ export class AgentServer {
     }
   }
 
-  /** Bind the gRPC port; grpc-js is imported here, so servers without gRPC never load it. */
+  /** Bind the gRPC port; the gRPC server (and protobufjs) is imported here, so servers without gRPC never load it. */
   async #startGrpc(options: AgentGrpcOptions, host: string): Promise<void> {
     const { startAgentGrpc } = await import('./grpc/agent-hook.js');
     // The public options spell grpc-js types as unknown; they are exactly what listenGrpc takes.
@@ -433,6 +436,7 @@ export class AgentServer {
         tasks: this.service.tasks,
         push: this.service.pushSender,
         closeStores: async () => {
+          await this.service.tasks.options.bus?.close();
           if (!ownsStore) return;
           await store.close?.();
           if (pushConfigs !== (store as object)) await pushConfigs.close?.();

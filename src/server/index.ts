@@ -33,6 +33,7 @@ export type { CompatOptions } from './compat/index.js';
 export type { BindingOptions, Authenticator } from './bindings/common.js';
 export type { PushOptions, ExtendedCardSource } from './dispatch/dispatcher.js';
 export type { StoreErrorHook } from './tasks/manager.js';
+export type { TaskEventBus, BusHost, BusSink, BusSubscription } from './events/bus.js';
 export type { TaskLimits } from './tasks/limits.js';
 export { silentLogger, type Logger } from './logger.js';
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './http-listen.js';
@@ -51,6 +52,7 @@ export type {
   HookResult,
   StreamSummary,
 } from './dispatch/hooks.js';
+export type { ServerTelemetry } from './dispatch/telemetry.js';
 export type { CallContext } from './dispatch/call-context.js';
 
 // The agent author's API.
@@ -68,7 +70,8 @@ export { IllegalTransitionError } from './tasks/state.js';
 
 // Stores (the SQLite store is on `a2a-kit/server/sqlite`).
 export { InMemoryTaskStore, type MemoryTaskStoreOptions } from './store/memory.js';
-export type { TaskStore, PushConfigStore, StoredPushConfig, Scope, TaskQuery, TaskPage } from './store/task-store.js';
+export type { TaskStore, PushConfigStore, StoredPushConfig, Scope, TaskQuery, TaskPage, VersionedTask } from './store/task-store.js';
+export { TaskVersionConflict } from './store/task-store.js';
 
 // Agent cards: signing (§8.4).
 export { signAgentCard, type CardSigningKey, type CardSigningAlg } from './card/signing.js';
@@ -93,7 +96,7 @@ export {
 } from './auth/index.js';
 
 // Push notifications (§9): sender settings, signing, the webhook address policy.
-export type { PushSenderOptions, PushLogger, PushStats, DeliveryOutcome } from './push/options.js';
+export type { PushSenderOptions, PushLogger, PushStats, DeliveryOutcome, PushTracer, PushAttempt, PushAttemptResult } from './push/options.js';
 export type { RetryOptions } from './push/retry.js';
 export { createPushSigner, generatePushSigner, type PushSigner, type PushSignerOptions, type PushSigningAlg } from './push/signing.js';
 export type { WebhookPolicy } from './push/ssrf.js';

@@ -10,8 +10,10 @@ import {
   type AgentServer,
   type CardSigningKey,
   type Logger,
+  type ServerTelemetry,
 } from 'a2a-kit/server';
 import { SqliteTaskStore } from 'a2a-kit/server/sqlite';
+import { redisEvents } from 'a2a-kit/server/redis';
 import { warmUpReviewer } from '../work/index.js';
 import type { AgentCard } from 'a2a-kit';
 import {
@@ -69,8 +71,20 @@ export interface KitAgentsOptions {
    * waiting for confirmation can be confirmed after one). Default: in memory.
    */
   storeDir?: string;
+  /**
+   * Keep the tasks in PostgreSQL instead (`postgres://…`): one schema per agent (`kit_test_runner`, …), so
+   * several kit processes on one database see each other's tasks. Wins over `storeDir`.
+   */
+  storeUrl?: string;
+  /**
+   * A Redis URL: run as one of several instances of each agent (on a store they share), events, cancels
+   * and leases going through this Redis; each agent uses its own key prefix (`a2a-kit:<agent>`).
+   */
+  events?: string;
   /** Sign every card (public and extended) with these keys (§8.4). */
   signingKeys?: CardSigningKey[];
+  /** Traces and metrics per agent, e.g. `(name) => otelServer({ attributes: { 'a2a.agent.name': name } })`. */
+  telemetry?: (name: KitAgentName) => ServerTelemetry;
 }
 
 /** One running agent. */
@@ -116,7 +130,17 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
   const push = { push: { policy: opts.webhookPolicy ?? (loopback ? { allowLoopback: true } : {}) } };
   // Every agent answers /healthz and /readyz (the store's ping) for whoever runs them behind a balancer.
   const ops = { health: true, drain: { deadlineMs: 2000 } } as const;
-  const store = (name: KitAgentName) => (opts.storeDir ? { store: new SqliteTaskStore({ path: path.join(opts.storeDir, `${name}.sqlite`) }) } : {});
+  const telemetry = (name: KitAgentName) => (opts.telemetry ? { telemetry: opts.telemetry(name) } : {});
+  // pg is loaded only when asked for: the kit runs without it.
+  const postgres = opts.storeUrl ? await import('a2a-kit/server/postgres') : undefined;
+  const store = (name: KitAgentName) => ({
+    ...(postgres && opts.storeUrl
+      ? { store: postgres.postgresStore(opts.storeUrl, { schema: `kit_${name.replace(/-/g, '_')}`, onError: (err) => logger.warn({ err, agent: name }, 'task database connection lost') }) }
+      : opts.storeDir
+        ? { store: new SqliteTaskStore({ path: path.join(opts.storeDir, `${name}.sqlite`) }) }
+        : {}),
+    ...(opts.events ? { events: redisEvents(opts.events, { prefix: `a2a-kit:${name}`, logger: child(name) }) } : {}),
+  });
   // Built with the public card (it needs the real port); the server signs both when given keys.
   let extended: AgentCard | undefined;
   const servers: Record<KitAgentName, AgentServer> = {
@@ -134,6 +158,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       }),
       logger: child('test-runner'),
       ...store('test-runner'),
+      ...telemetry('test-runner'),
       ...push,
       ...signing,
     }),
@@ -143,6 +168,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       logger: child('code-reviewer'),
       ...ops,
       ...store('code-reviewer'),
+      ...telemetry('code-reviewer'),
       ...signing,
     }),
     deployer: createAgentServer({
@@ -157,6 +183,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       logger: child('deployer'),
       ...ops,
       ...store('deployer'),
+      ...telemetry('deployer'),
       ...push,
       ...signing,
     }),

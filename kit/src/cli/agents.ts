@@ -20,6 +20,17 @@ import { UsageError, helpText, parseFlags, usageLine } from './flags.js';
 import { ECHO_MS } from './interrupt.js';
 import { chooseLogFormat, kitLogger } from './log-lines.js';
 
+/** A URL with its password hidden, for the start-up lines. */
+function maskUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(an invalid URL)';
+  }
+}
+
 const NAMES: KitAgentName[] = ['test-runner', 'code-reviewer', 'deployer'];
 
 /** Three ports, or base URLs whose ports are taken, in the order test-runner, code-reviewer, deployer. */
@@ -56,6 +67,20 @@ function configuredPorts(flag: string | undefined, env: NodeJS.ProcessEnv): Part
     : {};
 }
 
+/** `--store`: memory, `sqlite:DIR` (default: the work dir) or a PostgreSQL URL (shown with its password masked). */
+function storeChoice(raw: string | undefined, workDir: string): { options: { storeDir?: string; storeUrl?: string }; note: string } {
+  if (raw === 'memory') return { options: {}, note: 'in memory' };
+  if (raw === undefined || raw.startsWith('sqlite:')) {
+    const dir = raw ? path.resolve(raw.slice('sqlite:'.length) || workDir) : workDir;
+    return { options: { storeDir: dir }, note: `SQLite files in ${dir}` };
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    const masked = raw.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+    return { options: { storeUrl: raw }, note: `PostgreSQL ${masked} (schemas kit_test_runner, kit_code_reviewer, kit_deployer)` };
+  }
+  throw new UsageError(`--store expects memory, sqlite:DIR or postgres://…, got "${raw}"`);
+}
+
 async function main(argv: string[]): Promise<number> {
   const { values } = parseFlags(AGENTS_COMMAND, argv);
   if (values.bool('help')) {
@@ -72,12 +97,14 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError(`${values.has('test-timeout') ? '--test-timeout' : 'KIT_TEST_TIMEOUT'} expects seconds between 1 and 3600, got "${timeout}"`);
   }
   const ports = configuredPorts(values.string('ports'), env);
+  const store = storeChoice(values.bool('memory') ? 'memory' : (values.string('store') ?? env.KIT_STORE), workDir);
   const bindings: KitBinding[] = values.bool('jsonrpc-only') ? ['JSONRPC'] : ['JSONRPC', 'HTTP+JSON'];
 
   const logger = kitLogger(chooseLogFormat(values.string('log-format'), env, process.stderr.isTTY), env.LOG_LEVEL ?? 'info');
   const token = await deployerToken(workDir, env, values.bool('new-token'));
   await mkdir(releasesDir, { recursive: true });
   await mkdir(workDir, { recursive: true, mode: 0o700 });
+  if (store.options.storeDir) await mkdir(store.options.storeDir, { recursive: true, mode: 0o700 });
 
   const signing = await loadOrCreateSigningKey(workDir);
   const kit: RunningKit = await startKitAgents({
@@ -88,7 +115,8 @@ async function main(argv: string[]): Promise<number> {
     ports,
     bindings,
     logger,
-    ...(values.bool('memory') ? {} : { storeDir: workDir }),
+    ...store.options,
+    ...(values.string('events') ?? env.KIT_EVENTS ? { events: (values.string('events') ?? env.KIT_EVENTS)! } : {}),
     ...(values.string('host') ?? env.KIT_HOST ? { host: (values.string('host') ?? env.KIT_HOST)! } : {}),
     ...(values.string('public-host') ?? env.KIT_PUBLIC_HOST ? { publicHost: (values.string('public-host') ?? env.KIT_PUBLIC_HOST)! } : {}),
     ...(testTimeoutMs !== undefined ? { testTimeoutMs } : {}),
@@ -101,7 +129,9 @@ async function main(argv: string[]): Promise<number> {
   }
   lines.push(`  workspace      ${workspaceRoot}`, `  releases       ${releasesDir}`);
   lines.push(`  cards signed   kid ${signing.key.kid}; planners trust ${signing.jwksFile}`);
-  lines.push(`  tasks          ${values.bool('memory') ? 'in memory' : `SQLite files in ${workDir}`}`, `  deployer token ${token.note}`);
+  lines.push(`  tasks          ${store.note}`, `  deployer token ${token.note}`);
+  const events = values.string('events') ?? env.KIT_EVENTS;
+  if (events) lines.push(`  event bus      ${maskUrl(events)} (several instances)`);
   lines.push('Press Ctrl-C to stop.');
   process.stdout.write(`${lines.join('\n')}\n`);
 

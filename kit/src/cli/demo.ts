@@ -21,6 +21,7 @@ import { UsageError, helpText, parseFlags, usageLine } from './flags.js';
 import { INTERRUPTED_EXIT, onInterrupt } from './interrupt.js';
 import { chooseLogFormat, kitLogger } from './log-lines.js';
 import { kitUi } from '../ui/index.js';
+import { startKitTrace } from '../trace/index.js';
 
 const NAMES: KitAgentName[] = ['test-runner', 'code-reviewer', 'deployer'];
 
@@ -81,6 +82,8 @@ async function main(argv: string[]): Promise<number> {
   const kid = `kit-demo-${randomBytes(4).toString('hex')}`;
   const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' };
 
+  // --trace: an in-memory OpenTelemetry SDK, registered before any server or client exists.
+  const tracing = values.bool('trace') ? await startKitTrace() : undefined;
   const logger = kitLogger(chooseLogFormat(undefined, process.env, process.stderr.isTTY), process.env.LOG_LEVEL ?? 'warn');
   const out = process.stdout;
   out.write(`a2a-kit demo · A2A 1.0.1 · change "${cfg.project}" → ${cfg.target}\n`);
@@ -93,29 +96,38 @@ async function main(argv: string[]): Promise<number> {
     logger,
     ports,
     signingKeys: [{ privateKey, kid, alg: 'ES256' }],
+    ...(tracing ? { telemetry: tracing.telemetry } : {}),
   });
   const startMs = performance.now() - started;
   // The card URLs follow in the discovery section; here only that the agents are up, and where.
   out.write(`listening on ports ${NAMES.map((n) => new URL(kit.agents[n].baseUrl).port).join(', ')} (${elapsed(startMs)})\n`);
   const interrupt = onInterrupt(out);
   try {
-    const result = await runPlanner(
+    const attached = await ui.attach(kit, { keys: [{ kid, key: publicJwk }] });
+    const plan = () => runPlanner(
       { ...cfg, agents: NAMES.map((n) => kit.agents[n].baseUrl) },
       {
+        ...(tracing ? { interceptors: tracing.interceptors } : {}),
         out,
         workspaceRoot,
         trust: { keys: [{ kid, key: publicJwk }] },
         signal: interrupt.signal,
         before: [{ stage: 'start', ms: startMs }],
         next: (r) => nextSteps(r, cfg),
-        ...(await ui.attach(kit, { keys: [{ kid, key: publicJwk }] })),
+        ...attached,
       },
     );
+    const result = tracing ? await tracing.run(`planner ${cfg.project} → ${cfg.target}`, plan) : await plan();
     return result.interrupted ? INTERRUPTED_EXIT : result.ok ? 0 : 1;
   } finally {
     await ui.hold();
     await kit.close();
     interrupt.off();
+    if (tracing) {
+      // After close: the last push deliveries have ended their spans by then.
+      out.write(`\ntrace (OpenTelemetry, in memory)\n${tracing.tree()}`);
+      await tracing.shutdown();
+    }
   }
 }
 

@@ -11,10 +11,12 @@ import {
   schemeKind,
   verifyAgentCard,
   type A2AClientOptions,
+  type ClientInterceptor,
   type CardTrust,
 } from 'a2a-kit/client';
 import type { AgentCard } from 'a2a-kit';
 import type { PlannerConfig } from './config.js';
+import { skippedInterfaces } from './events.js';
 import type { Transcript } from './transcript.js';
 
 /** What the planner learned about one agent before delegating anything. */
@@ -39,17 +41,31 @@ export interface Discovery {
 /** The skills the pipeline needs, in order. */
 export const PIPELINE_SKILLS = ['run-tests', 'review-code', 'deploy'] as const;
 
-export async function discover(cfg: PlannerConfig, t: Transcript, trust: CardTrust | undefined, cache = new CardCache()): Promise<Discovery> {
-  t.section('Discovery', `direct configuration: ${cfg.agents.length} base URLs; cards from the well-known path; speaks JSONRPC, HTTP+JSON at ${cfg.versions.join(', ')}`);
+export async function discover(
+  cfg: PlannerConfig,
+  t: Transcript,
+  trust: CardTrust | undefined,
+  cache = new CardCache(),
+  interceptors?: readonly ClientInterceptor[],
+): Promise<Discovery> {
+  t.section('discovery', 'Discovery', `direct configuration: ${cfg.agents.length} base URLs; cards from the well-known path; speaks JSONRPC, HTTP+JSON at ${cfg.versions.join(', ')}`);
   const agents: AgentFacts[] = [];
   for (const baseUrl of cfg.agents) {
     const found = await discoverAgentCard(baseUrl, { cache });
     const card = found.card;
     const signature = await checkSignature(card, cfg, trust);
-    t.item(`GET ${found.cardUrl} → ${card.name} ${card.version} (${found.from}; ${signature})`);
+    t.item(`GET ${found.cardUrl} → ${card.name} ${card.version} (${found.from}; ${signature})`, {
+      kind: 'agent',
+      name: card.name,
+      version: card.version,
+      baseUrl,
+      ...(found.cardUrl ? { cardUrl: found.cardUrl } : {}),
+      from: found.from,
+      signature,
+    });
     const auth = requiredSchemes(card);
     const credentials = auth.length > 0 ? tokenFor(card, auth, cfg) : undefined;
-    const client = A2AClient.fromCard(card, { bindings: cfg.bindings, versions: cfg.versions, ...(await transportsFor(cfg)), ...(credentials ? { credentials } : {}) });
+    const client = A2AClient.fromCard(card, { bindings: cfg.bindings, versions: cfg.versions, ...(await transportsFor(cfg)), ...(credentials ? { credentials } : {}), ...(interceptors ? { interceptors } : {}) });
     const caps = card.capabilities;
     agents.push({
       baseUrl,
@@ -76,8 +92,20 @@ export async function discover(cfg: PlannerConfig, t: Transcript, trust: CardTru
   );
   // The table shows each choice; a note only for the entries passed over before it (and why).
   for (const a of agents) {
-    const skipped = a.client.interface.reason.split('; ').filter((r) => r.startsWith('skipped'));
-    if (skipped.length) t.note(`${a.card.name}: ${skipped.join('; ')}`);
+    const { index, binding, protocolVersion, url, reason } = a.client.interface;
+    const skipped = skippedInterfaces(reason);
+    const caps = a.card.capabilities;
+    t.tell({
+      kind: 'decision',
+      agent: a.card.name,
+      interface: { index, binding, protocolVersion, url },
+      skipped,
+      streaming: caps.streaming,
+      push: caps.pushNotifications,
+      auth: a.auth,
+      skills: a.card.skills.map((s) => s.id),
+    });
+    if (skipped.length) t.note(`${a.card.name}: ${skipped.map((s) => `skipped ${s.entry}${s.why ? `: ${s.why}` : ''}`).join('; ')}`, false);
   }
   const bySkill = new Map<string, AgentFacts>();
   for (const a of agents) for (const s of a.card.skills) if (!bySkill.has(s.id)) bySkill.set(s.id, a);

@@ -14,6 +14,7 @@ import {
   textOf as messageText,
 } from 'a2a-kit';
 import type { AgentFacts } from './discovery.js';
+import type { StateSource } from './events.js';
 import { artifactSummary, type Transcript } from './transcript.js';
 import type { PlannerWebhook } from './webhook.js';
 
@@ -93,7 +94,12 @@ async function follow(agent: AgentFacts, parts: Part[], t: Transcript, opts: Fol
   );
   if ('message' in res) throw new Error(`${agent.card.name} answered: ${textOf(res.message)}`);
   opts.onTask?.(res.task.id);
-  t.item(`SendMessage → task ${res.task.id.slice(0, 8)} ${t.state(res.task.status.state)}`);
+  t.item(`SendMessage → task ${res.task.id.slice(0, 8)} ${t.state(res.task.status.state)}`, {
+    kind: 'state',
+    taskId: res.task.id,
+    state: res.task.status.state,
+    via: 'SendMessage',
+  });
   return waitForStop(agent, res.task, webhook, t, signal);
 }
 
@@ -128,7 +134,7 @@ async function waitForStop(agent: AgentFacts, initial: Task, webhook: PlannerWeb
       wake = undefined;
       handled = stops;
       task = await agent.client.getTask(initial.id, { signal });
-      if (tick === 'poll') t.note(`(GetTask) ${task.status.state.replace('TASK_STATE_', '')}`);
+      if (tick === 'poll') t.note(`(GetTask) ${task.status.state.replace('TASK_STATE_', '')}`, { kind: 'state', taskId: task.id, state: task.status.state, via: 'poll' });
       delay = Math.min(delay * 2, 2000);
     }
     if (!stopped(task)) throw new Error(`gave up waiting for task ${initial.id}`);
@@ -165,7 +171,12 @@ export async function cancelAndFollow(agent: AgentFacts, task: Task, t: Transcri
     const canceled = await agent.client.cancelTask(task.id, { signal }).catch((err: unknown) => {
       throw new Error(`${agent.card.name}: CancelTask failed: ${(err as Error).message}`, { cause: err });
     });
-    t.item(`CancelTask → task ${canceled.id.slice(0, 8)} ${t.state(canceled.status.state)}`);
+    t.item(`CancelTask → task ${canceled.id.slice(0, 8)} ${t.state(canceled.status.state)}`, {
+      kind: 'state',
+      taskId: canceled.id,
+      state: canceled.status.state,
+      via: 'CancelTask',
+    });
     if (webhook && !heard) await Promise.race([new Promise<void>((r) => (wake = r)), sleep(1500, signal)]).catch(() => undefined);
     return canceled;
   } finally {
@@ -198,24 +209,26 @@ export function textOf(m: Message | undefined): string {
  * One event on one line. An artifact is shown with its first text line; a status text already shown for
  * the task (the same words as its artifact, or a notification repeating a polled state) is left out.
  */
-function print(ev: StreamResponse, t: Transcript, via?: string): void {
-  const tag = via ? t.style(`[${via}] `, 'dim') : '';
-  if ('task' in ev) t.item(`${tag}task ${ev.task.id.slice(0, 8)} ${t.state(ev.task.status.state)}`);
-  else if ('statusUpdate' in ev) {
-    const s = ev.statusUpdate.status;
+function print(ev: StreamResponse, t: Transcript, via: Extract<StateSource, 'stream' | 'push'> = 'stream'): void {
+  const tag = via === 'push' ? t.style(`[${via}] `, 'dim') : '';
+  if ('task' in ev) {
+    const { id, status } = ev.task;
+    t.item(`${tag}task ${id.slice(0, 8)} ${t.state(status.state)}`, { kind: 'state', taskId: id, state: status.state, via });
+  } else if ('statusUpdate' in ev) {
+    const { taskId, status: s } = ev.statusUpdate;
     const text = textOf(s.message);
-    const fresh = text !== '' && t.once(`${ev.statusUpdate.taskId}/text/${text}`);
-    t.item(`${tag}${t.state(s.state)}${fresh ? `  ${text}` : ''}`);
+    const fresh = text !== '' && t.once(`${taskId}/text/${text}`);
+    t.item(`${tag}${t.state(s.state)}${fresh ? `  ${text}` : ''}`, { kind: 'state', taskId, state: s.state, via, ...(fresh ? { text } : {}) });
   } else if ('artifactUpdate' in ev) {
     const { artifact: a, taskId, append, lastChunk } = ev.artifactUpdate;
     const name = a.name ?? a.artifactId;
     if (append || lastChunk === false) {
-      t.item(`${tag}artifact ${name} (chunk)`);
+      t.item(`${tag}artifact ${name} (chunk)`, { kind: 'artifact', taskId, name, via, chunk: true });
       return;
     }
     const summary = artifactSummary(a);
     t.once(`${taskId}/artifact/${a.artifactId}`);
     t.once(`${taskId}/text/${summary}`);
-    t.item(`${tag}artifact ${name}: ${summary}`);
+    t.item(`${tag}artifact ${name}: ${summary}`, { kind: 'artifact', taskId, name, via, text: summary });
   } else t.item(`${tag}message: ${textOf(ev.message)}`);
 }

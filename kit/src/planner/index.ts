@@ -1,17 +1,19 @@
 /** The kit's planner: discover the agents, then take a change through tests → review → deploy. */
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import type { CardTrust } from 'a2a-kit/client';
+import type { CardTrust, ClientInterceptor } from 'a2a-kit/client';
 import type { PlannerConfig } from './config.js';
 import { discover } from './discovery.js';
 import { dataOf, runPipeline, type PipelineResult, type StageTime } from './pipeline.js';
-import { Transcript, elapsed, type TranscriptEvent } from './transcript.js';
+import type { PlannerEvent } from './events.js';
+import { Transcript, elapsed } from './transcript.js';
 import { PlannerWebhook } from './webhook.js';
 
 export { loadConfig, configFrom, agentUrl, DEFAULT_CONFIG, PLANNER_FLAGS, type PlannerConfig, type PlannerFlag, type VerifyMode } from './config.js';
 export { discover, PIPELINE_SKILLS, type AgentFacts, type Discovery } from './discovery.js';
 export { runPipeline, dataOf, type PipelineResult, type StageTime } from './pipeline.js';
-export { Transcript, artifactSummary, elapsed, type TranscriptEvent } from './transcript.js';
+export { Transcript, artifactSummary, elapsed, type Told } from './transcript.js';
+export { skippedInterfaces, type PlannerEvent, type PlannerStage, type SkippedInterface, type StateSource } from './events.js';
 export { PlannerWebhook } from './webhook.js';
 
 export interface RunPlannerOptions {
@@ -26,8 +28,10 @@ export interface RunPlannerOptions {
   before?: StageTime[];
   /** What to try next, as [command, what it shows] pairs, for the summary under the outcome. */
   next?: (result: PipelineResult) => Array<[command: string, what: string]>;
-  /** Told every transcript line as data as it is written (the inspector's kit view listens here). */
-  onTranscript?: (ev: TranscriptEvent) => void;
+  /** Told the run as events while the transcript prints it (the inspector's kit view listens here). */
+  onEvent?: (ev: PlannerEvent) => void;
+  /** Client interceptors for every call to the agents (the demo's `--trace` traces them). */
+  interceptors?: readonly ClientInterceptor[];
 }
 
 /**
@@ -35,13 +39,13 @@ export interface RunPlannerOptions {
  * ends with the outcome, then where the release went, the time per stage, and what to try next.
  */
 export async function runPlanner(cfg: PlannerConfig, opts: RunPlannerOptions): Promise<PipelineResult> {
-  const t = new Transcript(opts.out, opts.onTranscript);
+  const t = new Transcript(opts.out, opts.onEvent);
   let webhook: PlannerWebhook | undefined;
   let result: PipelineResult;
   const started = performance.now();
   const discovery: StageTime = { stage: 'discovery', ms: 0 };
   try {
-    const d = await discover(cfg, t, opts.trust);
+    const d = await discover(cfg, t, opts.trust, undefined, opts.interceptors);
     // A webhook only when some agent cannot stream but takes push (the card says so; no blind calls).
     if (d.agents.some((a) => !a.streams && a.push)) {
       webhook = new PlannerWebhook();

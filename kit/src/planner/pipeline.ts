@@ -38,7 +38,10 @@ export function dataOf(task: Task): Record<string, JsonValue> | undefined {
 /** The task's artifacts not already shown while it was followed. */
 function printArtifacts(task: Task, t: Transcript): void {
   for (const a of task.artifacts ?? []) {
-    if (t.once(`${task.id}/artifact/${a.artifactId}`)) t.item(`artifact ${a.name ?? a.artifactId}: ${artifactSummary(a)}`);
+    if (!t.once(`${task.id}/artifact/${a.artifactId}`)) continue;
+    const name = a.name ?? a.artifactId;
+    const text = artifactSummary(a);
+    t.item(`artifact ${name}: ${text}`, { kind: 'artifact', taskId: task.id, name, text });
   }
 }
 
@@ -141,7 +144,7 @@ async function steps(
   // 1. Tests
   const runner = d.bySkill.get('run-tests')!;
   begin(at, 'tests');
-  t.section(`Tests → ${runner.card.name}`, `skill run-tests; project ${cfg.project}`);
+  t.section('tests', 'Tests', `skill run-tests; project ${cfg.project}`, runner.card.name);
   const tested = ended(await sendAndFollow(runner, [{ data: { path: cfg.project } }], t, waitingOn(runner)));
   tasks.push(tested);
   printArtifacts(tested, t);
@@ -154,7 +157,7 @@ async function steps(
   // 2. Review
   begin(at, 'review');
   const reviewer = d.bySkill.get('review-code')!;
-  t.section(`Review → ${reviewer.card.name}`, 'skill review-code; source sent as file parts');
+  t.section('review', 'Review', 'skill review-code; source sent as file parts', reviewer.card.name);
   const files = await fileParts(join(workspaceRoot, cfg.project));
   t.note(`sending ${files.length} file(s)`);
   const reviewed = ended(await sendAndFollow(reviewer, files, t, waitingOn(reviewer)));
@@ -169,19 +172,22 @@ async function steps(
   // 3. Deploy
   begin(at, 'deploy');
   const deployer = d.bySkill.get('deploy')!;
-  t.section(`Deploy → ${deployer.card.name}`, `skill deploy; target ${cfg.target}; bearer token attached`);
+  t.section('deploy', 'Deploy', `skill deploy; target ${cfg.target}; bearer token attached`, deployer.card.name);
   const follow = waitingOn(deployer);
   let deployed = await sendAndFollow(deployer, [{ data: { source: cfg.project, target: cfg.target } }], t, follow);
   for (let round = 0; deployed.status.state === 'TASK_STATE_INPUT_REQUIRED' && round < 3; round++) {
     const question = textOf(deployed.status.message);
     // The question is quoted only if no notification has shown it already.
     const asks = t.once(`${deployed.id}/text/${question}`) ? `deployer asks: "${question}"` : 'deployer asks to confirm';
+    const confirm = (answer: string) => ({ kind: 'confirm', agent: deployer.card.name, question, answer, confirmed: cfg.confirmProduction }) as const;
     if (!cfg.confirmProduction) {
-      t.item(`${asks} → not confirming (--no-confirm): canceling`);
+      const answer = 'not confirming (--no-confirm): canceling';
+      t.item(`${asks} → ${answer}`, confirm(answer));
       deployed = await cancelAndFollow(deployer, deployed, t, follow);
       break;
     }
-    t.item(`${asks} → planner answers "confirm" (allowed by config; --no-confirm declines)`);
+    const answer = 'planner answers "confirm" (allowed by config; --no-confirm declines)';
+    t.item(`${asks} → ${answer}`, confirm(answer));
     deployed = await sendAndFollow(deployer, [{ text: 'confirm' }], t, { ...follow, taskId: deployed.id, contextId: deployed.contextId });
   }
   ended(deployed);

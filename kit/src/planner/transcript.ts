@@ -4,6 +4,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { Artifact } from 'a2a-kit';
+import type { PlannerEvent, PlannerStage } from './events.js';
 
 const CODES = { bold: 1, dim: 2, red: 31, green: 32, yellow: 33, cyan: 36 } as const;
 type Style = keyof typeof CODES;
@@ -28,18 +29,17 @@ export function elapsed(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** What the transcript says, as data (plain text, no colour), for a listener such as the inspector's kit view. */
-export type TranscriptEvent =
-  | { kind: 'section'; index: number; title: string; detail?: string }
-  | { kind: 'item' | 'note'; text: string }
-  | { kind: 'table'; headers: string[]; rows: string[][] }
-  | { kind: 'outcome'; ok: boolean; text: string };
+/**
+ * What a printed line stands for, as told to the listener: an event, or `false` when the line repeats
+ * what an event told already. Left out, the line is told as a `note` (in plain text, no colour).
+ */
+export type Told = PlannerEvent | false;
 
 // The colour codes this class itself writes, and nothing else, are taken out for listeners.
 // eslint-disable-next-line no-control-regex
 const plain = (s: string): string => s.replace(/\u001b\[\d+m/g, '');
 
-/** The planner's transcript: lines to a stream (coloured on a TTY), and the same as data to an optional listener. */
+/** The planner's transcript: lines to a stream (coloured on a TTY), and the same run as events to an optional listener. */
 export class Transcript {
   readonly #color: boolean;
   #section = 0;
@@ -47,7 +47,7 @@ export class Transcript {
 
   constructor(
     private readonly out: Writable & { isTTY?: boolean } = process.stdout,
-    private readonly listener?: (ev: TranscriptEvent) => void,
+    private readonly listener?: (ev: PlannerEvent) => void,
   ) {
     this.#color = out.isTTY === true && !process.env.NO_COLOR;
   }
@@ -60,20 +60,34 @@ export class Transcript {
     this.out.write(`${text}\n`);
   }
 
-  section(title: string, detail?: string): void {
+  /** A numbered heading for a step: `2 · Tests → test-runner  (detail)`. */
+  section(stage: PlannerStage, title: string, detail?: string, agent?: string): void {
     this.line();
-    this.line(this.style(`${++this.#section} · ${title}`, 'bold') + (detail ? this.style(`  (${detail})`, 'dim') : ''));
-    this.listener?.({ kind: 'section', index: this.#section, title, ...(detail ? { detail } : {}) });
+    const heading = agent ? `${title} → ${agent}` : title;
+    this.line(this.style(`${++this.#section} · ${heading}`, 'bold') + (detail ? this.style(`  (${detail})`, 'dim') : ''));
+    this.tell({ kind: 'stage', stage, title, ...(agent ? { agent } : {}), ...(detail ? { detail } : {}) });
   }
 
-  item(text: string): void {
+  /** A line of the step; `told` is the event it stands for (see {@link Told}). */
+  item(text: string, told?: Told): void {
     this.line(`  ${text}`);
-    this.listener?.({ kind: 'item', text: plain(text) });
+    this.#told(text, told);
   }
 
-  note(text: string): void {
+  /** A dimmed line: how or why, rather than what. */
+  note(text: string, told?: Told): void {
     this.line(this.style(`  ${text}`, 'dim'));
-    this.listener?.({ kind: 'note', text: plain(text) });
+    this.#told(text, told);
+  }
+
+  /** Tells the listener an event that has no line of its own (a table row, say). */
+  tell(ev: PlannerEvent): void {
+    this.listener?.(ev);
+  }
+
+  #told(text: string, told: Told | undefined): void {
+    if (told === false) return;
+    this.tell(told ?? { kind: 'note', text: plain(text) });
   }
 
   /** A task state, short and coloured: TASK_STATE_INPUT_REQUIRED → INPUT_REQUIRED. */
@@ -88,7 +102,6 @@ export class Transcript {
     const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
     this.line(`  ${this.style(fmt(headers), 'bold')}`);
     for (const r of rows) this.line(`  ${fmt(r)}`);
-    this.listener?.({ kind: 'table', headers, rows: rows.map((r) => r.map(plain)) });
   }
 
   /** Records that `key` (e.g. a task's artifact or status text) has been shown; false if it already had been. */
@@ -114,6 +127,6 @@ export class Transcript {
   outcome(ok: boolean, text: string): void {
     this.line();
     this.line(this.style(`${ok ? '✔' : '✘'} ${text}`, ok ? 'green' : 'red'));
-    this.listener?.({ kind: 'outcome', ok, text: plain(text) });
+    this.tell({ kind: 'outcome', ok, text: plain(text) });
   }
 }

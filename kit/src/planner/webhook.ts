@@ -4,7 +4,8 @@
  * task has even returned, so unknown ids are kept until someone asks for them.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { SpanKind, context, propagation, trace } from '@opentelemetry/api';
 import { createPushReceiver } from 'a2a-kit/client/push-receiver';
 import type { StreamResponse } from 'a2a-kit';
 
@@ -38,7 +39,7 @@ export class PlannerWebhook {
         }
       },
     });
-    const server = createServer(receiver.listener);
+    const server = createServer(traced(receiver.listener));
     this.#server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -63,4 +64,21 @@ export class PlannerWebhook {
     s.closeAllConnections();
     await new Promise<void>((r) => s.close(() => r()));
   }
+}
+
+/**
+ * The webhook's side of a delivery as a SERVER span below the agent's delivery span (its `traceparent`),
+ * so one trace ends where the notification arrived. Without an OpenTelemetry SDK this does nothing.
+ */
+function traced(listener: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
+  const tracer = trace.getTracer('a2a-kit-demo/planner');
+  return (req, res) => {
+    const parent = propagation.extract(context.active(), req.headers);
+    const span = tracer.startSpan('planner webhook', { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? '' } }, parent);
+    res.once('close', () => {
+      span.setAttribute('http.response.status_code', res.statusCode);
+      span.end();
+    });
+    context.with(trace.setSpan(parent, span), () => listener(req, res));
+  };
 }

@@ -8,7 +8,7 @@ import type { Writable } from 'node:stream';
 import type { CardTrust } from 'a2a-kit/client';
 import { startInspector, type Inspector } from 'a2a-kit/inspector';
 import type { RunPlannerOptions } from '../planner/index.js';
-import { TranscriptToPipeline } from './pipeline-events.js';
+import { PlannerToPipeline } from './pipeline-events.js';
 
 /** The inspector's usual port; a free one is taken when it is busy. KIT_UI_PORT overrides it. */
 const DEFAULT_PORT = 41250;
@@ -26,7 +26,7 @@ export interface KitUi {
    * Starts the inspector for these agents (signatures checked with `trust`), prints its links, and
    * returns the planner options that feed the kit view. Without `--ui`: no options.
    */
-  attach(kit: UiAgents, trust?: CardTrust, out?: Writable): Promise<Pick<RunPlannerOptions, 'onTranscript'>>;
+  attach(kit: UiAgents, trust?: CardTrust, out?: Writable): Promise<Pick<RunPlannerOptions, 'onEvent'>>;
   /** After the run: keeps the inspector (and so the agents) up until Ctrl-C (or `until`), then closes it. */
   hold(out?: Writable, until?: Promise<void>): Promise<void>;
 }
@@ -54,9 +54,9 @@ export function kitUi(argv: string[]): KitUi {
       out.write(`inspector: ${inspector.link(undefined, 'kit')}  (the pipeline, live)\n`);
       for (const a of agents) out.write(`  ${a.name.padEnd(14)} ${inspector.link(a.baseUrl)}\n`);
       const ix = inspector;
-      const mapper = new TranscriptToPipeline();
+      const mapper = new PlannerToPipeline();
       ix.publish({ type: 'run', title: `kit demo · ${new Date().toLocaleString()}` });
-      return { onTranscript: (ev) => mapper.map(ev).forEach((p) => ix.publish(p)) };
+      return { onEvent: (ev) => ix.publish(mapper.map(ev)) };
     },
     async hold(out = process.stdout, until = interrupted()) {
       if (!inspector) return;

@@ -5,6 +5,7 @@
 import type { Command } from '../command.js';
 import { cancel } from './cancel.js';
 import { card } from './card.js';
+import { dbMigrate } from './db-migrate.js';
 import { get } from './get.js';
 import { inspect } from './inspect.js';
 import { list } from './list.js';
@@ -13,4 +14,4 @@ import { send } from './send.js';
 import { subscribe } from './subscribe.js';
 
 /** Every command, in the order `a2a --help` lists them. */
-export const COMMANDS: readonly Command[] = [card, send, get, list, cancel, subscribe, pushListen, inspect];
+export const COMMANDS: readonly Command[] = [card, send, get, list, cancel, subscribe, pushListen, inspect, dbMigrate];

@@ -5,11 +5,10 @@
  */
 import { A2AError, type OperationName } from '../../protocol/index.js';
 import { ROUTES_V03, errorFromV03, proto03, type MessageSendParams03, type TaskPushNotificationConfig03 } from '../../protocol/v03/index.js';
-import { A2AClientError } from '../errors.js';
-import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES, exchange, parseJson, readText, toClientError, type FetchLike } from '../http.js';
-import { isEventStream, readSse } from '../sse.js';
-import type { HttpTransportOptions, StreamEvent, Transport, TransportRequest } from '../transport.js';
-import { authFailure, tagHttpFailure, withQuery } from '../wire.js';
+import { exchange, parseJson } from '../http.js';
+import { HttpTransport } from '../http-transport.js';
+import type { HttpTransportOptions, StreamEvent, TransportRequest } from '../transport.js';
+import { tagHttpFailure, withQuery } from '../wire.js';
 import { eventFromV03, paramsToV03, resultFromV03 } from './convert.js';
 import { v03Headers } from './wire.js';
 
@@ -38,20 +37,11 @@ function fromProto(operation: OperationName, value: unknown): unknown {
 }
 
 /** Talks A2A 0.3 HTTP+JSON to one interface URL (the `/v1/…` routes are appended to it). */
-export class RestV03Transport implements Transport {
+export class RestV03Transport extends HttpTransport {
   readonly binding = 'HTTP+JSON';
-  readonly url: string;
-  private readonly fetch: FetchLike;
-  private readonly maxResponseBytes: number;
-  private readonly maxEventBytes: number;
-  private readonly idleTimeoutMs: number | undefined;
 
   constructor(url: string, options: HttpTransportOptions = {}) {
-    this.url = url.replace(/\/+$/, '');
-    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
-    this.idleTimeoutMs = options.streamIdleTimeoutMs;
+    super(url.replace(/\/+$/, ''), options);
   }
 
   async call(operation: OperationName, params: object, req: TransportRequest): Promise<unknown> {
@@ -66,13 +56,8 @@ export class RestV03Transport implements Transport {
   async *stream(operation: OperationName, params: object, req: TransportRequest): AsyncGenerator<StreamEvent> {
     const res = await this.send(operation, params, req, 'text/event-stream');
     req.onStatus?.(res.status);
-    if (!res.ok || !isEventStream(res)) {
-      const text = await this.read(res, operation);
-      if (!res.ok) throw this.failure(res, text, operation);
-      throw new A2AClientError('BAD_RESPONSE', `${operation}: expected an event stream from ${this.url}, got ${res.headers.get('content-type') ?? 'no content type'}`);
-    }
-    for await (const ev of readSse(res, { maxEventBytes: this.maxEventBytes, what: operation, url: this.url, idleTimeoutMs: this.idleTimeoutMs })) {
-      if (ev.data.trim() === '') continue;
+    await this.expectStream(res, operation, this.url, (text) => this.failure(res, text, operation));
+    for await (const ev of this.events(res, operation, this.url)) {
       const value = parseJson(ev.data, `${operation} stream event`);
       if (ev.event === 'error' || (isObj(value) && typeof value.code === 'number' && typeof value.message === 'string')) {
         throw tagHttpFailure(errorFromV03(isObj(value) ? value : {}), res);
@@ -106,31 +91,11 @@ export class RestV03Transport implements Transport {
     return exchange(this.fetch, withQuery(withQuery(`${this.url}${path}`, query), req.query), init, operation, req.timeoutMs);
   }
 
-  private async read(res: Response, operation: OperationName): Promise<string> {
-    try {
-      return await readText(res, this.maxResponseBytes, operation);
-    } catch (err) {
-      throw toClientError(err, operation, this.url);
-    }
-  }
-
   private failure(res: Response, text: string, operation: OperationName): Error {
-    let body: unknown;
-    try {
-      body = text.trim() === '' ? undefined : JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
+    const body = HttpTransport.lenientJson(text);
     if (isObj(body) && typeof body.code === 'number') return tagHttpFailure(errorFromV03(body), res);
     if (isObj(body) && isObj(body.error)) return tagHttpFailure(A2AError.fromHttp(res.status, body), res); // a 1.0 agent's answer
-    if (res.status === 401 || res.status === 403) return authFailure(res, operation, this.url);
-    if (res.status === 404 || res.status === 405) {
-      return new A2AClientError(
-        'BAD_RESPONSE',
-        `${operation}: ${res.url || this.url} answered HTTP ${res.status} without an A2A error; is ${this.url} the agent's HTTP+JSON 0.3 interface URL?`,
-        { status: res.status },
-      );
-    }
-    return tagHttpFailure(A2AError.fromHttp(res.status, body), res);
+    const wrongUrl = `${res.url || this.url} answered HTTP ${res.status} without an A2A error; is ${this.url} the agent's HTTP+JSON 0.3 interface URL?`;
+    return this.notTheAgent(res, operation, wrongUrl) ?? tagHttpFailure(A2AError.fromHttp(res.status, body), res);
   }
 }

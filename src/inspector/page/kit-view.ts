@@ -86,6 +86,10 @@ function agentCard(a: AgentInfo): HTMLElement {
       row('Signature', a.signature),
       row('Interface', a.interface ? h('code', null, a.interface) : undefined),
       row('Why', a.reason),
+      row(
+        'Skipped',
+        a.skipped?.length ? h('ul', { class: 'kit-skipped' }, a.skipped.map((s) => h('li', null, h('code', null, s.entry), s.why ? ` — ${s.why}` : ''))) : undefined,
+      ),
       row('Streaming', a.streaming),
       row('Push', a.push),
       row('Auth', a.auth),

@@ -72,7 +72,19 @@ export interface TaskUpdater {
 }
 
 /** An agent: handle one incoming message. Throwing fails the task (or the call, if no task exists yet). */
-export type AgentExecutor = (ctx: RequestContext, task: TaskUpdater) => void | Promise<void>;
+export interface AgentExecutor {
+  (ctx: RequestContext, task: TaskUpdater): void | Promise<void>;
+  /**
+   * Set to true when the work can safely start over: a task whose instance was lost (several
+   * instances with an event bus) or that a crash left running is then run again, with its last user
+   * message, instead of being failed.
+   *
+   * @example
+   * const agent: AgentExecutor = async (ctx, task) => { … };
+   * agent.resumable = true;
+   */
+  resumable?: boolean;
+}
 
 /** Build an agent Message from text or parts. */
 export function agentMessage(init: AgentMessageInit, taskId: string | undefined, contextId: string, id: string): Message {

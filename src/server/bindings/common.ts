@@ -53,6 +53,10 @@ class HttpCallContext implements CallContext {
     this.#exchange = exchange;
   }
 
+  header(name: string): string | undefined {
+    return this.#exchange.header(name);
+  }
+
   // Building and aborting a signal per request was ~13 % of a SendMessage; most agents never read it.
   get signal(): AbortSignal {
     if (!this.#ac) {

@@ -4,18 +4,17 @@
  * 0.3 errors (`data` an object, not a list of details); streams as SSE whose events are JSON-RPC
  * responses with a 0.3 event as `result`, the last status update marked `final`.
  */
-import { A2AError, OPERATIONS_BY_METHOD, OPERATIONS_BY_NAME, type AgentCard, type StreamResponse } from '../../protocol/index.js';
+import { A2AError, OPERATIONS_BY_METHOD, OPERATIONS_BY_NAME, type AgentCard } from '../../protocol/index.js';
 import { V03, V03_METHODS, errorToV03, eventToV03 } from '../../protocol/v03/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
-import type { EventStream } from '../tasks/event-stream.js';
 import { answerHeaders, asA2AError, type BindingOptions } from '../bindings/common.js';
 import type { HttpExchange } from '../bindings/exchange.js';
 import type { JsonRpcEnvelope, JsonRpcId, JsonRpcOtherVersion } from '../bindings/jsonrpc.js';
-import { SseWriter } from '../bindings/sse.js';
-import { announceWebhook, requestFromV03, resultToV03 } from './calls.js';
+import { requestFromV03, resultToV03 } from './calls.js';
 import type { V03Registrations } from './registrations.js';
 import { V03_EXTENSIONS_HEADER, contextOfV03, whyV03 } from './context.js';
+import { callV03, streamV03 } from './run.js';
 
 const JSON_TYPE = 'application/json';
 
@@ -37,6 +36,7 @@ function unknownMethod(method: string, why: string): A2AError {
 /** The 0.3 JSON-RPC handler for the 1.0 binding at the same URL. */
 export function jsonRpcV03(service: OperationDispatcher, opts: BindingOptions, extendedCard: V03CardWriter, registrations: V03Registrations): JsonRpcOtherVersion {
   const logger = opts.logger ?? service.logger;
+  const run = { service, opts, registrations };
 
   const sendError = (ex: HttpExchange, id: JsonRpcId, err: A2AError, cc?: CallContext): void => {
     if (ex.answered) return ex.drop();
@@ -63,47 +63,22 @@ export function jsonRpcV03(service: OperationDispatcher, opts: BindingOptions, e
     if (!name) return sendError(ex, id, unknownMethod(method, why));
     const op = OPERATIONS_BY_NAME[name];
     let cc: CallContext | undefined;
-    let sse: SseWriter | undefined;
     try {
       const v10 = requestFromV03(name, params, why);
       const pending = contextOfV03(ex, opts, query);
       cc = pending instanceof Promise ? await pending : pending;
-      const context = cc;
       if (!op.streaming) {
-        const withdraw = announceWebhook(registrations, name, v10);
-        let result: unknown;
-        try {
-          result = await service.call(op, v10, context);
-        } finally {
-          withdraw();
-        }
+        const result = await callV03(run, name, v10, cc);
         const v03 = name === 'GetExtendedAgentCard' ? await extendedCard(result as AgentCard) : resultToV03(name, result);
         ex.reply(200, answerHeaders(cc, JSON_TYPE, V03_EXTENSIONS_HEADER), JSON.stringify({ jsonrpc: '2.0', id, result: v03 }));
         return;
       }
-      // A webhook given with a streamed message is registered when its task is created: announced until the stream ends.
-      const withdraw = announceWebhook(registrations, name, v10);
-      let stream: EventStream;
-      try {
-        stream = await service.stream(op, v10, context, ex.header('last-event-id'));
-      } catch (err) {
-        withdraw();
-        throw err;
-      }
-      sse = new SseWriter(ex, { ...opts.sse, headers: answerHeaders(cc, 'text/event-stream', V03_EXTENSIONS_HEADER) });
-      const writer = sse;
       const prefix = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
-      writer.onClose(() => {
-        withdraw();
-        stream.close();
-      });
-      stream.open({
-        event: (event: StreamResponse, eventId: string) => writer.event(`${prefix}${JSON.stringify(eventToV03(event))}}`, eventId),
-        error: (err: A2AError) => writer.event(JSON.stringify({ jsonrpc: '2.0', id, error: errorToV03(err) })),
-        end: () => writer.end(),
+      await streamV03(run, ex, name, v10, cc, {
+        event: (event) => `${prefix}${JSON.stringify(eventToV03(event))}}`,
+        error: (err, writer) => writer.event(JSON.stringify({ jsonrpc: '2.0', id, error: errorToV03(err) })),
       });
     } catch (err) {
-      if (sse) return sse.end();
       sendError(ex, id, asA2AError(err, logger), cc);
     }
   };

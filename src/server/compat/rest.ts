@@ -4,21 +4,20 @@
  * form, which is what 0.3 SDKs send and parse (the JSON-RPC form is accepted on input too); errors as
  * a bare `{code, message, data?}`; stream events as bare proto StreamResponses, errors as `error` events.
  */
-import { A2AError, OPERATIONS_BY_NAME, type AgentCard, type OperationName, type StreamResponse } from '../../protocol/index.js';
+import { A2AError, OPERATIONS_BY_NAME, type AgentCard, type OperationName } from '../../protocol/index.js';
 import { ROUTES_V03, V03, errorToV03, eventToV03, proto03, type Event03, type Task03, type TaskPushNotificationConfig03 } from '../../protocol/v03/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
-import type { EventStream } from '../tasks/event-stream.js';
 import { answerHeaders, asA2AError, type BindingOptions } from '../bindings/common.js';
 import { BodyReadError, BodyTooLargeError, type HttpExchange } from '../bindings/exchange.js';
 import { DEFAULT_MAX_BODY_BYTES, isJsonContentType } from '../bindings/http-util.js';
 import type { RestOtherVersion } from '../bindings/rest.js';
 import { matchRoute } from '../bindings/rest-routes.js';
-import { SseWriter } from '../bindings/sse.js';
-import { announceWebhook, requestFromV03, resultToV03 } from './calls.js';
+import { requestFromV03, resultToV03 } from './calls.js';
 import type { V03Registrations } from './registrations.js';
 import { V03_EXTENSIONS_HEADER, contextOfV03, whyV03 } from './context.js';
 import type { V03CardWriter } from './jsonrpc.js';
+import { callV03, streamV03 } from './run.js';
 
 const JSON_TYPE = 'application/json';
 
@@ -120,6 +119,7 @@ function answerOf(op: OperationName, result: unknown): unknown {
 /** The 0.3 HTTP+JSON handler for the 1.0 binding at the same URL. */
 export function restV03(service: OperationDispatcher, opts: BindingOptions, extendedCard: V03CardWriter, registrations: V03Registrations): RestOtherVersion {
   const logger = opts.logger ?? service.logger;
+  const run = { service, opts, registrations };
   const limit = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   const fail = (ex: HttpExchange, err: A2AError, cc?: CallContext, status = err.spec.httpStatus, extra: Record<string, string> = {}): void => {
@@ -173,50 +173,25 @@ export function restV03(service: OperationDispatcher, opts: BindingOptions, exte
     const { op: name } = found.route;
     const op = OPERATIONS_BY_NAME[name];
     let cc: CallContext | undefined;
-    let sse: SseWriter | undefined;
     try {
       const body = ex.method === 'POST' ? await readJson(ex) : undefined;
       const v10 = requestFromV03(name, paramsOf(name, found.params, query, body), why);
       const pending = contextOfV03(ex, opts, query);
       cc = pending instanceof Promise ? await pending : pending;
-      const context = cc;
       if (!op.streaming) {
-        const withdraw = announceWebhook(registrations, name, v10);
-        let result: unknown;
-        try {
-          result = await service.call(op, v10, context);
-        } finally {
-          withdraw();
-        }
+        const result = await callV03(run, name, v10, cc);
         const headers = answerHeaders(cc, JSON_TYPE, V03_EXTENSIONS_HEADER);
         if (name === 'DeleteTaskPushNotificationConfig') return ex.reply(204, headers);
         const answer = name === 'GetExtendedAgentCard' ? await extendedCard(result as AgentCard) : answerOf(name, result);
         ex.reply(200, headers, JSON.stringify(answer));
         return;
       }
-      // A webhook given with a streamed message is registered when its task is created: announced until the stream ends.
-      const withdraw = announceWebhook(registrations, name, v10);
-      let stream: EventStream;
-      try {
-        stream = await service.stream(op, v10, context, ex.header('last-event-id'));
-      } catch (err) {
-        withdraw();
-        throw err;
-      }
-      sse = new SseWriter(ex, { ...opts.sse, headers: answerHeaders(cc, 'text/event-stream', V03_EXTENSIONS_HEADER) });
-      const writer = sse;
-      writer.onClose(() => {
-        withdraw();
-        stream.close();
-      });
-      stream.open({
-        event: (event: StreamResponse, eventId: string) => writer.event(JSON.stringify(proto03.eventToProto(eventToV03(event))), eventId),
-        error: (err: A2AError) => writer.event(JSON.stringify(errorToV03(err)), undefined, 'error'),
-        end: () => writer.end(),
+      await streamV03(run, ex, name, v10, cc, {
+        event: (event) => JSON.stringify(proto03.eventToProto(eventToV03(event))),
+        error: (err, writer) => writer.event(JSON.stringify(errorToV03(err)), undefined, 'error'),
       });
     } catch (err) {
       if (err instanceof BodyReadError) return ex.drop();
-      if (sse) return sse.end();
       fail(ex, asA2AError(err, logger), cc);
     }
   };

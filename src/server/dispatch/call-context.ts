@@ -23,6 +23,11 @@ export interface CallContext {
   signal?: AbortSignal;
   /** The binding the call came through (`JSONRPC`, `HTTP+JSON`), for hooks and logs; unset outside a binding. */
   binding?: string;
+  /**
+   * A request header (HTTP) or text metadata value (gRPC) by lower-case name, e.g. `traceparent`; set by
+   * the built-in bindings. For tracing and similar concerns that read what the binding does not.
+   */
+  header?(name: string): string | undefined;
 }
 
 /** A fresh call context (tests and custom bindings). */

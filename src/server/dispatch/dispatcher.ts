@@ -40,6 +40,8 @@ import { PushConfigOperations } from './push-config-ops.js';
 import type { PushSenderOptions } from '../push/options.js';
 import type { PushWireFormat } from '../push/wire-format.js';
 import type { TaskRun } from '../tasks/run.js';
+import type { ServerTelemetry } from './telemetry.js';
+import type { TaskEventBus } from '../events/bus.js';
 
 /** Push-notification delivery settings (used when the card declares `pushNotifications`). */
 export interface PushOptions {
@@ -73,6 +75,13 @@ export interface DispatcherOptions {
   onStoreError?: StoreErrorHook;
   /** Operation hooks (logging, tracing, metrics, rate limits): see {@link OperationHooks}. */
   hooks?: OperationHooks | OperationHooks[];
+  /** Traces and metrics, e.g. `otelServer()` from `a2a-kit/server/otel`: see {@link ServerTelemetry}. */
+  telemetry?: ServerTelemetry;
+  /**
+   * The bus to other instances of this agent, e.g. `redisEvents(url)` from `a2a-kit/server/redis`,
+   * with a store they share. Without it (the default) events stay in this process.
+   */
+  events?: TaskEventBus;
   /** Set by the 0.3 compatibility layer: webhooks registered over 0.3 get 0.3 bodies. */
   pushWireFormat?: PushWireFormat;
 }
@@ -121,25 +130,30 @@ export class OperationDispatcher {
 
   constructor(options: DispatcherOptions) {
     this.card = options.card;
-    this.store = options.store ?? new InMemoryTaskStore();
+    const telemetry = options.telemetry;
+    const store = options.store ?? new InMemoryTaskStore();
+    this.store = telemetry?.store ? telemetry.store(store) : store;
     this.pushConfigs = options.pushConfigStore ?? (isPushConfigStore(this.store) ? this.store : new InMemoryTaskStore());
     this.logger = options.logger ?? silentLogger;
     this.#extendedCard = options.extendedCard;
     this.tasks = new TaskManager({
       store: this.store,
-      executor: options.executor,
+      executor: telemetry?.executor ? telemetry.executor(options.executor) : options.executor,
       logger: this.logger,
       ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
       ...(options.recovery ? { recovery: options.recovery } : {}),
       ...(options.onStoreError ? { onStoreError: options.onStoreError } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.events ? { bus: options.events } : {}),
     });
     const policy = options.push?.policy ?? {};
     const sender = options.push?.sender;
-    this.pushSender = sender instanceof PushSender ? sender : new PushSender({ logger: this.logger, ...sender, policy });
-    this.#push = new PushDispatcher(this.pushSender, this.pushConfigs, this.logger, options.pushWireFormat);
+    this.pushSender =
+      sender instanceof PushSender ? sender : new PushSender({ logger: this.logger, ...(telemetry?.push ? { tracer: telemetry.push } : {}), ...sender, policy });
+    this.#push = new PushDispatcher(this.pushSender, this.pushConfigs, this.logger, options.pushWireFormat, options.events?.pushQueue?.(this.pushSender));
     this.#pushOps = new PushConfigOperations(this.pushConfigs, this.#push, policy, (scope, id) => this.#task(scope, id), this.tasks.limits.pushConfigsPerTask);
-    this.#hooks = HookRunner.of(options.hooks, this.logger);
+    this.#hooks = HookRunner.of(telemetry?.hooks ? [telemetry.hooks, ...[options.hooks ?? []].flat()] : options.hooks, this.logger);
+    if (telemetry?.taskEvent) this.tasks.observe(telemetry.taskEvent);
     this.tasks.observe((scope, task, event) => {
       if (this.#card.capabilities.pushNotifications === true) this.#push.onEvent(scope, task, event);
     });
@@ -208,7 +222,7 @@ export class OperationDispatcher {
     try {
       const pending = hooks.before(call);
       if (pending) await pending;
-      const result = await OperationDispatcher.#unary[name](this, req, scope, cc);
+      const result = await hooks.run(call, () => OperationDispatcher.#unary[name](this, req, scope, cc));
       hooks.after(call, result);
       return result;
     } catch (err) {
@@ -229,7 +243,7 @@ export class OperationDispatcher {
     try {
       const pending = hooks.before(call);
       if (pending) await pending;
-      return hooks.stream(call, await open(this, req, scope, cc, lastEventId));
+      return hooks.stream(call, await hooks.run(call, () => open(this, req, scope, cc, lastEventId)));
     } catch (err) {
       hooks.error(call, err);
       throw err;

@@ -60,6 +60,8 @@ export type CompletedCall = {
  *   `SubscribeToTask` when the stream ends (or the client leaves), with the number of events sent.
  * - `error` runs when the call failed, with the error the client gets (anything that is not an
  *   A2AError reaches the client, and this hook, as `Internal`).
+ * - `around` wraps the operation itself (after every `before`), e.g. to make a tracing context active
+ *   for the agent's code; the first hook set listed is the outermost.
  *
  * What `after` and `error` throw or reject with is logged and does not change the answer.
  * With several hook sets, `before` runs in the order given, `after` and `error` in reverse order.
@@ -97,6 +99,12 @@ export interface OperationHooks {
   after?(call: CompletedCall): void | Promise<void>;
   /** After the call failed, with the error the client gets. */
   error?(call: OperationCall, error: A2AError): void | Promise<void>;
+  /**
+   * Runs the operation (for a stream: its opening) inside `run`, after `before`; returns what `run`
+   * returns. For what must hold around the work itself, such as an active tracing context that the
+   * agent's code and its store calls inherit. Must call `run` exactly once.
+   */
+  around?<T>(call: OperationCall, run: () => T): T;
 }
 
 /** The call object all hooks of one call share; one class, so every call object has the same shape. */
@@ -121,19 +129,33 @@ export class HookRunner {
   readonly #before: OperationHooks[];
   readonly #after: OperationHooks[];
   readonly #error: OperationHooks[];
+  readonly #around: OperationHooks[];
   readonly #logger: Logger;
 
   /** A runner for `hooks`, or undefined when there is nothing to run (then the dispatcher skips hooks entirely). */
   static of(hooks: OperationHooks | readonly OperationHooks[] | undefined, logger: Logger): HookRunner | undefined {
     const list = hooks === undefined ? [] : Array.isArray(hooks) ? [...hooks] : [hooks as OperationHooks];
-    return list.some((h) => h.before || h.after || h.error) ? new HookRunner(list, logger) : undefined;
+    return list.some((h) => h.before || h.after || h.error || h.around) ? new HookRunner(list, logger) : undefined;
   }
 
   private constructor(hooks: OperationHooks[], logger: Logger) {
     this.#before = hooks.filter((h) => h.before);
     this.#after = hooks.filter((h) => h.after).reverse();
     this.#error = hooks.filter((h) => h.error).reverse();
+    this.#around = hooks.filter((h) => h.around);
     this.#logger = logger;
+  }
+
+  /** `work` inside the `around` hooks, the first listed outermost. */
+  run<T>(call: HookedCall, work: () => T): T {
+    const hooks = this.#around;
+    if (hooks.length === 0) return work();
+    let wrapped = work;
+    for (let i = hooks.length - 1; i >= 0; i--) {
+      const inner = wrapped;
+      wrapped = () => hooks[i]!.around!(call as OperationCall, inner);
+    }
+    return wrapped();
   }
 
   /** The object every hook of this call receives. */

@@ -45,6 +45,8 @@ export class GrpcCallContext implements CallContext {
   #call: ServerSurfaceCall;
   /** Set once the final status is sent: the call ending after that is no cancellation. */
   finished = false;
+  /** The binding, for hooks and logs. */
+  readonly binding = 'GRPC';
 
   constructor(call: ServerSurfaceCall) {
     this.#call = call;
@@ -61,6 +63,10 @@ export class GrpcCallContext implements CallContext {
   /** The extensions activated so far, without making the set. */
   get activated(): ReadonlySet<string> | undefined {
     return this.#activated;
+  }
+
+  header(name: string): string | undefined {
+    return texts(this.#call.metadata, name)[0];
   }
 
   get signal(): AbortSignal {

@@ -4,8 +4,8 @@
  * with reason and domain, BadRequest field violations) in `grpc-status-details-bin`.
  */
 import { Metadata, type StatusObject } from '@grpc/grpc-js';
-import { A2AError, ERROR_INFO_TYPE, KIT_ERROR_DOMAIN, type ErrorDetail, type FieldViolation } from '../../protocol/index.js';
-import { GRPC_CODES, ProtoError, STATUS_DETAILS_KEY, encodeStatus } from '../../protocol/grpc/index.js';
+import { ERROR_INFO_TYPE, KIT_ERROR_DOMAIN, type A2AError, type ErrorDetail } from '../../protocol/index.js';
+import { GRPC_CODES, STATUS_DETAILS_KEY, encodeStatus } from '../../protocol/grpc/index.js';
 import { GRPC_EXTENSIONS_KEY } from '../../protocol/grpc/index.js';
 import type { GrpcCallContext } from './context.js';
 
@@ -37,11 +37,4 @@ export function statusOf(err: A2AError, cc: GrpcCallContext | undefined, challen
   return { code, details: err.message, metadata };
 }
 
-/** A request that could not be decoded: INVALID_ARGUMENT naming the field (or the message as a whole). */
-export function undecodable(err: unknown, messageName: string): A2AError {
-  const violation: FieldViolation =
-    err instanceof ProtoError
-      ? { field: err.field || '(request)', description: err.problem }
-      : { field: '(request)', description: 'is not a readable protobuf message' };
-  return A2AError.invalidParams([violation], `The request is not a valid lf.a2a.v1.${messageName}: ${violation.field}: ${violation.description}`);
-}
+export { undecodable } from './h2-wire.js';

@@ -4,19 +4,19 @@
  */
 import type { Logger } from '../logger.js';
 
-/** The `grpc` option of `createAgentServer`: serve gRPC on its own port next to HTTP (needs `@grpc/grpc-js` and `protobufjs`). */
+/** The `grpc` option of `createAgentServer`: serve gRPC on its own port next to HTTP (needs `protobufjs`; served on node:http2). */
 export interface AgentGrpcOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
   /** Address to listen on. Default: the host `listen` was given. */
   host?: string;
-  /** grpc-js `ServerCredentials` for TLS (and mTLS). Default: plaintext, for local use. */
+  /** TLS (and mTLS): node TLS options or grpc-js `ServerCredentials`. Default: plaintext (h2c), for local use. */
   credentials?: unknown;
   /** Largest accepted request message in bytes. Default 4 MiB. */
   maxReceiveMessageBytes?: number;
   /** Bytes a slow reader may leave unsent on one stream before that stream is ended. Default 8 MiB. */
   maxBufferedBytes?: number;
-  /** Further grpc-js server options (keepalive, concurrency limits…). */
+  /** grpc-js style options; `grpc.max_concurrent_streams` and `grpc.max_receive_message_length` are read. */
   channelOptions?: Readonly<Record<string, unknown>>;
   logger?: Logger;
 }

@@ -2,18 +2,22 @@
  * A gRPC server for an agent (§10): the A2AService on its own port, next to (or instead of) the HTTP
  * bindings, over the same dispatcher — the same tasks, stores, authentication and card.
  */
-import { Server, ServerCredentials, status as Status, type ChannelOptions } from '@grpc/grpc-js';
+import { createSecureServer, createServer, type Http2SecureServer, type Http2Server, type Http2Session, type SecureServerOptions } from 'node:http2';
+import type { AddressInfo, Socket } from 'node:net';
+import type { ServerCredentials } from '@grpc/grpc-js';
+import { GRPC_CODES } from '../../protocol/grpc/index.js';
 import { serverAuthOptions, type ServerAuthOptions } from '../auth/authenticator.js';
 import type { Authenticator } from '../bindings/common.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../bindings/http-util.js';
 import { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { Logger } from '../logger.js';
-import type { GrpcEventWriter } from './event-writer.js';
+import type { GrpcAuth } from './handlers.js';
+import type { H2EventWriter } from './h2-event-writer.js';
+import { a2aStreamHandler } from './h2-service.js';
 import type { OpenStream, Untrack } from '../lifecycle/streams.js';
-import { A2A_SERVICE_DEFINITION, grpcHandlers, type GrpcAuth } from './handlers.js';
 
 /** How a stream ends when the server goes away: UNAVAILABLE, which clients answer by subscribing again. */
-const GOING_AWAY = { code: Status.UNAVAILABLE, details: 'The agent is shutting down; subscribe again to continue' };
+const goAway = (w: H2EventWriter): void => w.fail(GRPC_CODES.UNAVAILABLE, 'The agent is shutting down; subscribe again to continue', 'SHUTTING_DOWN');
 
 /** Options of {@link serveGrpc}. */
 export interface GrpcServeOptions {
@@ -22,10 +26,11 @@ export interface GrpcServeOptions {
   /** Address to listen on. Default `127.0.0.1`. */
   host?: string;
   /**
-   * TLS (and mTLS) settings, e.g. `ServerCredentials.createSsl(ca, [{ private_key, cert_chain }], true)`.
-   * Default: plaintext (HTTP/2 without TLS), for local use; §10.1 expects TLS in production.
+   * TLS (and mTLS) settings: node's TLS options (`{ key, cert, ca, requestCert: true }`), or grpc-js's
+   * `ServerCredentials.createSsl(ca, [{ private_key, cert_chain }], true)`.
+   * Default: plaintext (HTTP/2 without TLS, h2c), for local use; §10.1 expects TLS in production.
    */
-  credentials?: ServerCredentials;
+  credentials?: ServerCredentials | SecureServerOptions;
   /** Enforce the card's security requirements with these per-scheme verifiers (as `createAgentServer`'s `auth`). */
   auth?: ServerAuthOptions;
   /** Or establish the caller yourself, from the call shown as an HTTP request (metadata as headers). */
@@ -36,15 +41,18 @@ export interface GrpcServeOptions {
   maxReceiveMessageBytes?: number;
   /** Bytes a slow reader may leave unsent on one stream before that stream is ended. Default 8 MiB. */
   maxBufferedBytes?: number;
-  /** Further grpc-js server options (keepalive, concurrency limits…). */
-  channelOptions?: ChannelOptions;
+  /**
+   * grpc-js style server options; this server reads `grpc.max_concurrent_streams` and
+   * `grpc.max_receive_message_length` and ignores the others.
+   */
+  channelOptions?: Readonly<Record<string, unknown>>;
   logger?: Logger;
 }
 
 /** A running gRPC server. */
 export interface GrpcServerHandle {
-  /** The grpc-js server (add services of your own, read channelz…). */
-  readonly server: Server;
+  /** The node:http2 server the calls arrive on (gRPC is served on it directly, without grpc-js). */
+  readonly server: Http2Server | Http2SecureServer;
   readonly host: string;
   readonly port: number;
   /** `host:port`, the target a gRPC channel is opened with. */
@@ -102,21 +110,30 @@ export async function listenGrpc(
   track?: (stream: OpenStream) => Untrack,
 ): Promise<GrpcServerHandle> {
   const logger = options.logger ?? service.logger;
-  const streams = new Set<GrpcEventWriter>();
-  const server = new Server({
-    'grpc.max_receive_message_length': options.maxReceiveMessageBytes ?? DEFAULT_MAX_BODY_BYTES,
-    ...options.channelOptions,
-  });
-  server.addService(
-    A2A_SERVICE_DEFINITION,
-    grpcHandlers(service, {
+  const streams = new Set<H2EventWriter>();
+  const sessions = new Set<Http2Session>();
+  const channel = options.channelOptions ?? {};
+  const maxStreams = channel['grpc.max_concurrent_streams'];
+  const common = {
+    // As grpc-js configures its HTTP/2 server: no header-size or session-memory cap of node's own.
+    maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
+    maxSessionMemory: Number.MAX_SAFE_INTEGER,
+    ...(typeof maxStreams === 'number' ? { settings: { maxConcurrentStreams: maxStreams } } : {}),
+  };
+  const tls = tlsOptionsOf(options.credentials);
+  const server: Http2Server | Http2SecureServer = tls ? createSecureServer({ ...common, ...tls, allowHTTP1: false }) : createServer(common);
+  const limit = channel['grpc.max_receive_message_length'];
+  server.on(
+    'stream',
+    a2aStreamHandler(service, {
       auth,
       logger,
+      maxReceiveMessageBytes: options.maxReceiveMessageBytes ?? (typeof limit === 'number' ? limit : DEFAULT_MAX_BODY_BYTES),
       maxBufferedBytes: options.maxBufferedBytes,
       onStream: (w) => {
         streams.add(w);
         // An agent server's registry tells every stream, SSE and gRPC alike, when it drains.
-        const untrack = track?.({ transport: 'grpc', goAway: () => w.fail(GOING_AWAY) });
+        const untrack = track?.({ transport: 'grpc', goAway: () => goAway(w) });
         w.onEnd(() => {
           streams.delete(w);
           untrack?.();
@@ -124,13 +141,25 @@ export async function listenGrpc(
       },
     }),
   );
+  // A call's answer is small and latency-bound: send it now rather than wait for the previous packet's ACK.
+  server.on('connection', (socket: Socket) => socket.setNoDelay(true));
+  server.on('session', (session: Http2Session) => {
+    sessions.add(session);
+    session.on('error', (err) => logger.debug({ err }, 'gRPC connection error'));
+    session.once('close', () => sessions.delete(session));
+  });
+  server.on('tlsClientError', (err) => logger.debug({ err }, 'gRPC TLS handshake failed'));
   const host = options.host ?? '127.0.0.1';
   const hostPart = host.includes(':') ? `[${host}]` : host;
-  const credentials = options.credentials ?? ServerCredentials.createInsecure();
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${hostPart}:${options.port ?? 0}`, credentials, (err, bound) => (err ? reject(err) : resolve(bound)));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
-  const tls = credentials._isSecure();
+  server.on('error', (err) => logger.error({ err }, 'gRPC server error'));
+  const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   return {
     server,
@@ -140,15 +169,43 @@ export async function listenGrpc(
     url: `${tls ? 'https' : 'http'}://${hostPart}:${port}`,
     close(graceMs = 5000) {
       closing ??= new Promise<void>((resolve) => {
-        const timer = setTimeout(() => server.forceShutdown(), graceMs);
+        const timer = setTimeout(() => {
+          for (const s of sessions) s.destroy();
+        }, graceMs);
         timer.unref();
-        server.tryShutdown(() => {
+        server.close(() => {
           clearTimeout(timer);
           resolve();
         });
-        for (const w of [...streams]) w.fail(GOING_AWAY);
+        // GOAWAY: calls under way finish, new ones go elsewhere (the client reconnects and is refused).
+        for (const s of sessions) s.close();
+        for (const w of [...streams]) goAway(w);
       });
       return closing;
     },
   };
+}
+
+/**
+ * The TLS options of `credentials`: node's own (`key`, `cert`, `ca`, `requestCert`…), or what grpc-js
+ * `ServerCredentials.createSsl` holds (read the way grpc-js's server reads it). Undefined = plaintext.
+ */
+function tlsOptionsOf(credentials: GrpcServeOptions['credentials']): SecureServerOptions | undefined {
+  if (!credentials) return undefined;
+  const grpcJs = credentials as Partial<GrpcJsServerCredentials>;
+  if (typeof grpcJs._isSecure === 'function') {
+    if (!grpcJs._isSecure()) return undefined;
+    if (typeof grpcJs._getConstructorOptions !== 'function' || typeof grpcJs._getSecureContextOptions !== 'function') {
+      throw new Error('serveGrpc: these grpc-js ServerCredentials cannot be read; pass node TLS options ({ key, cert, ca, requestCert }) instead');
+    }
+    return { ...grpcJs._getConstructorOptions(), ...grpcJs._getSecureContextOptions() } as SecureServerOptions;
+  }
+  return credentials as SecureServerOptions;
+}
+
+/** The parts of grpc-js's ServerCredentials its own server reads. */
+interface GrpcJsServerCredentials {
+  _isSecure(): boolean;
+  _getConstructorOptions(): object | null;
+  _getSecureContextOptions(): object | null;
 }

@@ -7,11 +7,16 @@ import { isTerminal, type StreamResponse, type Task, type TaskPushNotificationCo
 import type { Logger } from '../logger.js';
 import type { PushConfigStore, Scope } from '../store/task-store.js';
 import type { PushSender } from './sender.js';
-import type { PushWireFormat } from './wire-format.js';
+import type { PushBody, PushWireFormat } from './wire-format.js';
 // Events held back while configs load are snapshotted; the sender itself serialises at enqueue.
 import { snapshotEvent, snapshotTask } from '../tasks/view.js';
 
 const keyOf = (scope: Scope, taskId: string): string => `${scope.tenant}\u0000${scope.owner}\u0000${taskId}`;
+
+/** Where the dispatcher hands each (webhook, event): the sender itself, or an outbox in front of it. */
+export interface PushQueue {
+  enqueue(config: TaskPushNotificationConfig, event: StreamResponse, custom?: PushBody): void;
+}
 
 export class PushDispatcher {
   readonly #configs = new Map<string, TaskPushNotificationConfig[]>();
@@ -23,6 +28,7 @@ export class PushDispatcher {
     private readonly store: PushConfigStore,
     private readonly logger: Logger,
     private readonly format?: PushWireFormat,
+    private readonly queue: PushQueue = sender,
   ) {}
 
   add(scope: Scope, taskId: string, config: TaskPushNotificationConfig): void {
@@ -62,7 +68,7 @@ export class PushDispatcher {
   #send(list: TaskPushNotificationConfig[] | undefined, event: StreamResponse, task: Task): void {
     if (!list?.length) return;
     const format = this.format;
-    for (const c of list) this.sender.enqueue(c, event, format?.body(c, task, event));
+    for (const c of list) this.queue.enqueue(c, event, format?.body(c, task, event));
   }
 
   #load(scope: Scope, taskId: string, key: string, first: [StreamResponse, Task]): void {

@@ -49,6 +49,48 @@ export interface PushSenderOptions extends Partial<RetryOptions> {
   userAgent?: string;
   /** Called once per event when it is delivered, given up on, or dropped. */
   onOutcome?: (outcome: DeliveryOutcome) => void;
+  /** Follows each event from enqueue through its attempts (tracing, metrics); see {@link PushTracer}. */
+  tracer?: PushTracer;
+}
+
+/** One delivery attempt as a {@link PushTracer} sees it. */
+export interface PushAttempt {
+  /** The id of the notification (sent as {@link PUSH_ID_HEADER}), the same on every attempt. */
+  readonly notificationId: string;
+  /** The task the event belongs to. */
+  readonly taskId: string;
+  /** The webhook URL without its query string. */
+  readonly url: string;
+  /** 1 for the first try, then 2, 3… on retries. */
+  readonly attempt: number;
+  /** What {@link PushTracer.queued} returned when the event was enqueued. */
+  readonly origin: unknown;
+  /** The request's headers: a tracer may add some (e.g. `traceparent`), never change the others. */
+  readonly headers: Record<string, string>;
+}
+
+/** How one attempt ended: the webhook's HTTP status, or the error that stopped it. */
+export interface PushAttemptResult {
+  /** The webhook answered 2xx. */
+  readonly ok: boolean;
+  /** The webhook's HTTP status, when it answered. */
+  readonly status?: number;
+  /** What went wrong, when it did. */
+  readonly error?: string;
+}
+
+/**
+ * Observes push deliveries. `queued` runs synchronously where the event was produced (so it can
+ * capture that code's tracing context); `attempt` runs before each request and returns what to call
+ * when it ends; `finished` receives the final outcome. What a tracer throws is ignored.
+ */
+export interface PushTracer {
+  /** An event of `taskId` was enqueued; what it returns comes back as {@link PushAttempt.origin}. */
+  queued?(taskId: string): unknown;
+  /** An attempt is about to be sent; returns what to call with its result. */
+  attempt?(attempt: PushAttempt): ((result: PushAttemptResult) => void) | undefined;
+  /** The event was delivered, given up on, or dropped. */
+  finished?(outcome: DeliveryOutcome): void;
 }
 
 /** Counters since construction; `queued` and `inFlight` are current values. */

@@ -15,7 +15,7 @@ import { PUSH_SIGNATURE_HEADER, type PushSigner } from './signing.js';
 import type { PushBody } from './wire-format.js';
 import {
   PUSH_CONTENT_TYPE, PUSH_ID_HEADER, PUSH_TOKEN_HEADER, realClock, taskIdOf,
-  type DeliveryOutcome, type PushClock, type PushSenderOptions, type PushStats,
+  type DeliveryOutcome, type PushAttemptResult, type PushClock, type PushSenderOptions, type PushStats, type PushTracer,
 } from './options.js';
 
 interface Item {
@@ -26,6 +26,10 @@ interface Item {
   taskId: string;
   /** Set when a wire format chose another body than the 1.0 event. */
   contentType?: string;
+  /** What the tracer captured at enqueue. */
+  origin?: unknown;
+  /** Told of this item's final outcome (the cluster's push outbox forgets the entry then). */
+  settled?: (outcome: DeliveryOutcome) => void;
 }
 
 interface Lane {
@@ -57,6 +61,7 @@ export class PushSender {
   readonly #random: () => number;
   readonly #userAgent: string;
   readonly #onOutcome: ((o: DeliveryOutcome) => void) | undefined;
+  readonly #tracer: PushTracer | undefined;
   readonly #lanes = new Map<string, Lane>();
   readonly #bodies = new WeakMap<StreamResponse, Buffer>();
   readonly #abort = new AbortController();
@@ -93,6 +98,7 @@ export class PushSender {
     this.#random = opts.random ?? Math.random;
     this.#userAgent = opts.userAgent ?? 'a2a-kit-push/1.0';
     this.#onOutcome = opts.onOutcome;
+    this.#tracer = opts.tracer;
   }
 
   /** Current counters (a copy). */
@@ -110,9 +116,10 @@ export class PushSender {
    * serialised now, once per event object however many webhooks it goes to, so later changes to a live
    * task cannot alter what is sent. Never throws for delivery problems: they are retried, logged and
    * counted. After {@link close} the event is dropped. `custom` replaces the event's 1.0 JSON (a
-   * webhook registered over A2A 0.3 gets the body 0.3 defined).
+   * webhook registered over A2A 0.3 gets the body 0.3 defined). `settled` is told of this event's
+   * final outcome for this webhook.
    */
-  enqueue(config: TaskPushNotificationConfig, event: StreamResponse, custom?: PushBody): void {
+  enqueue(config: TaskPushNotificationConfig, event: StreamResponse, custom?: PushBody, settled?: (outcome: DeliveryOutcome) => void): void {
     let body = custom ? Buffer.from(custom.body, 'utf8') : this.#bodies.get(event);
     let unserialisable: string | undefined;
     if (!body) {
@@ -125,6 +132,8 @@ export class PushSender {
     }
     const item: Item = { id: randomUUID(), config, body: body ?? Buffer.alloc(0), taskId: config.taskId ?? taskIdOf(event) ?? '' };
     if (custom) item.contentType = custom.contentType;
+    if (this.#tracer?.queued) item.origin = this.#traced(() => this.#tracer!.queued!(item.taskId));
+    if (settled) item.settled = settled;
     if (unserialisable) return this.#finish(item, { result: 'failed', attempts: 0, error: unserialisable });
     if (this.#closed) return this.#finish(item, { result: 'dropped', attempts: 0, error: 'sender is closed' });
     const key = `${item.taskId}\u0000${config.id ?? ''}\u0000${config.url}`;
@@ -218,7 +227,7 @@ export class PushSender {
   async #deliver(item: Item): Promise<void> {
     const { body } = item;
     for (let attempt = 1; ; attempt++) {
-      const r = await this.#attempt(item, body);
+      const r = this.#tracer?.attempt ? await this.#tracedAttempt(item, body, attempt) : await this.#attempt(item, body);
       if (r.ok) return this.#finish(item, { result: 'delivered', attempts: attempt, status: r.status });
       const base = { attempts: attempt, error: r.error, ...(r.status !== undefined ? { status: r.status } : {}) };
       if (this.#abort.signal.aborted) return this.#finish(item, { result: 'dropped', ...base });
@@ -231,7 +240,28 @@ export class PushSender {
     }
   }
 
-  async #attempt(item: Item, body: Buffer): Promise<Attempt> {
+  /** What a tracer throws never changes a delivery. */
+  #traced<T>(run: () => T): T | undefined {
+    try {
+      return run();
+    } catch (e) {
+      this.#log.error({ err: e }, 'push tracer threw');
+      return undefined;
+    }
+  }
+
+  async #tracedAttempt(item: Item, body: Buffer, attempt: number): Promise<Attempt> {
+    const extra: Record<string, string> = {};
+    const done = this.#traced(() =>
+      this.#tracer!.attempt!({ notificationId: item.id, taskId: item.taskId, url: redactUrl(item.config.url), attempt, origin: item.origin, headers: extra }),
+    );
+    const r = await this.#attempt(item, body, extra);
+    const result: PushAttemptResult = r.ok ? { ok: true, status: r.status } : { ok: false, error: r.error, ...(r.status !== undefined ? { status: r.status } : {}) };
+    if (done) this.#traced(() => done(result));
+    return r;
+  }
+
+  async #attempt(item: Item, body: Buffer, extra?: Record<string, string>): Promise<Attempt> {
     const { config } = item;
     const check = await checkWebhookUrl(config.url, this.#policy);
     if (!check.ok) return { ok: false, retryable: check.reason === 'resolution-failed', error: check.message };
@@ -247,6 +277,10 @@ export class PushSender {
     if (config.token !== undefined && config.token !== '') headers[PUSH_TOKEN_HEADER] = config.token;
     if (!Object.values(headers).every((v) => SAFE_HEADER.test(v))) {
       return { ok: false, retryable: false, error: 'token or authentication contains characters not allowed in a header' };
+    }
+    if (extra) {
+      // Only headers the request does not have already, and only ones that are safe to send.
+      for (const [k, v] of Object.entries(extra)) if (!(k in headers) && SAFE_HEADER.test(v)) headers[k] = v;
     }
     if (this.#signer) headers[PUSH_SIGNATURE_HEADER] = await this.#signer.sign(body, item.id);
     let status: number;
@@ -296,7 +330,9 @@ export class PushSender {
       this.#stats.dropped++;
       this.#log.warn(outcome, 'push notification dropped');
     }
+    if (this.#tracer?.finished) this.#traced(() => this.#tracer!.finished!(outcome));
     try {
+      item.settled?.(outcome);
       this.#onOutcome?.(outcome);
     } catch (e) {
       this.#log.error({ err: e }, 'push onOutcome callback threw');

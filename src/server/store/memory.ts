@@ -12,6 +12,8 @@ import {
   type TaskStore,
   type PushConfigStore,
   type StoredPushConfig,
+  TaskVersionConflict,
+  type VersionedTask,
 } from './task-store.js';
 import { knownTaskJson, storedTaskJson } from '../tasks/json.js';
 
@@ -28,6 +30,7 @@ class Entry {
   contextId!: string;
   state!: Task['status']['state'];
   configs: Map<string, TaskPushNotificationConfig> | undefined = undefined;
+  version = 1;
 
   constructor(
     readonly id: string,
@@ -109,20 +112,35 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     return e?.task;
   }
 
-  async saveTask(scope: Scope, task: Task): Promise<void> {
+  /**
+   * A copy of a live task: whoever writes it back must not have changed the stored object in place, or a
+   * second writer re-reading after a lost race would see the other's unsaved changes as stored.
+   */
+  async readTask(scope: Scope, id: string): Promise<VersionedTask | undefined> {
+    const e = this.#visible(scope, id);
+    if (!e) return undefined;
+    return { task: typeof e.value === 'string' ? e.task : structuredClone(e.value), version: e.version };
+  }
+
+  async saveTask(scope: Scope, task: Task, expected?: number): Promise<number | void> {
     const key = taskKey(scope, task.id);
     const e = this.#entries.get(key);
+    let version = 1;
     if (e) {
       if (e.owner !== scope.owner || e.tenant !== scope.tenant) throw A2AError.taskNotFound(task.id);
+      if (expected !== undefined && expected !== e.version) throw new TaskVersionConflict(task.id, expected);
       this.#bytes -= e.bytes;
       e.fill(task);
+      version = ++e.version;
       this.#bytes += e.bytes;
     } else {
+      if (expected) throw new TaskVersionConflict(task.id, expected);
       const added = new Entry(task.id, scope.owner, scope.tenant, task);
       this.#entries.set(key, added);
       this.#bytes += added.bytes;
     }
     if (this.#entries.size > this.#max || this.#bytes > this.#maxBytes) this.#evict();
+    return version;
   }
 
   /**

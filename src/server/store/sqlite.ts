@@ -5,7 +5,19 @@
 import { createRequire } from 'node:module';
 import { A2AError, type Task, type TaskPushNotificationConfig } from '../../protocol/index.js';
 import { knownTaskJson, storedTaskJson } from '../tasks/json.js';
-import { decodeCursor, encodeCursor, statusTime, type Scope, type TaskPage, type TaskQuery, type TaskStore, type PushConfigStore, type StoredPushConfig } from './task-store.js';
+import {
+  decodeCursor,
+  encodeCursor,
+  statusTime,
+  TaskVersionConflict,
+  type Scope,
+  type TaskPage,
+  type TaskQuery,
+  type TaskStore,
+  type PushConfigStore,
+  type StoredPushConfig,
+  type VersionedTask,
+} from './task-store.js';
 
 type Db = import('better-sqlite3').Database;
 type Stmt = import('better-sqlite3').Statement;
@@ -19,7 +31,7 @@ export interface SqliteTaskStoreOptions {
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS a2a_tasks (
   tenant TEXT NOT NULL, id TEXT NOT NULL, owner TEXT NOT NULL, context_id TEXT NOT NULL,
-  state TEXT NOT NULL, status_ts INTEGER NOT NULL, body TEXT NOT NULL,
+  state TEXT NOT NULL, status_ts INTEGER NOT NULL, body TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 1,
   PRIMARY KEY (tenant, id)
 );
 CREATE INDEX IF NOT EXISTS a2a_tasks_list ON a2a_tasks (tenant, owner, status_ts DESC, id);
@@ -44,6 +56,9 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
   readonly #db: Db;
   readonly #get: Stmt;
   readonly #upsert: Stmt;
+  readonly #insert: Stmt;
+  readonly #update: Stmt;
+  readonly #version: Stmt;
   readonly #owner: Stmt;
   readonly #putConfig: Stmt;
   readonly #getConfig: Stmt;
@@ -56,12 +71,25 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
     this.#db.exec(SCHEMA);
+    // Files written before versions existed get the column (every old row at version 1).
+    const columns = this.#db.prepare('PRAGMA table_info(a2a_tasks)').all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === 'version')) this.#db.exec('ALTER TABLE a2a_tasks ADD COLUMN version INTEGER NOT NULL DEFAULT 1');
     this.#get = this.#db.prepare('SELECT body FROM a2a_tasks WHERE tenant = ? AND id = ? AND owner = ?');
+    this.#version = this.#db.prepare('SELECT body, version FROM a2a_tasks WHERE tenant = ? AND id = ? AND owner = ?');
+    this.#insert = this.#db.prepare(
+      `INSERT INTO a2a_tasks (tenant, id, owner, context_id, state, status_ts, body, version) VALUES (?, ?, ?, ?, ?, ?, ?, 1)
+       ON CONFLICT (tenant, id) DO NOTHING`,
+    );
+    this.#update = this.#db.prepare(
+      `UPDATE a2a_tasks SET context_id = ?, state = ?, status_ts = ?, body = ?, version = version + 1
+       WHERE tenant = ? AND id = ? AND owner = ? AND version = ?`,
+    );
     this.#owner = this.#db.prepare('SELECT owner FROM a2a_tasks WHERE tenant = ? AND id = ?');
     this.#upsert = this.#db.prepare(
       `INSERT INTO a2a_tasks (tenant, id, owner, context_id, state, status_ts, body) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (tenant, id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
-         status_ts = excluded.status_ts, body = excluded.body WHERE a2a_tasks.owner = excluded.owner`,
+         status_ts = excluded.status_ts, body = excluded.body, version = a2a_tasks.version + 1
+       WHERE a2a_tasks.owner = excluded.owner RETURNING version`,
     );
     this.#putConfig = this.#db.prepare(
       'INSERT INTO a2a_push_configs (tenant, task_id, id, body) VALUES (?, ?, ?, ?) ON CONFLICT (tenant, task_id, id) DO UPDATE SET body = excluded.body',
@@ -76,9 +104,26 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     return row ? knownTaskJson(parse<Task>(row.body, id), row.body) : undefined;
   }
 
-  async saveTask(scope: Scope, task: Task): Promise<void> {
-    const r = this.#upsert.run(scope.tenant, task.id, scope.owner, task.contextId, task.status.state, statusTime(task), storedTaskJson(task));
-    if (r.changes === 0) throw A2AError.taskNotFound(task.id);
+  async readTask(scope: Scope, id: string): Promise<VersionedTask | undefined> {
+    const row = this.#version.get(scope.tenant, id, scope.owner) as { body: string; version: number } | undefined;
+    return row ? { task: knownTaskJson(parse<Task>(row.body, id), row.body), version: row.version } : undefined;
+  }
+
+  async saveTask(scope: Scope, task: Task, expected?: number): Promise<number> {
+    const body = storedTaskJson(task);
+    if (expected === undefined) {
+      const row = this.#upsert.get(scope.tenant, task.id, scope.owner, task.contextId, task.status.state, statusTime(task), body) as { version: number } | undefined;
+      if (!row) throw A2AError.taskNotFound(task.id);
+      return row.version;
+    }
+    const r =
+      expected === 0
+        ? this.#insert.run(scope.tenant, task.id, scope.owner, task.contextId, task.status.state, statusTime(task), body)
+        : this.#update.run(task.contextId, task.status.state, statusTime(task), body, scope.tenant, task.id, scope.owner, expected);
+    if (r.changes === 1) return expected + 1;
+    const row = this.#owner.get(scope.tenant, task.id) as { owner: string } | undefined;
+    if (row && row.owner !== scope.owner) throw A2AError.taskNotFound(task.id);
+    throw new TaskVersionConflict(task.id, expected);
   }
 
   async listTasks(scope: Scope, q: TaskQuery): Promise<TaskPage> {
@@ -109,11 +154,11 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     return { tasks, nextPageToken: more ? encodeCursor(tasks[tasks.length - 1]!) : '', totalSize: total };
   }
 
-  async unfinishedTasks(): Promise<Array<{ scope: Scope; task: Task }>> {
+  async unfinishedTasks(): Promise<Array<{ scope: Scope; task: Task; version: number }>> {
     const rows = this.#db
-      .prepare(`SELECT tenant, owner, id, body FROM a2a_tasks WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')`)
-      .all() as Array<{ tenant: string; owner: string; id: string; body: string }>;
-    return rows.map((r) => ({ scope: { tenant: r.tenant, owner: r.owner }, task: parse<Task>(r.body, r.id) }));
+      .prepare(`SELECT tenant, owner, id, body, version FROM a2a_tasks WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')`)
+      .all() as Array<{ tenant: string; owner: string; id: string; body: string; version: number }>;
+    return rows.map((r) => ({ scope: { tenant: r.tenant, owner: r.owner }, task: parse<Task>(r.body, r.id), version: r.version }));
   }
 
   #visible(scope: Scope, taskId: string): boolean {

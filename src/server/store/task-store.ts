@@ -36,16 +36,33 @@ export interface TaskPage {
 export interface TaskStore {
   /** True when data outlives the process (then caches are filled from it lazily). */
   readonly persistent?: boolean;
+  /**
+   * True when several instances use the store at once: a task unfinished at start may be running on
+   * another instance, so the task manager does not fail or re-run it at start (ownership leases decide).
+   */
+  readonly shared?: boolean;
+  /** Connect and prepare (e.g. migrate); awaited at server start, so a store out of reach fails the start. */
+  ready?(): Promise<void>;
   getTask(scope: Scope, id: string): Promise<Task | undefined>;
-  /** Insert or replace. */
-  saveTask(scope: Scope, task: Task): Promise<void>;
+  /**
+   * Like `getTask`, with the version a later conditional `saveTask` must carry. Stores that
+   * implement it get optimistic concurrency from the task manager; others get plain replaces.
+   */
+  readTask?(scope: Scope, id: string): Promise<VersionedTask | undefined>;
+  /**
+   * Insert or replace. With `expected` the write is conditional (optimistic concurrency): `0` creates
+   * the task and fails if it exists, `n` replaces it only if its stored version is still `n`. A lost race
+   * throws {@link TaskVersionConflict}; a task of another scope throws TaskNotFound. Resolves with the
+   * new version (stores without versions resolve with nothing). Without `expected`: an unconditional replace.
+   */
+  saveTask(scope: Scope, task: Task, expected?: number): Promise<number | void>;
   /** Newest status timestamp first, cursor-paginated. */
   listTasks(scope: Scope, query: TaskQuery): Promise<TaskPage>;
   /**
    * Every task, in any scope, that is SUBMITTED or WORKING: after a restart, the ones a previous process
    * was running. Persistent stores implement it so those tasks can be recovered at start.
    */
-  unfinishedTasks?(): Promise<Array<{ scope: Scope; task: Task }>>;
+  unfinishedTasks?(): Promise<Array<{ scope: Scope; task: Task; version?: number }>>;
   /**
    * Resolves when the store can answer now; rejects (or never settles, which the readiness check
    * times out) when it cannot: the server's readiness endpoint reports the store through it. A store
@@ -54,6 +71,26 @@ export interface TaskStore {
   ping?(): Promise<void>;
   /** Release connections and files; called once when the server closes. */
   close?(): Promise<void>;
+}
+
+/** A task with the version it was read at (1 after its first save, +1 per save). */
+export interface VersionedTask {
+  task: Task;
+  version: number;
+}
+
+/**
+ * A conditional `saveTask` lost a race: the task changed (or was created) since the version the writer
+ * read. The writer re-reads and re-applies its change, or reports the conflict; it never overwrites.
+ */
+export class TaskVersionConflict extends Error {
+  override readonly name = 'TaskVersionConflict';
+  constructor(
+    readonly taskId: string,
+    readonly expected: number,
+  ) {
+    super(`Task ${taskId} changed since version ${expected} was read`);
+  }
 }
 
 /** A push config as stored: its id and task id are always set. */

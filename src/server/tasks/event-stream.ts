@@ -16,6 +16,7 @@ import { snapshotEvent } from './view.js';
 import { stops } from './execution.js';
 import type { TaskManager } from './manager.js';
 import type { TaskRun } from './run.js';
+import type { TaskEventBus } from '../events/bus.js';
 
 /** Where a binding writes a stream: events in order, then an end, or an error and then an end. */
 export interface StreamSink {
@@ -140,7 +141,43 @@ async function forMessage(tasks: TaskManager, req: SendMessageRequest, scope: Sc
   return stream;
 }
 
-function forSubscription(tasks: TaskManager, task: Task, scope: Scope, lastEventId?: string): EventStream {
+/**
+ * A subscription: from the run in this process when it runs here (and, for a resume, still holds the
+ * events after Last-Event-ID); otherwise, with a bus, from the task's events on the bus.
+ */
+function forSubscription(tasks: TaskManager, task: Task, scope: Scope, lastEventId?: string): EventStream | Promise<EventStream> {
+  const bus = tasks.options.bus;
+  if (bus) {
+    const live = tasks.liveRun(scope, task.id);
+    const here = (live?.active || live?.execution) && (lastEventId === undefined || (/^\d+$/.test(lastEventId) && live.eventsAfter(Number(lastEventId)) !== undefined));
+    if (!here) return fromBus(tasks, bus, task, scope, lastEventId);
+  }
+  return fromRun(tasks, task, scope, lastEventId);
+}
+
+/**
+ * The task's events as another instance published them. A new subscription opens with the stored
+ * task, read after the position on the bus was fixed, so it never lacks an event that follows it.
+ */
+async function fromBus(tasks: TaskManager, bus: TaskEventBus, task: Task, scope: Scope, lastEventId?: string): Promise<EventStream> {
+  const sub = await bus.subscribe(scope, task.id, lastEventId);
+  const stream = new BufferedStream();
+  if (!sub.resumed) {
+    const current = (await tasks.options.store.getTask(scope, task.id).catch(() => undefined)) ?? task;
+    if (isTerminal(current.status.state)) {
+      sub.close();
+      throw new A2AError('UnsupportedOperation', `Task ${task.id} is ${current.status.state}; subscribing needs a task that is not in a terminal state`);
+    }
+    stream.push({ task: current }, sub.headId || '0');
+  }
+  stream.onClose = () => sub.close();
+  // A task's creation is on the bus too; a subscriber read it as this stream's opening Task (or, when
+  // resuming, in its earlier stream), so it never comes again mid-stream.
+  sub.start({ event: (e, id) => 'task' in e || stream.push(e, id), error: (err) => stream.fail(err) });
+  return stream;
+}
+
+function fromRun(tasks: TaskManager, task: Task, scope: Scope, lastEventId?: string): EventStream {
   const run = tasks.attach(scope, task);
   const resumeFrom = lastEventId !== undefined && /^\d+$/.test(lastEventId) ? Number(lastEventId) : undefined;
   const missed = resumeFrom !== undefined ? run.eventsAfter(resumeFrom) : undefined;

@@ -20,8 +20,11 @@ import { RunContext, RunUpdater } from './updater.js';
 import { DEFAULT_TASK_LIMITS, contentSize, refuseFollowUp, sizeOfMessage, type TaskLimits } from './limits.js';
 import { lastUserMessage, ownMessage, refuseTerminal } from './messages.js';
 import type { Logger } from '../logger.js';
-import { taskKey, type Scope, type TaskStore } from '../store/task-store.js';
+import { taskKey, TaskVersionConflict, type Scope, type TaskStore } from '../store/task-store.js';
 import { TaskRun, type RunListener } from './run.js';
+import { MAX_CONFLICT_RETRIES, readVersioned, reapply } from './reapply.js';
+import type { TaskEventBus } from '../events/bus.js';
+import { adoptLostTask, leaseFollowUp, unleaseWhenStored } from './cluster.js';
 
 /** Something that wants every event of every task (push delivery, metrics…). */
 export type TaskEventObserver = (scope: Scope, task: Task | undefined, event: StreamResponse) => void;
@@ -49,6 +52,8 @@ export interface TaskManagerOptions {
   limits?: TaskLimits;
   /** Told of every failed store write (besides the log), e.g. to alert an operator. */
   onStoreError?: StoreErrorHook;
+  /** The bus to other instances (see events/bus.ts); without it events stay in this process. */
+  bus?: TaskEventBus;
 }
 
 /** Receives store failures: what was being done, on which task. */
@@ -71,6 +76,27 @@ export class TaskManager {
     this.limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
   }
 
+  /**
+   * Connect the bus (if any), then settle tasks a previous process left running. With a bus the
+   * leases do that instead: a task another live instance is running must not be failed by this one.
+   */
+  async start(): Promise<number> {
+    const bus = this.options.bus;
+    if (!bus) return this.recover();
+    await bus.start({
+      cancelLocal: (scope, id) => this.cancel(scope, id, true),
+      orphaned: (scope, id) => this.adopt(scope, id),
+      // Another instance owns the task now: stop the executor here, and answer from the store.
+      leaseLost: (scope, id) => {
+        const run = this.liveRun(scope, id);
+        if (!run) return;
+        run.lost = true;
+        run.abortRun(new A2AError('Unavailable', 'This instance lost the task to another one'));
+      },
+    });
+    return 0;
+  }
+
   observe(observer: TaskEventObserver): void {
     this.#observers.push(observer);
   }
@@ -78,7 +104,11 @@ export class TaskManager {
   /** The live run of a task, if one is in memory. */
   liveRun(scope: Scope, id: string): TaskRun | undefined {
     const r = this.#runs.get(taskKey(scope, id));
-    return r && r.scope.owner === scope.owner && r.scope.tenant === scope.tenant ? r : undefined;
+    if (!r || r.scope.owner !== scope.owner || r.scope.tenant !== scope.tenant) return undefined;
+    // With other instances, a run kept here that is neither executing nor saving may be behind the
+    // store (a follow-up ran elsewhere): the store is the truth then.
+    if (this.options.bus && (r.lost || (!r.active && !r.execution && !r.saving && !r.dirty))) return undefined;
+    return r;
   }
 
   /** The run of a stored task, tracked so that later events reach its listeners. */
@@ -97,9 +127,11 @@ export class TaskManager {
     listener?: RunListener,
     onCreated?: (run: TaskRun) => void,
   ): Execution | Promise<Execution> {
+    this.options.bus?.check();
     const incoming = req.message;
     if (incoming.taskId) return this.#continue(incoming.taskId, req, scope, cc, listener, onCreated);
     const run = this.#track(new TaskRun(scope, newId(), incoming.contextId || newId(), this));
+    run.version = 0; // a new task: its first save is an insert, with no read before it
     if (onCreated) run.onCreated = onCreated;
     return this.#execute(run, ownMessage(incoming, run), req, cc, listener);
   }
@@ -114,19 +146,25 @@ export class TaskManager {
   ): Promise<Execution> {
     const incoming = req.message;
     // The live run is ahead of the store (saves are queued), e.g. right after a cancel.
-    const existing = this.liveRun(scope, taskId)?.task ?? (await this.options.store.getTask(scope, taskId));
+    const read = this.liveRun(scope, taskId) ?? (await readVersioned(this.options.store, scope, taskId));
+    const existing = read?.task;
     if (!existing) throw A2AError.taskNotFound(taskId);
     refuseTerminal(existing);
     if (incoming.contextId && incoming.contextId !== existing.contextId) {
       throw A2AError.invalidParams([{ field: 'message.contextId', description: `does not match the context of task ${existing.id}` }]);
     }
     const run = this.liveRun(scope, existing.id) ?? this.#track(new TaskRun(scope, existing.id, existing.contextId, this, existing));
+    if (run !== read) run.version ??= read!.version;
     if (run.active || run.execution) {
       // An interrupted task may still be finishing its previous executor call: give it a moment.
       if (isInterrupted(existing.status.state)) await Promise.race([run.settled, delay(5000)]);
       if (run.active || run.execution) throw new A2AError('UnsupportedOperation', `Task ${existing.id} is still processing a message`);
       // That call may have ended the task while we waited.
       refuseTerminal(run.task ?? existing);
+    }
+    // Whichever instance receives the follow-up runs it, unless another one is still processing the task.
+    if (this.options.bus && !(await leaseFollowUp(this.options.bus, scope, existing))) {
+      throw new A2AError('UnsupportedOperation', `Task ${existing.id} is still processing a message on another instance`);
     }
     if (onCreated) {
       if (run.task) onCreated(run);
@@ -149,6 +187,11 @@ export class TaskManager {
     if (listener) exec.unlisten = run.listen(listener, true);
     run.execution = exec;
     run.active = true;
+    const bus = this.options.bus;
+    if (bus && !run.task) {
+      // A new task: its id is fresh, so nobody else can hold its lease; taken without waiting.
+      bus.acquire(run.scope, run.taskId).catch((err: unknown) => this.options.logger.warn({ err, taskId: run.taskId }, 'taking the task lease failed'));
+    }
     const end = (err?: unknown, threw = false): void => {
       run.active = false;
       if (threw) this.#failed(run, err);
@@ -156,8 +199,10 @@ export class TaskManager {
         this.#failed(run, new A2AError('InvalidAgentResponse', 'The agent finished without replying or creating a task'));
       }
       exec.returned();
-      if (exec.finished) this.#release(run);
-      else this.#watchIdle(run);
+      if (exec.finished) {
+        unleaseWhenStored(this, run);
+        this.#release(run);
+      } else this.#watchIdle(run);
     };
     // Called directly, not from an async wrapper: a synchronous agent is done before this returns.
     let result: void | Promise<void>;
@@ -188,7 +233,10 @@ export class TaskManager {
     const run = exec.run;
     exec.unlisten?.();
     if (run.execution === exec) run.execution = undefined;
-    if (!run.active) this.#release(run);
+    if (!run.active) {
+      unleaseWhenStored(this, run);
+      this.#release(run);
+    }
   }
 
   #watchIdle(run: TaskRun): void {
@@ -233,14 +281,29 @@ export class TaskManager {
     }
   }
 
-  /** Cancel a task (§3.1.5): TaskNotFound, TaskNotCancelable when already terminal, else CANCELED now. */
-  async cancel(scope: Scope, id: string): Promise<Task> {
-    const task = this.liveRun(scope, id)?.task ?? (await this.options.store.getTask(scope, id));
+  /**
+   * Cancel a task (§3.1.5): TaskNotFound, TaskNotCancelable when already terminal, else CANCELED now.
+   * With a bus, a task running on another instance is canceled there (its executor's signal aborts)
+   * and the answer is that instance's outcome; `local` is such a request arriving here.
+   */
+  async cancel(scope: Scope, id: string, local = false): Promise<Task> {
+    const bus = this.options.bus;
+    if (bus && !local) {
+      const live = this.liveRun(scope, id);
+      if (!live?.active && !live?.execution) {
+        bus.check(); // a task running here can still be canceled while the bus is down
+        const remote = await bus.cancelRemote(scope, id);
+        if (remote) return remote;
+      }
+    }
+    const read = this.liveRun(scope, id) ?? (await readVersioned(this.options.store, scope, id));
+    const task = read?.task;
     if (!task) throw A2AError.taskNotFound(id);
     if (isTerminal(task.status.state)) {
       throw new A2AError('TaskNotCancelable', `Task ${id} is already ${task.status.state} and cannot be canceled`);
     }
     const run = this.liveRun(scope, id) ?? this.#track(new TaskRun(scope, id, task.contextId, this, task));
+    if (run !== read) run.version ??= read!.version;
     run.setStatus('TASK_STATE_CANCELED');
     run.abortRun(new A2AError('TaskNotCancelable', 'canceled'));
     this.#release(run);
@@ -259,6 +322,9 @@ export class TaskManager {
 
   // RunHooks
   nextSeq(): number {
+    // With a bus, a task's events may come from several instances over its life (follow-ups elsewhere):
+    // keeping every instance's numbers near the clock keeps them unique per task.
+    if (this.options.bus) return (this.#seq = Math.max(this.#seq + 1, Date.now() * 1000));
     return ++this.#seq;
   }
 
@@ -266,7 +332,9 @@ export class TaskManager {
     this.#persist(run);
   }
 
-  onEvent(run: TaskRun, event: StreamResponse): void {
+  onEvent(run: TaskRun, event: StreamResponse, seq: number): void {
+    // Published first: the bus sends from a microtask queued now, before the store write queued next.
+    if (this.options.bus && run.task) this.options.bus.publish(run.scope, run.taskId, event, String(seq));
     if (!('task' in event)) this.#persist(run);
     for (const o of this.#observers) o(run.scope, run.task, event);
   }
@@ -285,12 +353,31 @@ export class TaskManager {
   /** Resolves with the run when its latest save failed, else with nothing (see flush). */
   async #save(run: TaskRun): Promise<TaskRun | undefined> {
     await undefined;
-    while (run.dirty) {
+    const store = this.options.store;
+    let conflicts = 0;
+    // A run whose version is unknown (attached to a task read elsewhere) merges onto the stored task first.
+    let stale = run.version === undefined && store.readTask !== undefined;
+    while (run.dirty || stale) {
       run.dirty = false;
       try {
-        await this.options.store.saveTask(run.scope, run.task!);
+        if (stale) {
+          stale = false;
+          if (!(await reapply(store, run))) {
+            run.saveError = undefined; // the stored state stands: nothing of ours is left to save
+            continue;
+          }
+        }
+        const version = await store.saveTask(run.scope, run.task!, run.version);
+        if (typeof version === 'number') run.version = version;
         run.saveError = undefined; // the latest state is stored: an earlier failure no longer matters
       } catch (err) {
+        if (err instanceof TaskVersionConflict && conflicts++ < MAX_CONFLICT_RETRIES) {
+          // Lost a race with another writer: re-read, re-apply our change, save again.
+          this.options.logger.warn({ taskId: run.taskId, expected: err.expected }, 'task changed concurrently; re-applying');
+          stale = true;
+          run.dirty = true;
+          continue;
+        }
         run.saveError = err;
         this.options.logger.error({ err, taskId: run.taskId }, 'saving the task failed');
         this.options.onStoreError?.(err, { operation: 'saveTask', taskId: run.taskId, tenant: run.scope.tenant });
@@ -341,17 +428,19 @@ export class TaskManager {
    * to the executor again with its last user message. Returns how many tasks were recovered.
    */
   async recover(): Promise<number> {
+    await this.options.store.ready?.();
+    // On a shared store the unfinished tasks may be running elsewhere: not ours to fail or re-run.
+    if (this.options.store.shared) return 0;
     const found = (await this.options.store.unfinishedTasks?.()) ?? [];
     const runs: TaskRun[] = [];
-    for (const { scope, task } of found) {
+    for (const { scope, task, version } of found) {
       if (this.liveRun(scope, task.id)) continue;
       const run = this.#track(new TaskRun(scope, task.id, task.contextId, this, task));
+      run.version = version;
       runs.push(run);
-      const last = this.options.recovery === 'resume' ? lastUserMessage(task) : undefined;
+      const last = this.resumable ? lastUserMessage(task) : undefined;
       if (last) {
-        const cc: CallContext = { requestedExtensions: [], activatedExtensions: new Set() };
-        if (scope.owner) cc.caller = { id: scope.owner };
-        this.#execute(run, last, { message: last, ...(scope.tenant ? { tenant: scope.tenant } : {}) }, cc);
+        this.rerun(run, last);
         continue;
       }
       run.setStatus('TASK_STATE_FAILED', {
@@ -377,6 +466,23 @@ export class TaskManager {
     await Promise.allSettled([...this.#runs.values()].map((r) => r.saving));
   }
 
+  /** Another instance's lease on this task expired (that instance died): see {@link adoptLostTask}. */
+  adopt(scope: Scope, id: string): Promise<void> {
+    return adoptLostTask(this, scope, id);
+  }
+
+  /** Whether a task nobody finished is run again (instead of failed). */
+  get resumable(): boolean {
+    return this.options.recovery === 'resume' || this.options.executor.resumable === true;
+  }
+
+  /** Run the executor again on a task nobody finished, as its own caller would have. */
+  rerun(run: TaskRun, last: Message): void {
+    const cc: CallContext = { requestedExtensions: [], activatedExtensions: new Set() };
+    if (run.scope.owner) cc.caller = { id: run.scope.owner };
+    this.#execute(run, last, { message: last, ...(run.scope.tenant ? { tenant: run.scope.tenant } : {}) }, cc);
+  }
+
   /** Abort every running executor (server shutdown). */
   abortAll(reason: string): void {
     for (const run of this.#runs.values()) if (run.active) run.abortRun(new Error(reason));
@@ -384,6 +490,10 @@ export class TaskManager {
 }
 
 function saveFailure(run: TaskRun): A2AError {
+  const err = run.saveError;
+  // A database that is down for now says so (retry later); any other failure is the server's.
+  if (err instanceof A2AError && err.kind === 'Unavailable') return new A2AError('Unavailable', `Task ${run.taskId} could not be saved: ${err.message}`, [], { cause: err });
+  if (err instanceof TaskVersionConflict) return new A2AError('Internal', `Task ${run.taskId} could not be saved: it kept changing concurrently (${MAX_CONFLICT_RETRIES} re-applied updates lost the race)`, [], { cause: err });
   return new A2AError('Internal', `Task ${run.taskId} could not be saved: the agent's task store failed`);
 }
 

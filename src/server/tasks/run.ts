@@ -86,6 +86,8 @@ export class TaskRun {
   #listeners: Set<RunListener> | undefined;
   /** True while an executor is handling a message for this task. */
   active = false;
+  /** With a bus: another instance adopted this task (this one was taken for lost); the store is the truth. */
+  lost = false;
   /** Settles when the current executor call ends. */
   settled: Promise<void> = RESOLVED;
   /** The executor call in progress (until the task stops, not until the agent returns), told of every event. */
@@ -93,6 +95,11 @@ export class TaskRun {
   /** Persistence bookkeeping of the task manager: a change not yet saved, and the save in flight. */
   dirty = false;
   saving: Promise<TaskRun | undefined> | undefined;
+  /**
+   * The store version of the task this run last read or wrote (0: not stored yet); a save carries it so a
+   * concurrent change is detected. Undefined when unknown (then the first save re-reads and merges).
+   */
+  version: number | undefined;
   /** Why the latest save failed; cleared by the next successful one. */
   saveError: unknown;
   /** Once a stream has listened, events are kept for Last-Event-ID replay. */
@@ -178,7 +185,7 @@ export class TaskRun {
   setStatus(state: TaskState, message?: Message, metadata?: JsonObject): boolean {
     const task = this.task!;
     const from = task.status.state;
-    if (isTerminal(from)) return false; // late update after cancel: dropped, the task is immutable
+    if (isTerminal(from) || this.lost) return false; // late update after cancel (or after another instance adopted the task): dropped
     if (!canTransition(from, state)) throw new IllegalTransitionError(from, state);
     task.status = message
       ? { state, message, timestamp: nowIso() }
@@ -198,7 +205,7 @@ export class TaskRun {
 
   addArtifact(init: ArtifactInit, opts: { append?: boolean; lastChunk?: boolean; metadata?: JsonObject }): string {
     const task = this.task!;
-    if (isTerminal(task.status.state)) return init.artifactId ?? '';
+    if (isTerminal(task.status.state) || this.lost) return init.artifactId ?? '';
     const size = sizeOfParts(init.parts);
     const limit = this.hooks.limits?.taskBytes;
     if (limit !== undefined && this.bytes + size > limit) throw tooBig(this.taskId, limit);

@@ -1,0 +1,188 @@
+/**
+ * Task leases. The instance that runs a task's executor holds `lease:<task>` (its instance id, with a
+ * TTL) and a member in the `leases` sorted set scored by the lease's expiry; it renews both every
+ * third of the TTL. Every instance scans the set for expired members: removing a member (`ZREM`) is
+ * atomic, so exactly one survivor adopts each lost task. A lost owner is noticed within
+ * `ttlMs + scanMs` of its last renewal.
+ *
+ * After the connection to Redis comes back, scanning waits one TTL: owners that were cut off too
+ * renew their leases first, so a live owner is not mistaken for a dead one.
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from '../logger.js';
+import type { Scope } from '../store/task-store.js';
+import { leaseMember, parseLeaseMember, type RedisKeys } from './redis-keys.js';
+
+/** Lease timing. */
+export interface LeaseOptions {
+  /** How long a lease lasts without renewal (ms). Default 10 000. */
+  ttlMs?: number;
+  /** How often expired leases are looked for (ms). Default ttlMs / 4. */
+  scanMs?: number;
+}
+
+// Take the lease when free or already ours; record it in the set. KEYS: lease, leases. ARGV: me, ttl, expiry, member.
+const ACQUIRE = `
+local cur = redis.call('GET', KEYS[1])
+if cur and cur ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+return 1`;
+
+// Renew a lease: ours, or expired (Redis was out of reach) while its member is still in the set —
+// a member a survivor removed means the task was adopted, and the lease is lost. Same KEYS and ARGV.
+const RENEW = `
+local cur = redis.call('GET', KEYS[1])
+if cur == ARGV[1] or (not cur and redis.call('ZSCORE', KEYS[2], ARGV[4])) then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+  return 1
+end
+return 0`;
+
+// Give it up only when ours.
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+redis.call('ZREM', KEYS[2], ARGV[2])
+return 1`;
+
+interface Held {
+  scope: Scope;
+  taskId: string;
+  key: string;
+  member: string;
+}
+
+type LeaseRedis = Redis & {
+  a2aAcquire(lease: string, leases: string, me: string, ttl: number, expiry: number, member: string): Promise<number>;
+  a2aRenew(lease: string, leases: string, me: string, ttl: number, expiry: number, member: string): Promise<number>;
+  a2aRelease(lease: string, leases: string, me: string, member: string): Promise<number>;
+};
+
+/** The leases this instance holds, their renewal, and the scan for leases other instances lost. */
+export class Leases {
+  readonly ttlMs: number;
+  readonly scanMs: number;
+  readonly #held = new Map<string, Held>();
+  readonly #redis: LeaseRedis;
+  #timers: NodeJS.Timeout[] = [];
+  #scanFrom = 0;
+  #lost: ((scope: Scope, taskId: string) => void) | undefined;
+  #scanning = false;
+
+  constructor(
+    redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly me: string,
+    private readonly logger: Logger,
+    options: LeaseOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 10_000;
+    this.scanMs = options.scanMs ?? Math.max(50, Math.floor(this.ttlMs / 4));
+    redis.defineCommand('a2aAcquire', { numberOfKeys: 2, lua: ACQUIRE });
+    redis.defineCommand('a2aRenew', { numberOfKeys: 2, lua: RENEW });
+    redis.defineCommand('a2aRelease', { numberOfKeys: 2, lua: RELEASE });
+    this.#redis = redis as LeaseRedis;
+  }
+
+  /** Start renewing and scanning; `orphaned` is called once per lost task, on one instance. */
+  start(orphaned: (scope: Scope, taskId: string) => Promise<void>, lost: (scope: Scope, taskId: string) => void): void {
+    this.#lost = lost;
+    const renew = setInterval(() => this.#renewAll(), Math.max(20, Math.floor(this.ttlMs / 3)));
+    const scan = setInterval(() => void this.#scan(orphaned), this.scanMs);
+    renew.unref();
+    scan.unref();
+    this.#timers = [renew, scan];
+  }
+
+  /** The connection came back: hold off scanning for one TTL (see the module comment). */
+  reconnected(): void {
+    this.#scanFrom = Date.now() + this.ttlMs;
+    this.#renewAll();
+  }
+
+  async acquire(scope: Scope, taskId: string): Promise<boolean> {
+    const held: Held = { scope, taskId, key: this.keys.lease(scope, taskId), member: leaseMember(this.me, scope, taskId) };
+    // Recorded before the answer: a release in the meantime (a synchronous agent is done before it
+    // comes) goes out after the acquire on the same connection, so Redis applies both in order.
+    const before = this.#held.get(held.key);
+    this.#held.set(held.key, held);
+    let ok = false;
+    try {
+      ok = (await this.#redis.a2aAcquire(held.key, this.keys.leases, this.me, this.ttlMs, Date.now() + this.ttlMs, held.member)) === 1;
+    } finally {
+      if (!ok && this.#held.get(held.key) === held) {
+        if (before) this.#held.set(held.key, before);
+        else this.#held.delete(held.key);
+      }
+    }
+    return ok;
+  }
+
+  release(scope: Scope, taskId: string): void {
+    const key = this.keys.lease(scope, taskId);
+    const held = this.#held.get(key);
+    if (!held) return;
+    this.#held.delete(key);
+    this.#redis.a2aRelease(key, this.keys.leases, this.me, held.member).catch((err: unknown) => {
+      // The lease then expires on its own; a survivor finds the task already finished and leaves it.
+      this.logger.warn({ err, taskId }, 'releasing a task lease failed');
+    });
+  }
+
+  /** The instance holding a task's lease, if any. */
+  owner(scope: Scope, taskId: string): Promise<string | null> {
+    return this.#redis.get(this.keys.lease(scope, taskId));
+  }
+
+  stop(): void {
+    for (const t of this.#timers) clearInterval(t);
+    this.#timers = [];
+  }
+
+  /** This instance is alive for another TTL (its push outbox is not taken over meanwhile). */
+  beat(): Promise<unknown> {
+    // Re-registered every beat: a survivor that took this instance for dead (a long stall) removed it.
+    return Promise.all([this.#redis.set(this.keys.alive(this.me), '1', 'PX', this.ttlMs), this.#redis.sadd(this.keys.instances, this.me)]);
+  }
+
+  #renewAll(): void {
+    if (this.#redis.status !== 'ready') return;
+    this.beat().catch(() => undefined);
+    const expiry = Date.now() + this.ttlMs;
+    for (const h of this.#held.values()) {
+      this.#redis.a2aRenew(h.key, this.keys.leases, this.me, this.ttlMs, expiry, h.member).then(
+        (ok) => {
+          if (ok === 1 || this.#held.get(h.key) !== h) return;
+          // This instance was taken for lost (it could not renew for a whole TTL) and the task adopted.
+          this.#held.delete(h.key);
+          this.logger.warn({ taskId: h.taskId }, 'another instance took over a task running here: its executor is aborted');
+          this.#lost?.(h.scope, h.taskId);
+        },
+        () => undefined, // down: retried at the next tick, and after reconnecting
+      );
+    }
+  }
+
+  async #scan(orphaned: (scope: Scope, taskId: string) => Promise<void>): Promise<void> {
+    if (this.#scanning || Date.now() < this.#scanFrom || this.#redis.status !== 'ready') return;
+    this.#scanning = true;
+    try {
+      const expired = await this.#redis.zrangebyscore(this.keys.leases, '-inf', Date.now(), 'LIMIT', 0, 100);
+      for (const member of expired) {
+        const m = parseLeaseMember(member);
+        if (m && m.instance === this.me && this.#held.has(this.keys.lease(m.scope, m.taskId))) continue; // ours, renewal pending
+        if ((await this.#redis.zrem(this.keys.leases, member)) !== 1) continue; // another survivor took it
+        if (!m) continue;
+        // Still held (renewed in between by a live owner)? Then it is not lost.
+        if (await this.owner(m.scope, m.taskId)) continue;
+        this.logger.warn({ taskId: m.taskId, instance: m.instance }, 'the instance running a task stopped renewing its lease');
+        await orphaned(m.scope, m.taskId).catch((err: unknown) => this.logger.error({ err, taskId: m.taskId }, 'adopting a lost task failed'));
+      }
+    } catch {
+      // Redis down: the next scan after reconnecting (and one TTL) tries again.
+    } finally {
+      this.#scanning = false;
+    }
+  }
+}

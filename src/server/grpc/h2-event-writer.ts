@@ -1,0 +1,100 @@
+/**
+ * Writes a task's event stream to a server-streaming call on an HTTP/2 stream (§10.7). HTTP/2 flow
+ * control is the back-pressure: once `write()` reports a full buffer, the unsent bytes are counted,
+ * and a reader that falls behind by more than the bound has its stream ended with UNAVAILABLE
+ * (subscribe again to continue: the new stream starts with the task's current state) — memory per
+ * stream stays bounded, the same bound the SSE writer keeps. A cancelled call or a passed deadline
+ * closes the event stream at once, so no subscriber is left behind.
+ */
+import type { StreamResponse } from '../../protocol/index.js';
+import { GRPC_CODES, encodeMessage } from '../../protocol/grpc/index.js';
+import type { A2AError } from '../../protocol/index.js';
+import type { EventStream, StreamSink } from '../tasks/event-stream.js';
+import type { Logger } from '../logger.js';
+import type { H2Call } from './h2-call.js';
+import { errorHeaders, frame, plainStatusHeaders } from './h2-wire.js';
+
+/** Default bound on unsent bytes per stream: 8 MiB, as for SSE. */
+export const H2_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+/** The sink of one event stream: each event becomes one StreamResponse message on the call. */
+export class H2EventWriter implements StreamSink {
+  #ended = false;
+  #failure: Record<string, string> | undefined;
+  readonly #max: number;
+  readonly #onEnd: Array<() => void> = [];
+
+  constructor(
+    private readonly call: H2Call,
+    private readonly stream: EventStream,
+    private readonly opts: { logger: Logger; maxBufferedBytes?: number | undefined },
+  ) {
+    this.#max = opts.maxBufferedBytes ?? H2_MAX_BUFFERED_BYTES;
+    // Ends for a client reset, a passed deadline, a broken connection — and after our own status.
+    call.onEnd(() => this.#finish());
+    if (call.cancelled || call.gone) {
+      this.#finish();
+      return;
+    }
+    // Headers go out now, as an SSE stream's do: the client knows the stream is open before the first event.
+    call.respond();
+  }
+
+  /** Whether the call has ended, whoever ended it. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Called once when the stream ends. */
+  onEnd(fn: () => void): void {
+    if (this.#ended) fn();
+    else this.#onEnd.push(fn);
+  }
+
+  event(event: StreamResponse): void {
+    if (this.#ended || this.call.finished) return;
+    let bytes: Uint8Array;
+    try {
+      bytes = encodeMessage('StreamResponse', event);
+    } catch (err) {
+      this.opts.logger.error({ err }, 'a stream event could not be encoded as protobuf');
+      this.fail(GRPC_CODES.INTERNAL, 'Internal error', 'INTERNAL');
+      return;
+    }
+    const s = this.call.stream;
+    // write() buffers what flow control holds back; writableLength is what is still unsent.
+    if (!s.write(frame(bytes)) && s.writableLength > this.#max) {
+      this.fail(
+        GRPC_CODES.UNAVAILABLE,
+        `The stream was ended because the client read too slowly (over ${this.#max} bytes unsent); call SubscribeToTask to continue`,
+        'SLOW_READER',
+      );
+    }
+  }
+
+  /** The stream failed after it started: its status goes out when it ends. */
+  error(err: A2AError): void {
+    this.#failure ??= errorHeaders(err);
+  }
+
+  /** The task stopped: end the call with OK (or the failure the stream reported). */
+  end(): void {
+    if (this.#ended) return;
+    this.call.status(this.#failure ?? { 'grpc-status': '0' });
+    this.#finish();
+  }
+
+  /** End the call with a status (shutdown, slow reader, an event that cannot be sent). */
+  fail(code: number, message: string, reason: string): void {
+    if (this.#ended) return;
+    this.call.status(plainStatusHeaders(code, message, reason));
+    this.#finish();
+  }
+
+  #finish(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.stream.close();
+    for (const fn of this.#onEnd.splice(0)) fn();
+  }
+}

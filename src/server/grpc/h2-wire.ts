@@ -1,0 +1,113 @@
+/**
+ * The gRPC-over-HTTP/2 wire as the server sees it: length-prefixed messages (a compressed flag and a
+ * big-endian uint32 length before each protobuf message), `grpc-timeout` deadlines, the
+ * percent-encoded `grpc-message`, and an error as status headers. Pure functions, no grpc-js.
+ */
+import { A2AError, ERROR_INFO_TYPE, KIT_ERROR_DOMAIN, type ErrorDetail, type FieldViolation } from '../../protocol/index.js';
+import { GRPC_CODES, ProtoError, STATUS_DETAILS_KEY, encodeStatus } from '../../protocol/grpc/index.js';
+
+/** Bytes before every message: the compressed flag, then the length. */
+export const PREFIX_BYTES = 5;
+
+/** `bytes` as one gRPC message on the wire, uncompressed. */
+export function frame(bytes: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafe(PREFIX_BYTES + bytes.length);
+  out[0] = 0;
+  out.writeUInt32BE(bytes.length, 1);
+  out.set(bytes, PREFIX_BYTES);
+  return out;
+}
+
+/** The one request message of a unary or server-streaming call, or why there is none. */
+export type RequestMessage =
+  | { ok: true; bytes: Buffer }
+  | { ok: false; code: number; message: string; oversize?: { length: number; limit: number } };
+
+/**
+ * Read the single request message from the whole request body. A body that is not exactly one
+ * message is a broken client (INTERNAL, or UNIMPLEMENTED for a second message, as grpc-js answers);
+ * a set compressed flag without a negotiated encoding is INTERNAL (the gRPC spec's rule).
+ */
+export function requestMessage(body: Buffer, max: number): RequestMessage {
+  if (body.length < PREFIX_BYTES) {
+    return { ok: false, code: GRPC_CODES.INTERNAL, message: body.length === 0 ? 'The request carries no message' : 'The request ends inside a message prefix' };
+  }
+  const flag = body[0]!;
+  const length = body.readUInt32BE(1);
+  if (length > max) return oversize(length, max);
+  if (flag !== 0) {
+    return { ok: false, code: GRPC_CODES.INTERNAL, message: 'The request message is marked compressed, but no grpc-encoding was negotiated (this server accepts identity only)' };
+  }
+  const end = PREFIX_BYTES + length;
+  if (body.length < end) return { ok: false, code: GRPC_CODES.INTERNAL, message: 'The request ends inside a message' };
+  if (body.length > end) return { ok: false, code: GRPC_CODES.UNIMPLEMENTED, message: 'A second request message for a method that takes one' };
+  return { ok: true, bytes: body.subarray(PREFIX_BYTES, end) };
+}
+
+/** The refusal of a message over the limit; `length` is what its prefix announced. */
+export function oversize(length: number, max: number): RequestMessage {
+  return { ok: false, code: GRPC_CODES.RESOURCE_EXHAUSTED, message: `The request message is ${length} bytes, over the limit of ${max} bytes`, oversize: { length, limit: max } };
+}
+
+const UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 1e-3, n: 1e-6 };
+
+/** Milliseconds of a `grpc-timeout` value (up to 8 digits and a unit), or undefined if there is none or it is unreadable. */
+export function timeoutMs(value: string | string[] | undefined): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = /^(\d{1,8})([HMSmun])$/.exec(value);
+  if (!m) return undefined;
+  return Number(m[1]) * UNIT_MS[m[2]!]!;
+}
+
+/** `grpc-message` is percent-encoded: every byte outside printable ASCII, and `%` itself. */
+export function encodeGrpcMessage(text: string): string {
+  if (!/[^\x20-\x24\x26-\x7e]/.test(text)) return text;
+  return text.replace(/\p{Cs}/gu, '\uFFFD').replace(/[^\x20-\x24\x26-\x7e]+/gu, (s) => encodeURIComponent(s));
+}
+
+/** The headers of a status: code, message, and the google.rpc.Status in `grpc-status-details-bin`. */
+export function statusHeaders(code: number, message: string, details: ErrorDetail[]): Record<string, string> {
+  const headers: Record<string, string> = { 'grpc-status': String(code), 'grpc-message': encodeGrpcMessage(message) };
+  if (details.length > 0) headers[STATUS_DETAILS_KEY] = Buffer.from(encodeStatus({ code, message, details })).toString('base64');
+  return headers;
+}
+
+/**
+ * The status headers of an A2A error (§10.6): the catalogue's code, the message, and the same details
+ * the JSON bindings send. Every status carries an ErrorInfo (our domain when the spec has none for the
+ * kind), because one code stands for several kinds.
+ */
+export function errorHeaders(err: A2AError): Record<string, string> {
+  const code = GRPC_CODES[err.spec.grpcStatus as keyof typeof GRPC_CODES] ?? GRPC_CODES.UNKNOWN;
+  let details: ErrorDetail[] = err.wireDetails();
+  if (!details.some((d) => d['@type'] === ERROR_INFO_TYPE)) {
+    details = [{ '@type': ERROR_INFO_TYPE, reason: err.spec.reason, domain: KIT_ERROR_DOMAIN }, ...details];
+  }
+  return statusHeaders(code, err.message, details);
+}
+
+/**
+ * The status of a request that broke the wire rules. Oversize requests are an invalid request with a
+ * field violation naming the limit (RESOURCE_EXHAUSTED, as gRPC servers answer them).
+ */
+export function wireErrorHeaders(refused: Extract<RequestMessage, { ok: false }>): Record<string, string> {
+  const info = { '@type': ERROR_INFO_TYPE, reason: 'INVALID_REQUEST', domain: KIT_ERROR_DOMAIN };
+  if (refused.oversize === undefined) return statusHeaders(refused.code, refused.message, [info]);
+  const { length, limit } = refused.oversize;
+  const violation = { field: '(request)', description: `is ${length} bytes, over the limit of ${limit} bytes` };
+  return statusHeaders(refused.code, refused.message, [info, { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [violation] }]);
+}
+
+/** A status that is not an A2A error (shutdown, a slow reader, a passed deadline): the code and message, with an ErrorInfo. */
+export function plainStatusHeaders(code: number, message: string, reason: string): Record<string, string> {
+  return statusHeaders(code, message, [{ '@type': ERROR_INFO_TYPE, reason, domain: KIT_ERROR_DOMAIN }]);
+}
+
+/** A request that could not be decoded: INVALID_ARGUMENT naming the field (or the message as a whole). */
+export function undecodable(err: unknown, messageName: string): A2AError {
+  const violation: FieldViolation =
+    err instanceof ProtoError
+      ? { field: err.field || '(request)', description: err.problem }
+      : { field: '(request)', description: 'is not a readable protobuf message' };
+  return A2AError.invalidParams([violation], `The request is not a valid lf.a2a.v1.${messageName}: ${violation.field}: ${violation.description}`);
+}

@@ -1,0 +1,96 @@
+/**
+ * Several agent instances that act as one: each a real AgentServer on 127.0.0.1:0, all on one shared
+ * task store and one Redis (a key prefix per test run, deleted afterwards). The store comes from
+ * `clusterStore()`: one shared in-memory store for in-process instances by default, or the SQLite file
+ * / database named by A2A_CLUSTER_STORE (`sqlite:/path/file.db`) — switch it to PostgreSQL here.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { createAgentServer, InMemoryTaskStore, type AgentExecutor, type AgentServerOptions, type TaskStore } from '../src/server/index.js';
+import { redisEvents, type RedisEventsOptions } from '../src/server/events/redis.js';
+import { card } from './core-fixture.js';
+
+export const REDIS_URL = process.env.A2A_TEST_REDIS ?? 'redis://127.0.0.1:6379';
+export const START_REDIS =
+  'redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log';
+
+/**
+ * Undefined when Redis answers; else the reason to skip (a test `skip` message naming the service and
+ * how to start it). Under CI=true an unreachable Redis throws instead: there a skip is a failure.
+ */
+export async function redisMissing(url = REDIS_URL): Promise<string | undefined> {
+  const r = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  let first: Error | undefined;
+  r.on('error', (e: Error) => (first ??= e));
+  try {
+    await r.connect();
+    await r.ping();
+    return undefined;
+  } catch (err) {
+    const why = `Redis is not reachable at ${url} (${(first ?? (err as Error)).message}); start it with: ${START_REDIS}`;
+    if (process.env.CI === 'true') throw new Error(`${why} — under CI=true the cluster tests must run`, { cause: err });
+    return why;
+  } finally {
+    r.disconnect();
+  }
+}
+
+/** A fresh key prefix for one test run. */
+export function testPrefix(): string {
+  return `a2a-test-${process.pid}-${randomUUID().slice(0, 8)}`;
+}
+
+/** Delete every key under `prefix` (bounded scan). */
+export async function dropPrefix(prefix: string, url = REDIS_URL): Promise<void> {
+  const r = new Redis(url, { maxRetriesPerRequest: 1 });
+  r.on('error', () => undefined);
+  try {
+    let cursor = '0';
+    for (let i = 0; i < 10_000; i++) {
+      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length) await r.del(...keys);
+      cursor = next;
+      if (cursor === '0') break;
+    }
+  } finally {
+    r.disconnect();
+  }
+}
+
+/** The store the instances share (see the module comment). */
+export async function clusterStore(): Promise<TaskStore> {
+  const spec = process.env.A2A_CLUSTER_STORE ?? 'memory';
+  // After the PostgreSQL store lands: if (spec.startsWith('postgres://')) return new PostgresTaskStore(…spec…);
+  if (spec.startsWith('sqlite:')) {
+    const { SqliteTaskStore } = await import('../src/server/store/sqlite.js');
+    return new SqliteTaskStore({ path: spec.slice('sqlite:'.length) } as never);
+  }
+  return new InMemoryTaskStore();
+}
+
+export interface Instance {
+  origin: string;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Start `n` instances of `executor` on one store and one bus prefix. */
+export async function startCluster(
+  n: number,
+  executor: AgentExecutor,
+  opts: { prefix: string; store: TaskStore; bus?: RedisEventsOptions; redisUrl?: string; server?: Partial<AgentServerOptions> },
+): Promise<Instance[]> {
+  const out: Instance[] = [];
+  for (let i = 0; i < n; i++) {
+    const server = createAgentServer({
+      executor,
+      store: opts.store,
+      card: (o) => card(o, { streaming: true, pushNotifications: true }),
+      events: redisEvents(opts.redisUrl ?? REDIS_URL, { prefix: opts.prefix, lease: { ttlMs: 1000, scanMs: 200 }, ...opts.bus }),
+      ...opts.server,
+    });
+    const origin = await server.listen(0);
+    out.push({ origin, url: `${origin}/rpc`, close: () => server.close(500) });
+  }
+  return out;
+}
