@@ -25,6 +25,7 @@ function extensionsOf(value: string | string[] | undefined): string[] {
 
 /** A gRPC call on an HTTP/2 stream, and its call context for the dispatcher. */
 export class H2Call implements CallContext {
+  readonly binding = 'GRPC';
   caller?: Caller;
   version?: string;
   readonly requestedExtensions: string[];
@@ -50,6 +51,13 @@ export class H2Call implements CallContext {
 
   get activatedExtensions(): Set<string> {
     return (this.#activated ??= new Set());
+  }
+
+  /** A request header (gRPC metadata), e.g. `traceparent`; binary (`-bin`) ones are not text and are skipped. */
+  header(name: string): string | undefined {
+    if (name.endsWith('-bin')) return undefined;
+    const v = this.headers[name.toLowerCase()];
+    return Array.isArray(v) ? v[0] : v;
   }
 
   get signal(): AbortSignal {
