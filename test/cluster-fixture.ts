@@ -1,8 +1,8 @@
 /**
  * Several agent instances that act as one: each a real AgentServer on 127.0.0.1:0, all on one shared
  * task store and one Redis (a key prefix per test run, deleted afterwards). The store comes from
- * `clusterStore()`: one shared in-memory store for in-process instances by default, or the SQLite file
- * / database named by A2A_CLUSTER_STORE (`sqlite:/path/file.db`) — switch it to PostgreSQL here.
+ * `clusterStore()`: one shared in-memory store for in-process instances by default, or the database named
+ * by A2A_CLUSTER_STORE: `postgres://…` (schema A2A_CLUSTER_SCHEMA) or `sqlite:/path/file.db`.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -60,7 +60,10 @@ export async function dropPrefix(prefix: string, url = REDIS_URL): Promise<void>
 /** The store the instances share (see the module comment). */
 export async function clusterStore(): Promise<TaskStore> {
   const spec = process.env.A2A_CLUSTER_STORE ?? 'memory';
-  // After the PostgreSQL store lands: if (spec.startsWith('postgres://')) return new PostgresTaskStore(…spec…);
+  if (spec.startsWith('postgres://') || spec.startsWith('postgresql://')) {
+    const { postgresStore } = await import('../src/server/store/postgres/index.js');
+    return postgresStore(spec, { schema: process.env.A2A_CLUSTER_SCHEMA ?? 'public' });
+  }
   if (spec.startsWith('sqlite:')) {
     const { SqliteTaskStore } = await import('../src/server/store/sqlite.js');
     return new SqliteTaskStore({ path: spec.slice('sqlite:'.length) } as never);

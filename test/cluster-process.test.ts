@@ -1,6 +1,6 @@
 /**
- * Three real server processes on one SQLite file (WAL; swap A2A_CLUSTER_STORE for PostgreSQL) and one
- * Redis: kill -9 of the instance running a task → the survivors fail it within the lease bound and
+ * Three real server processes on one PostgreSQL database (a schema of their own; A2A_CLUSTER_STORE
+ * names another store, e.g. `sqlite:/tmp/x.db`) and one Redis: kill -9 of the instance running a task → the survivors fail it within the lease bound and
  * agree on it; 1,000 tasks spread over the three → ListTasks totals and pages agree on every instance.
  */
 import { after, before, test } from 'node:test';
@@ -13,23 +13,27 @@ import { createInterface } from 'node:readline';
 import type { Task } from '../src/protocol/index.js';
 import { msg, openStream, rpc, waitForTask, BOUND_MS } from './core-fixture.js';
 import { dropPrefix, redisMissing, testPrefix } from './cluster-fixture.js';
+import { POSTGRES, serviceSkip } from './service-fixture.js';
 
-const missing = await redisMissing();
+const outer = process.env.A2A_CLUSTER_STORE;
+const onPostgres = !outer || outer === 'memory';
+const missing = (await redisMissing()) ?? ((onPostgres && (await serviceSkip(POSTGRES))) || undefined);
 const prefix = testPrefix();
 const dir = mkdtempSync(path.join(tmpdir(), 'a2a-cluster-'));
 const procs: ChildProcess[] = [];
 const urls: string[] = [];
 /** Task ids whose executor saw its signal abort, per instance. */
 const aborted: Array<Set<string>> = [];
-/** What the processes share: A2A_CLUSTER_STORE when it names a database, else a SQLite file (WAL). */
-const outer = process.env.A2A_CLUSTER_STORE;
-const sharedStore = outer && outer !== 'memory' ? outer : `sqlite:${path.join(dir, 'tasks.db')}`;
+/** What the processes share: A2A_CLUSTER_STORE when it names a database, else PostgreSQL, in a schema of this run. */
+const PG_URL = process.env.A2A_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
+const sharedStore = onPostgres ? PG_URL : outer;
+const schema = `a2a_cluster_${process.pid}_${Date.now().toString(36)}`;
 /** ttlMs + scanMs of cluster-server.ts: the longest a lost owner goes unnoticed. */
 const LEASE_BOUND_MS = 1250;
 
 function startInstance(): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'cluster-server.ts')], {
-    env: { ...process.env, A2A_CLUSTER_STORE: sharedStore, A2A_BUS_PREFIX: prefix },
+    env: { ...process.env, A2A_CLUSTER_STORE: sharedStore, A2A_CLUSTER_SCHEMA: schema, A2A_BUS_PREFIX: prefix },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   procs.push(child);
@@ -51,7 +55,7 @@ function startInstance(): Promise<string> {
 
 before(async () => {
   if (missing) return;
-  // One after the other: the first creates the SQLite schema.
+  // One after the other: the first creates the schema (PostgreSQL's migrations would take turns anyway).
   for (let i = 0; i < 3; i++) urls.push(await startInstance());
 });
 
@@ -59,6 +63,16 @@ after(async () => {
   for (const c of procs) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
   if (!missing) await dropPrefix(prefix);
+  if (!missing && onPostgres) {
+    const { default: pg } = await import('pg');
+    const db = new pg.Client({ connectionString: PG_URL });
+    await db.connect();
+    try {
+      await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    } finally {
+      await db.end();
+    }
+  }
 });
 
 const opts = { skip: missing };

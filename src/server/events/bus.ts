@@ -12,7 +12,7 @@
  *   or runs it again when the executor is {@link AgentExecutor.resumable}.
  *
  * Why Redis Streams (rather than NATS JetStream or PostgreSQL LISTEN/NOTIFY) is written down in
- * docs/several-instances.md and on {@link RedisEventBus}.
+ * the README section "Running several instances" and on {@link RedisEventBus}.
  */
 import type { A2AError, StreamResponse, Task } from '../../protocol/index.js';
 import type { Scope } from '../store/task-store.js';
