@@ -238,3 +238,20 @@ function timeout(why: string): Promise<never> {
   return new Promise((_, rej) => setTimeout(() => rej(new Error(why)), BOUND_MS).unref());
 }
 
+
+test('an instance that stops cleanly with nothing left to deliver leaves nothing behind in Redis', opts, async () => {
+  const store = await clusterStore();
+  const [D] = await startCluster(1, scripted(p), { prefix, store });
+  const { Redis } = await import('ioredis');
+  const r = new Redis(REDIS_URL);
+  try {
+    const before = await r.smembers(`${prefix}:instances`);
+    await D!.close();
+    const after = await r.smembers(`${prefix}:instances`);
+    const gone = before.filter((id) => !after.includes(id));
+    assert.equal(gone.length, 1, 'the stopped instance is no longer listed');
+    assert.equal(await r.exists(`${prefix}:push:${gone[0]}`, `${prefix}:alive:${gone[0]}`), 0, 'nor its outbox or heartbeat');
+  } finally {
+    r.disconnect();
+  }
+});

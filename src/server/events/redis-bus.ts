@@ -162,10 +162,27 @@ export class RedisEventBus implements TaskEventBus {
     this.#leases?.stop();
     clearInterval(this.#outboxScan);
     // Held leases are left to expire: a task this instance did not finish is then taken over elsewhere.
+    await this.#forgetSelf();
     const conns = [this.#cmd, this.#blocking, this.#sub];
     this.#cmd = this.#blocking = this.#sub = undefined;
     for (const c of conns) c?.disconnect();
     await this.#reader?.close();
+  }
+
+  /**
+   * A clean stop with nothing left to deliver leaves no trace in Redis (else every restart would leave an
+   * instance id and an empty outbox behind); undelivered notifications stay for a survivor to send.
+   */
+  async #forgetSelf(): Promise<void> {
+    const cmd = this.#cmd;
+    if (cmd?.status !== 'ready') return;
+    const outbox = this.#keys.outbox(this.instanceId);
+    try {
+      if ((await cmd.xlen(outbox)) > 0) return;
+      await cmd.multi().del(outbox).srem(this.#keys.instances, this.instanceId).del(this.#keys.alive(this.instanceId)).exec();
+    } catch (err) {
+      this.#logger.warn({ err }, 'could not remove this instance from the event bus on close; survivors clean up after it');
+    }
   }
 
   check(): void {
