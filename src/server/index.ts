@@ -117,3 +117,5 @@ export type {
   TaskPushNotificationConfig,
   TaskState,
 } from '../index.js';
+/** Hide the password of a connection URL in messages and logs. */
+export { maskUrl } from './util/mask-url.js';

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { closeOnSignals } from 'a2a-kit/server';
+import { closeOnSignals, maskUrl } from 'a2a-kit/server';
 import { startKitAgents, type RunningKit } from '../agents/start.js';
 import { loadOrCreateSigningKey } from '../agents/signing-key.js';
 import type { KitAgentName, KitBinding } from '../agents/cards.js';
@@ -20,16 +20,6 @@ import { UsageError, helpText, parseFlags, usageLine } from './flags.js';
 import { ECHO_MS } from './interrupt.js';
 import { chooseLogFormat, kitLogger } from './log-lines.js';
 
-/** A URL with its password hidden, for the start-up lines. */
-function maskUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(an invalid URL)';
-  }
-}
 
 const NAMES: KitAgentName[] = ['test-runner', 'code-reviewer', 'deployer'];
 
@@ -75,8 +65,7 @@ function storeChoice(raw: string | undefined, workDir: string): { options: { sto
     return { options: { storeDir: dir }, note: `SQLite files in ${dir}` };
   }
   if (/^postgres(ql)?:\/\//.test(raw)) {
-    const masked = raw.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
-    return { options: { storeUrl: raw }, note: `PostgreSQL ${masked} (schemas kit_test_runner, kit_code_reviewer, kit_deployer)` };
+    return { options: { storeUrl: raw }, note: `PostgreSQL ${maskUrl(raw)} (schemas kit_test_runner, kit_code_reviewer, kit_deployer)` };
   }
   throw new UsageError(`--store expects memory, sqlite:DIR or postgres://…, got "${raw}"`);
 }

@@ -27,7 +27,8 @@ import { ControlChannel } from './control.js';
 import { Leases, type LeaseOptions } from './leases.js';
 import { PushOutbox } from './push-outbox.js';
 import type { PushSender } from '../push/sender.js';
-import { RedisKeys, maskUrl } from './redis-keys.js';
+import { RedisKeys } from './redis-keys.js';
+import { maskUrl } from '../util/mask-url.js';
 import { StreamReader, toEntry } from './stream-reader.js';
 
 /** Options of {@link redisEvents}. */

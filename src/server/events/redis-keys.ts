@@ -73,14 +73,3 @@ export function compareIds(a: string, b: string): number {
   const [bm = '0', bs = '0'] = b.split('-');
   return Number(am) - Number(bm) || Number(as) - Number(bs);
 }
-
-/** The URL with its password (and user name's secret part) replaced, for errors and logs. */
-export function maskUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(an invalid URL)';
-  }
-}

@@ -40,16 +40,6 @@ export function schemaName(options: PostgresStoreOptions): string {
   return schema;
 }
 
-/** The URL with its password replaced by `***`, for messages and logs. */
-export function maskUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
-  }
-}
 
 /** Socket errors, and PostgreSQL's admin shutdown / starting up / connection failure classes. */
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', '57P01', '57P02', '57P03', '53300']);

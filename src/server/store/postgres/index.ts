@@ -9,13 +9,15 @@
  * ```
  */
 import pg from 'pg';
-import { maskUrl, schemaName, translate, type PostgresStoreOptions } from './config.js';
+import { schemaName, translate, type PostgresStoreOptions } from './config.js';
+import { maskUrl } from '../../util/mask-url.js';
 import { applyMigrations, type AppliedMigration } from './migrations.js';
 import { PostgresTaskStore } from './store.js';
 
 export { PostgresTaskStore, type PostgresConnection } from './store.js';
 export { MIGRATIONS, type Migration, type AppliedMigration } from './migrations.js';
-export { maskUrl, type PostgresStoreOptions } from './config.js';
+export { type PostgresStoreOptions } from './config.js';
+export { maskUrl } from '../../util/mask-url.js';
 
 /**
  * A PostgreSQL store from a connection URL (`postgres://user:password@host:5432/db`) or an existing
