@@ -6,9 +6,8 @@
 import { isInterrupted, type Message, type Task } from '../../protocol/index.js';
 import type { TaskEventBus } from '../events/bus.js';
 import type { Scope, TaskStore } from '../store/task-store.js';
-import { newId } from '../util/ids.js';
 import { stopsAt } from './execution.js';
-import { lastUserMessage } from './messages.js';
+import { failWithNote, lastUserMessage } from './messages.js';
 import type { TaskRun } from './run.js';
 
 /** The parts of the task manager these functions use. */
@@ -68,13 +67,7 @@ export async function adoptLostTask(host: ClusterHost, scope: Scope, id: string)
     host.rerun(run, last);
     return;
   }
-  run.setStatus('TASK_STATE_FAILED', {
-    messageId: newId(),
-    role: 'ROLE_AGENT',
-    taskId: run.taskId,
-    contextId: run.contextId,
-    parts: [{ text: LOST_INSTANCE_TEXT }],
-  });
+  failWithNote(run, LOST_INSTANCE_TEXT);
   host.detached(run);
   await host.flush(run);
 }

@@ -18,7 +18,7 @@ import { Execution, stopsAt } from './execution.js';
 import { RESOLVED } from '../util/settled.js';
 import { RunContext, RunUpdater } from './updater.js';
 import { DEFAULT_TASK_LIMITS, contentSize, refuseFollowUp, sizeOfMessage, type TaskLimits } from './limits.js';
-import { lastUserMessage, ownMessage, refuseTerminal } from './messages.js';
+import { failWithNote, lastUserMessage, ownMessage, refuseTerminal } from './messages.js';
 import type { Logger } from '../logger.js';
 import { taskKey, TaskVersionConflict, type Scope, type TaskStore } from '../store/task-store.js';
 import { TaskRun, type RunListener } from './run.js';
@@ -252,13 +252,7 @@ export class TaskManager {
         setTimeout(check, ms - idle).unref();
         return;
       }
-      run.setStatus('TASK_STATE_FAILED', {
-        messageId: newId(),
-        role: 'ROLE_AGENT',
-        taskId: run.taskId,
-        contextId: run.contextId,
-        parts: [{ text: `The agent stopped updating this task: no event for ${Math.round(ms / 1000)} s after it returned without finishing it` }],
-      });
+      failWithNote(run, `The agent stopped updating this task: no event for ${Math.round(ms / 1000)} s after it returned without finishing it`);
       run.abortRun(new Error('idle limit reached'));
     };
     setTimeout(check, ms).unref();
@@ -269,13 +263,7 @@ export class TaskManager {
     if (!a2a) this.options.logger.error({ err, taskId: run.taskId }, 'agent executor failed');
     if (run.task && !isTerminal(run.task.status.state)) {
       const text = a2a ? a2a.message : 'The agent failed while processing the task';
-      run.setStatus('TASK_STATE_FAILED', {
-        messageId: newId(),
-        role: 'ROLE_AGENT',
-        taskId: run.taskId,
-        contextId: run.contextId,
-        parts: [{ text }],
-      });
+      failWithNote(run, text);
     } else if (!run.task && !run.reply) {
       run.error = a2a ?? new A2AError('Internal', 'The agent failed while processing the message');
     }
@@ -443,13 +431,7 @@ export class TaskManager {
         this.rerun(run, last);
         continue;
       }
-      run.setStatus('TASK_STATE_FAILED', {
-        messageId: newId(),
-        role: 'ROLE_AGENT',
-        taskId: run.taskId,
-        contextId: run.contextId,
-        parts: [{ text: 'The agent process working on this task stopped (restart or crash) before finishing it' }],
-      });
+      failWithNote(run, 'The agent process working on this task stopped (restart or crash) before finishing it');
       this.#release(run);
     }
     await Promise.allSettled(runs.map((r) => this.flush(r)));
