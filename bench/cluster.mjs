@@ -14,13 +14,22 @@ import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { cliOptions, here, runLoad, startServer, waitQuiet } from './lib.mjs';
 
-const usage = 'node bench/cluster.mjs [--redis URL] [--seconds S] [--concurrency C] [--tasks T] [--ticks N] [--out FILE]';
+const usage = 'node bench/cluster.mjs [--redis URL] [--postgres URL] [--seconds S] [--concurrency C] [--tasks T] [--ticks N] [--out FILE]';
 const { values } = cliOptions(
   usage,
-  { redis: { type: 'string' }, seconds: { type: 'string' }, concurrency: { type: 'string' }, tasks: { type: 'string' }, ticks: { type: 'string' }, out: { type: 'string' } },
+  { redis: { type: 'string' }, postgres: { type: 'string' }, seconds: { type: 'string' }, concurrency: { type: 'string' }, tasks: { type: 'string' }, ticks: { type: 'string' }, out: { type: 'string' } },
   { numbers: ['seconds', 'concurrency', 'tasks', 'ticks'] },
 );
 const REDIS = values.redis ?? 'redis://127.0.0.1:6379';
+/** With --postgres the instances share a PostgreSQL database (a schema per phase, dropped at the end), else a SQLite file. */
+const PG = values.postgres;
+const schemas = [];
+const dbFor = (name) => {
+  if (!PG) return path.join(dir, `${name}.db`);
+  const schema = `a2a_bench_${process.pid}_${name.replace(/[^a-z0-9]/gi, '_')}`;
+  schemas.push(schema);
+  return `${PG}#${schema}`;
+};
 const SECONDS = values.seconds ?? 8;
 const CONCURRENCY = values.concurrency ?? 8;
 const TASKS = values.tasks ?? 20;
@@ -130,7 +139,7 @@ async function streams(servers) {
 
 const results = { date, loadBefore: loadavg()[0], redis: REDIS, seconds: SECONDS, concurrency: CONCURRENCY, k: K, tasks: TASKS, ticks: TICKS };
 try {
-  const pair = await instances(2, true, path.join(dir, 'lat.db'));
+  const pair = await instances(2, true, dbFor('lat'));
   try {
     const [a, b] = pair.map((s) => `${s.origin}/a2a/jsonrpc`);
     const local = await latency(a, a);
@@ -144,7 +153,7 @@ try {
   }
   results.streams = {};
   for (const [name, n, bus] of [['one instance, no bus', 1, false], ['one instance + Redis bus', 1, true], ['two instances + Redis bus', 2, true]]) {
-    const servers = await instances(n, bus, path.join(dir, `${n}-${bus}.db`));
+    const servers = await instances(n, bus, dbFor(`${n}-${bus}`));
     try {
       results.streams[name] = await streams(servers);
     } finally {
@@ -153,6 +162,7 @@ try {
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
+  for (const schema of schemas) spawnSync('psql', [PG, '-qc', `DROP SCHEMA IF EXISTS ${schema} CASCADE`]);
   const keys = spawnSync('redis-cli', ['-u', REDIS, '--scan', '--pattern', `${prefix}:*`], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
   for (let i = 0; i < keys.length; i += 500) spawnSync('redis-cli', ['-u', REDIS, 'del', ...keys.slice(i, i + 500)]);
 }
@@ -161,7 +171,7 @@ const L = results.latency;
 const lines = [
   `# Cluster bench, ${date}`,
   '',
-  `\`node bench/cluster.mjs\` — Redis ${REDIS}; SQLite store shared by the instances; 2-core machine shared with other work`,
+  `\`node bench/cluster.mjs${PG ? ' --postgres …' : ''}\` — Redis ${REDIS}; ${PG ? 'PostgreSQL' : 'SQLite'} store shared by the instances; 2-core machine shared with other work`,
   `(1-min load average ${results.loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after: p99s on a loaded machine measure the scheduler as much as the bus).`,
   '',
   `## Event on A → delivered to a subscriber (${TASKS} tasks × ${TICKS} updates, 5 ms apart)`,

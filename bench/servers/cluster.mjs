@@ -31,7 +31,13 @@ const agent = async (ctx, task) => {
   task.complete();
 };
 
-const store = process.env.BENCH_DB ? new (await import(`${dist}server/store/sqlite.js`)).SqliteTaskStore({ path: process.env.BENCH_DB }) : undefined;
+// BENCH_DB: a SQLite file, or `postgres://…#schema` (one schema per phase of the bench).
+const db = process.env.BENCH_DB;
+const store = !db
+  ? undefined
+  : /^postgres(ql)?:/.test(db)
+    ? (await import(`${dist}server/store/postgres/index.js`)).postgresStore(db.split('#')[0], { schema: db.split('#')[1] ?? 'public' })
+    : new (await import(`${dist}server/store/sqlite.js`)).SqliteTaskStore({ path: db });
 const events = process.env.BENCH_REDIS
   ? (await import(`${dist}server/events/redis.js`)).redisEvents(process.env.BENCH_REDIS, { prefix: process.env.BENCH_PREFIX ?? 'a2a-bench' })
   : undefined;
