@@ -1,7 +1,8 @@
 /**
  * The node:http2 ceiling for gRPC unary calls: answers SendMessage with fixed bytes (the same echo
  * answer as bare-grpc.mjs) the way our gRPC server answers — headers, one message, `grpc-status` as
- * trailers — with no A2A logic. BARE_H2_MODE picks how the trailers go out (for experiments).
+ * trailers — with no A2A logic. BARE_H2_MODE=direct submits the trailers through node's internal stream handle, skipping the setImmediate
+ * that `sendTrailers` adds (an experiment only: it relies on node internals).
  */
 import http2 from 'node:http2';
 import { GRPC_METHODS, encodeMessage } from '../../dist/protocol/grpc/index.js';
@@ -41,14 +42,10 @@ server.on('stream', (stream, headers) => {
   const chunks = [];
   stream.on('data', (c) => chunks.push(c));
   stream.on('end', () => {
-    const answer = () => {
-      stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
-      if (MODE === 'direct') stream.once('wantTrailers', () => handleOf(stream).trailers(OK_LIST));
-      else stream.once('wantTrailers', () => stream.sendTrailers(OK));
-      stream.end(SEND);
-    };
-    if (MODE === 'micro') queueMicrotask(answer);
-    else answer();
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+    if (MODE === 'direct') stream.once('wantTrailers', () => handleOf(stream).trailers(OK_LIST));
+    else stream.once('wantTrailers', () => stream.sendTrailers(OK));
+    stream.end(SEND);
   });
 });
 server.listen(0, '127.0.0.1', () => {
