@@ -8,6 +8,7 @@ import { setImmediate } from 'node:timers';
 export function report(origin, info = {}) {
   if (!process.send) {
     console.log(`listening at ${origin}`);
+    if (info.grpc) console.log(`gRPC at ${info.grpc}`);
     return;
   }
   process.on('message', async (msg) => {

@@ -13,6 +13,14 @@ import { plainStatusHeaders } from './h2-wire.js';
 
 const NO_EXTENSIONS = Object.freeze([]) as unknown as string[];
 const OK_TRAILERS = { 'grpc-status': '0' };
+// Made once, not per call: node copies headers and options before it reads them, so sharing is safe.
+const PLAIN_HEADERS = { ':status': 200, 'content-type': 'application/grpc' };
+const WITH_TRAILERS = { waitForTrailers: true };
+
+/** The `wantTrailers` listener of a unary answer: a module function, so no closure is made per call. */
+function sendOk(this: ServerHttp2Stream): void {
+  this.sendTrailers(OK_TRAILERS);
+}
 
 /** Extension URIs from `a2a-extensions` (comma-separated; repeated headers arrive joined). */
 function extensionsOf(value: string | string[] | undefined): string[] {
@@ -91,10 +99,10 @@ export class H2Call implements CallContext {
 
   /** Response headers (with the extensions activated so far, §3.2.6), before the first message. */
   respond(): void {
-    const headers: Record<string, string | number> = { ':status': 200, 'content-type': 'application/grpc' };
     const activated = this.#activated;
-    if (activated && activated.size > 0) headers[GRPC_EXTENSIONS_KEY] = [...activated].join(',');
-    this.stream.respond(headers, { waitForTrailers: true });
+    const headers =
+      activated && activated.size > 0 ? { ...PLAIN_HEADERS, [GRPC_EXTENSIONS_KEY]: [...activated].join(',') } : PLAIN_HEADERS;
+    this.stream.respond(headers, WITH_TRAILERS);
   }
 
   /** The answer of a unary call: headers, the one message, OK. */
@@ -103,7 +111,7 @@ export class H2Call implements CallContext {
     this.finished = true;
     this.#clearTimer();
     this.respond();
-    this.stream.once('wantTrailers', () => this.stream.sendTrailers(OK_TRAILERS));
+    this.stream.once('wantTrailers', sendOk);
     this.stream.end(message);
   }
 
