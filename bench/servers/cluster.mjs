@@ -6,7 +6,7 @@
  * file shared by the instances (none: in memory).
  */
 import { performance } from 'node:perf_hooks';
-import { report, extraUpdates } from './harness.mjs';
+import { echoCard, extraUpdates, report } from './harness.mjs';
 
 const dist = new URL('../../dist/', import.meta.url).href;
 const { createAgentServer } = await import(`${dist}server/index.js`);
@@ -46,15 +46,6 @@ const server = createAgentServer({
   executor: agent,
   ...(store ? { store } : {}),
   ...(events ? { events } : {}),
-  card: (origin) => ({
-    name: 'cluster-bench',
-    description: 'Echo and ticks',
-    version: '1.0.0',
-    supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: { streaming: true },
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'echo', name: 'Echo', description: 'Repeats the text', tags: ['demo'] }],
-  }),
+  card: (origin) => echoCard(origin, { name: 'cluster-bench', description: 'Echo and ticks' }),
 });
 report(await server.listen(Number(process.env.PORT ?? 0)));

@@ -35,3 +35,25 @@ export function extraUpdates(text) {
   const k = Number(text.slice(7));
   return Number.isInteger(k) && k > 0 && k <= 10_000 ? k : 0;
 }
+
+/** The bench's agent for our server: working, `stream:K` extra updates, one artifact echoing the text, completed. */
+export function echo(ctx, task) {
+  task.working();
+  for (let i = extraUpdates(ctx.text); i > 0; i--) task.working();
+  task.addArtifact({ name: 'echo', parts: [{ text: ctx.text }] });
+  task.complete();
+}
+
+/** The echo agent's card, JSON-RPC only, at `origin` (the JSON-RPC URL is `${origin}/a2a/jsonrpc`). */
+export function echoCard(origin, { name = 'echo', description = 'Echoes what you send' } = {}) {
+  return {
+    name,
+    description,
+    version: '1.0.0',
+    supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    capabilities: { streaming: true },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [{ id: 'echo', name: 'Echo', description: 'Repeats the text', tags: ['demo'] }],
+  };
+}

@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
-import { report, extraUpdates } from './harness.mjs';
+import { echo, echoCard, report } from './harness.mjs';
 
 const dist = process.env.BENCH_OURS_DIST ? pathToFileURL(`${process.env.BENCH_OURS_DIST}/`).href : new URL('../../dist/', import.meta.url).href;
 const { createAgentServer } = await import(`${dist}server/index.js`);
@@ -37,26 +37,10 @@ if (variant === 'sdk') {
 const telemetry =
   variant === 'none' ? {} : variant === 'hooks' ? { telemetry: otelServer({ tracerProvider: trace.getTracerProvider(), meterProvider: metrics.getMeterProvider() }) } : { telemetry: otelServer() };
 
-const echo = (ctx, task) => {
-  task.working();
-  for (let i = extraUpdates(ctx.text); i > 0; i--) task.working();
-  task.addArtifact({ name: 'echo', parts: [{ text: ctx.text }] });
-  task.complete();
-};
-
 const server = createAgentServer({
   executor: echo,
   ...telemetry,
-  card: (origin) => ({
-    name: 'echo',
-    description: 'Echoes what you send',
-    version: '1.0.0',
-    supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: { streaming: true },
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'echo', name: 'Echo', description: 'Repeats the text', tags: ['demo'] }],
-  }),
+  card: (origin) => echoCard(origin),
 });
 
 report(await server.listen(0), { rest: false, otel: variant, hooksInstalled: Object.keys(telemetry.telemetry ?? {}).length > 0 });

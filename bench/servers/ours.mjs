@@ -1,6 +1,6 @@
 /** a2a-kit's echo agent, from the built dist/: JSON-RPC always, HTTP+JSON when that binding is built. */
 import { pathToFileURL } from 'node:url';
-import { report, extraUpdates } from './harness.mjs';
+import { echo, report } from './harness.mjs';
 
 // BENCH_OURS_DIST points at another build (e.g. a copy of dist/ before a change) for A/B runs.
 const dist = process.env.BENCH_OURS_DIST ? pathToFileURL(`${process.env.BENCH_OURS_DIST}/`).href : new URL('../../dist/', import.meta.url).href;
@@ -8,13 +8,6 @@ const { createAgentServer } = await import(`${dist}server/index.js`);
 const { SERVED_BINDINGS } = await import(`${dist}server/bindings/registry.js`);
 
 const hasRest = Boolean(SERVED_BINDINGS['HTTP+JSON']);
-
-const echo = (ctx, task) => {
-  task.working();
-  for (let i = extraUpdates(ctx.text); i > 0; i--) task.working();
-  task.addArtifact({ name: 'echo', parts: [{ text: ctx.text }] });
-  task.complete();
-};
 
 const server = createAgentServer({
   executor: echo,

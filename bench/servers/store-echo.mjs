@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { report } from './harness.mjs';
+import { echoCard, report } from './harness.mjs';
 
 let queries = 0;
 const query = pg.Client.prototype.query;
@@ -32,16 +32,7 @@ if (impl === 'ours') {
       task.addArtifact({ name: 'echo', parts: [{ text: ctx.text }] });
       task.complete();
     },
-    card: (origin) => ({
-      name: 'echo',
-      description: 'Echoes what you send',
-      version: '1.0.0',
-      supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-      capabilities: { streaming: true },
-      defaultInputModes: ['text/plain'],
-      defaultOutputModes: ['text/plain'],
-      skills: [{ id: 'echo', name: 'Echo', description: 'Repeats the text', tags: ['demo'] }],
-    }),
+    card: (origin) => echoCard(origin),
     ...(store ? { store } : {}),
   });
   report(await server.listen(0));
