@@ -84,10 +84,10 @@ export function wellKnownCardUrl(baseUrl: string | URL): string {
  * import { A2AClient, resolveAgentCard } from 'a2a-kit/client';
  *
  * const card = await resolveAgentCard('http://localhost:41241');
- * console.log(card.name, card.skills.map((s) => s.id));
+ * process.stdout.write(`${card.name}: ${card.skills.map((s) => s.id).join(', ')}\n`);
  * if (card.capabilities.streaming) {
  *   const client = new A2AClient(card);
- *   console.log('streaming over', client.interface.binding);
+ *   process.stdout.write(`streaming over ${client.interface.binding}\n`);
  * }
  * ```
  */

@@ -12,7 +12,7 @@
  *
  * const client = await A2AClient.connect('http://localhost:41241');
  * const res = await client.sendMessage({ message: userMessage('hi') });
- * if ('task' in res) console.log(res.task.status.state);
+ * if ('task' in res) process.stdout.write(`${res.task.status.state}\n`);
  * ```
  * @packageDocumentation
  */

@@ -97,7 +97,7 @@ type BodyResult = Uint8Array | 'too-large';
  * const receiver = createPushReceiver({
  *   token,
  *   onEvent: (event, meta) => {
- *     if ('statusUpdate' in event) console.log(meta.taskId, event.statusUpdate.status.state);
+ *     if ('statusUpdate' in event) process.stdout.write(`${meta.taskId} ${event.statusUpdate.status.state}\n`);
  *   },
  * });
  * createServer(receiver.listener).listen(8090);

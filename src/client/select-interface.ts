@@ -104,7 +104,7 @@ export function compatibleInterfaces(card: AgentCard, options: SelectInterfaceOp
  *
  * const card = await resolveAgentCard('http://localhost:41241');
  * const chosen = selectInterface(card, { bindings: ['HTTP+JSON', 'JSONRPC'] });
- * console.log(chosen.binding, chosen.url, chosen.reason);
+ * process.stdout.write(`${chosen.binding} ${chosen.url}: ${chosen.reason}\n`);
  * ```
  */
 export function selectInterface(card: AgentCard, options: SelectInterfaceOptions = {}): SelectedInterface {
