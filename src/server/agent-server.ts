@@ -6,12 +6,12 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { parseAgentCard, type AgentCard } from '../protocol/index.js';
-import { OperationDispatcher, type DispatcherOptions } from './dispatch/dispatcher.js';
-import type { BindingOptions } from './bindings/common.js';
+import { OperationDispatcher } from './dispatch/dispatcher.js';
+import type { AgentServerOptions } from './agent-server-options.js';
 import { SERVED_BINDINGS, type ServedRoute } from './bindings/registry.js';
 import { CardResponder } from './card/responder.js';
-import { signAgentCard, signedSource, type CardSigningKey } from './card/signing.js';
-import { serverAuthOptions, type ServerAuthOptions } from './auth/authenticator.js';
+import { signAgentCard, signedSource } from './card/signing.js';
+import { serverAuthOptions } from './auth/authenticator.js';
 import { checkHealthPaths, describeInterface, planInterfaces, planListen, requireOneOrigin, trimPath, type PlannedInterface } from './mount-plan.js';
 import {
   HostNotAllowedError,
@@ -26,54 +26,19 @@ import {
   originOf,
   type MountOptions,
 } from './adapters/framework-common.js';
-import { openHttpServer, type HttpTimeoutOptions } from './http-listen.js';
+import { openHttpServer } from './http-listen.js';
 import type { GrpcAuth, GrpcListenOptions } from './grpc/agent-hook.js';
 import type { AgentGrpcHandle, AgentGrpcOptions } from './grpc/options.js';
 import { Site } from './site.js';
-import { Health, type HealthOptions, type ReadinessCheck, type ReadinessReport } from './lifecycle/health.js';
-import { drain, type DrainOptions, type DrainReport } from './lifecycle/drain.js';
+import { serviceHealth, type Health, type ReadinessCheck, type ReadinessReport } from './lifecycle/health.js';
+import { closeServiceStores, drain, type DrainReport } from './lifecycle/drain.js';
 import { closeOnSignals, type CloseOnSignalsOptions } from './lifecycle/signals.js';
 import { StreamRegistry } from './lifecycle/streams.js';
-import { V03Registrations, VersionedCardResponder, cardWithV03, checkV03Urls, publicV03Card, v03Handler, v03Stores, type CompatOptions } from './compat/index.js';
+import { V03Registrations, VersionedCardResponder, cardWithV03, checkV03Urls, publicV03Card, v03Handler, v03Stores } from './compat/index.js';
 
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './http-listen.js';
 
-/** Everything {@link createAgentServer} takes. */
-export interface AgentServerOptions extends Omit<DispatcherOptions, 'card' | 'pushWireFormat'>, BindingOptions, MountOptions, HttpTimeoutOptions {
-  /**
-   * The public card, or a function of the base URL the server is reached at: `http://127.0.0.1:PORT`
-   * under `listen` (so port 0 works), the `origin` option (plus the mount path) when mounted elsewhere.
-   */
-  card: AgentCard | ((baseUrl: string, grpc?: AgentGrpcHandle) => AgentCard);
-  /**
-   * Also serve gRPC (§10) on its own port, started by `listen()` before the card is built: a card
-   * function gets its handle as second argument and lists `{ url: grpc.url, protocolBinding: 'GRPC', … }`.
-   * Authentication is the same as over HTTP. Needs the optional peer dependencies `@grpc/grpc-js` and
-   * `protobufjs` (loaded only when this is set). The host defaults to the one `listen()` binds.
-   */
-  grpc?: AgentGrpcOptions;
-  /** Sign the public (and extended) card with these keys at start (§8.4). */
-  signingKeys?: CardSigningKey[];
-  /** `Cache-Control: max-age` of the card. Default 300 s. */
-  cardMaxAgeSeconds?: number;
-  /** Enforce the card's security requirements with these per-scheme verifiers (instead of `authenticate`). */
-  auth?: ServerAuthOptions;
-  /**
-   * Protocol versions to speak besides 1.0, e.g. `{ v03: true }` for A2A 0.3 clients: same URLs, the
-   * request's `A2A-Version` decides; the executor never sees the difference. Off by default.
-   */
-  compat?: CompatOptions;
-  /**
-   * Liveness and readiness endpoints, answered before authentication and host checks (probes come
-   * from the platform): `true` serves `/healthz` and `/readyz` (below the mount path), an object
-   * chooses the paths and adds readiness checks. Liveness is 200 while the process serves; readiness
-   * is 200 only while the server takes work and every check (the store's `ping`, then yours) passes,
-   * else 503 with the failing checks named. Off by default.
-   */
-  health?: boolean | HealthOptions;
-  /** How `close()` drains: the deadline for running agents and queued push notifications. */
-  drain?: DrainOptions;
-}
+export type { AgentServerOptions } from './agent-server-options.js';
 
 type Next = (err?: unknown) => void;
 
@@ -123,17 +88,9 @@ export class AgentServer {
       card: placeholder ?? ({ capabilities: {} } as AgentCard),
       ...(options.extendedCard && options.signingKeys?.length ? { extendedCard: signedSource(options.extendedCard, options.signingKeys) } : {}),
     });
-    const health = typeof options.health === 'object' ? options.health : {};
     this.#healthServed = options.health !== undefined && options.health !== false;
     // Not yet prepared is not "starting": a mounted listener prepares on its first request, which a probe must not wait for.
-    this.#health = new Health(health, () => (this.#closing ? 'draining' : this.#preparing ? 'starting' : 'serving'), this.service.logger);
-    const { store, pushConfigs } = this.service;
-    this.#health.add({ name: 'store', check: () => store.ping?.() });
-    if (pushConfigs !== (store as object)) this.#health.add({ name: 'push-config-store', check: () => pushConfigs.ping?.() });
-    // Several instances: without the bus this one cannot serve streams or take over tasks.
-    const bus = options.events;
-    if (bus) this.#health.add({ name: 'event-bus', check: async () => bus.check() });
-    for (const c of health.checks ?? []) this.#health.add(c);
+    this.#health = serviceHealth(options.health, this.service, () => (this.#closing ? 'draining' : this.#preparing ? 'starting' : 'serving'));
   }
 
   /**
@@ -313,9 +270,7 @@ export class AgentServer {
     const base = (req as { baseUrl?: unknown }).baseUrl;
     if (typeof base === 'string' && trimPath(base) !== this.#mountPath) return this.#refuse(new MountError(mountedElsewhere(this.#mountPath, trimPath(base))), res, next);
     // Routes hold full paths (mount path included); Express and Connect strip it from `url`, not `originalUrl`.
-    const url = req.originalUrl ?? req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q >= 0 ? url.slice(0, q) : url;
+    const path = pathOf(req.originalUrl ?? req.url);
     if (site.answer(path, req, res)) return;
     if (typeof next === 'function') return next();
     res.writeHead(404, { 'content-type': 'application/json' });
@@ -427,7 +382,6 @@ export class AgentServer {
     const servers = this.#servers.splice(0);
     // A listener mounted in someone else's server leaves the store to its owner, as before drains existed.
     const ownsStore = servers.length > 0 || this.#grpc !== undefined;
-    const { store, pushConfigs } = this.service;
     return drain(
       {
         servers,
@@ -435,12 +389,7 @@ export class AgentServer {
         streams: this.#streams,
         tasks: this.service.tasks,
         push: this.service.pushSender,
-        closeStores: async () => {
-          await this.service.tasks.options.bus?.close();
-          if (!ownsStore) return;
-          await store.close?.();
-          if (pushConfigs !== (store as object)) await pushConfigs.close?.();
-        },
+        closeStores: () => closeServiceStores(this.service, ownsStore),
         logger: this.service.logger,
       },
       deadlineMs,

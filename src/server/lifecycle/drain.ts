@@ -9,6 +9,7 @@ import type { Server } from 'node:http';
 import type { Logger } from '../../protocol/index.js';
 import type { PushSender } from '../push/sender.js';
 import type { TaskManager } from '../tasks/manager.js';
+import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { StreamRegistry } from './streams.js';
 
 /** The `drain` option of `createAgentServer`. */
@@ -136,4 +137,16 @@ export async function drain(p: DrainParts, deadlineMs: number): Promise<DrainRep
     p.logger.info({ ...report }, `drained in ${report.durationMs} ms: ${streams.sse + streams.grpc} stream(s) told to resubscribe, nothing dropped`);
   }
   return report;
+}
+
+/**
+ * The last step of a drain: the event bus, then the stores. A listener mounted in someone else's server
+ * (`owns` false) leaves the stores to their owner, as before drains existed.
+ */
+export async function closeServiceStores(service: OperationDispatcher, owns: boolean): Promise<void> {
+  await service.tasks.options.bus?.close();
+  if (!owns) return;
+  const { store, pushConfigs } = service;
+  await store.close?.();
+  if (pushConfigs !== (store as object)) await pushConfigs.close?.();
 }

@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../protocol/index.js';
+import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 
 /** One named readiness condition; the server adds `store` itself. */
 export interface ReadinessCheck {
@@ -116,4 +117,21 @@ export class Health {
 function healthPath(p: string, which: string): string {
   if (!/^\/[\w\-./]*$/.test(p)) throw new RangeError(`health.${which} must be a path starting with /, got "${p}"`);
   return p.replace(/\/+$/, '') || '/';
+}
+
+/**
+ * The health of an agent server's service: the store's `ping` first (and the push-config store's when it
+ * is another), the event bus when there is one (without it this instance cannot serve streams or take
+ * over tasks), then the application's own checks.
+ */
+export function serviceHealth(option: boolean | HealthOptions | undefined, service: OperationDispatcher, phase: () => ServerPhase): Health {
+  const options = typeof option === 'object' ? option : {};
+  const health = new Health(options, phase, service.logger);
+  const { store, pushConfigs } = service;
+  health.add({ name: 'store', check: () => store.ping?.() });
+  if (pushConfigs !== (store as object)) health.add({ name: 'push-config-store', check: () => pushConfigs.ping?.() });
+  const bus = service.tasks.options.bus;
+  if (bus) health.add({ name: 'event-bus', check: async () => bus.check() });
+  for (const c of options.checks ?? []) health.add(c);
+  return health;
 }

@@ -1,7 +1,7 @@
 /**
- * What the task manager does differently with a bus to other instances (see events/bus.ts): take a
- * task's lease for a follow-up, give it up once the task is stored, and settle a task whose
- * instance was lost. Kept apart so that a single instance reads none of it.
+ * Tasks nobody is running any more, and what the task manager does differently with a bus to other
+ * instances (see events/bus.ts): settle what a previous process left running, take a task's lease for
+ * a follow-up, give it up once the task is stored, and settle a task whose instance was lost.
  */
 import { isInterrupted, type Message, type Task } from '../../protocol/index.js';
 import type { TaskEventBus } from '../events/bus.js';
@@ -70,4 +70,33 @@ export async function adoptLostTask(host: ClusterHost, scope: Scope, id: string)
   failWithNote(run, LOST_INSTANCE_TEXT);
   host.detached(run);
   await host.flush(run);
+}
+
+/**
+ * After a restart or a crash, tasks the previous process left SUBMITTED or WORKING have nobody working
+ * on them. Each is failed with a status message that says so — or, when the executor is resumable
+ * (`recovery: 'resume'`, `agent.resumable`), handed to it again with its last user message. Returns how
+ * many tasks were recovered. A shared store's unfinished tasks may be running elsewhere: left alone.
+ */
+export async function recoverUnfinished(host: ClusterHost): Promise<number> {
+  const store = host.options.store;
+  await store.ready?.();
+  if (store.shared) return 0;
+  const found = (await store.unfinishedTasks?.()) ?? [];
+  const runs: TaskRun[] = [];
+  for (const { scope, task, version } of found) {
+    if (host.liveRun(scope, task.id)) continue;
+    const run = host.attach(scope, task);
+    run.version = version;
+    runs.push(run);
+    const last = host.resumable ? lastUserMessage(task) : undefined;
+    if (last) {
+      host.rerun(run, last);
+      continue;
+    }
+    failWithNote(run, 'The agent process working on this task stopped (restart or crash) before finishing it');
+    host.detached(run);
+  }
+  await Promise.allSettled(runs.map((r) => host.flush(r)));
+  return runs.length;
 }

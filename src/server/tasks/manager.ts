@@ -13,51 +13,19 @@ import {
   type Task,
 } from '../../protocol/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
-import type { AgentExecutor } from '../agent/executor.js';
 import { Execution, stopsAt } from './execution.js';
 import { RESOLVED } from '../util/settled.js';
 import { RunContext, RunUpdater } from './updater.js';
 import { DEFAULT_TASK_LIMITS, contentSize, refuseFollowUp, sizeOfMessage, type TaskLimits } from './limits.js';
-import { failWithNote, lastUserMessage, ownMessage, refuseTerminal } from './messages.js';
-import type { Logger } from '../logger.js';
-import { taskKey, TaskVersionConflict, type Scope, type TaskStore } from '../store/task-store.js';
+import { failWithNote, ownMessage, refuseTerminal } from './messages.js';
+import { taskKey, type Scope } from '../store/task-store.js';
 import { TaskRun, type RunListener } from './run.js';
-import { MAX_CONFLICT_RETRIES, readVersioned, reapply } from './reapply.js';
-import type { TaskEventBus } from '../events/bus.js';
-import { adoptLostTask, leaseFollowUp, unleaseWhenStored } from './cluster.js';
+import { readVersioned } from './reapply.js';
+import { saveRun, throwIfUnsaved, saveFailure } from './save.js';
+import { adoptLostTask, leaseFollowUp, recoverUnfinished, unleaseWhenStored } from './cluster.js';
+import type { TaskEventObserver, TaskManagerOptions } from './options.js';
 
-/** Something that wants every event of every task (push delivery, metrics…). */
-export type TaskEventObserver = (scope: Scope, task: Task | undefined, event: StreamResponse) => void;
-
-export interface TaskManagerOptions {
-  store: TaskStore;
-  executor: AgentExecutor;
-  logger: Logger;
-  /** How long a finished run that had streams stays around for Last-Event-ID resumes (ms). Default 60 s. */
-  replayRetentionMs?: number;
-  /** At most this many finished runs are kept for resumes; the oldest go first. Default 1000. */
-  maxRetainedRuns?: number;
-  /**
-   * Fail a task after this long (ms) without an event once its agent returned without finishing it.
-   * Default: no limit.
-   */
-  idleTimeoutMs?: number;
-  /**
-   * What `recover()` does with tasks a previous process left running: `'fail'` them (the default), or
-   * `'resume'` them by calling the executor again with the task's last user message (for agents whose
-   * work can safely start over).
-   */
-  recovery?: 'fail' | 'resume';
-  /** Bounds on each task's history and content. */
-  limits?: TaskLimits;
-  /** Told of every failed store write (besides the log), e.g. to alert an operator. */
-  onStoreError?: StoreErrorHook;
-  /** The bus to other instances (see events/bus.ts); without it events stay in this process. */
-  bus?: TaskEventBus;
-}
-
-/** Receives store failures: what was being done, on which task. */
-export type StoreErrorHook = (err: unknown, info: { operation: string; taskId: string; tenant: string }) => void;
+export type { StoreErrorHook, TaskEventObserver, TaskManagerOptions } from './options.js';
 
 export class TaskManager {
   readonly #runs = new Map<string, TaskRun>();
@@ -339,40 +307,8 @@ export class TaskManager {
   }
 
   /** Resolves with the run when its latest save failed, else with nothing (see flush). */
-  async #save(run: TaskRun): Promise<TaskRun | undefined> {
-    await undefined;
-    const store = this.options.store;
-    let conflicts = 0;
-    // A run whose version is unknown (attached to a task read elsewhere) merges onto the stored task first.
-    let stale = run.version === undefined && store.readTask !== undefined;
-    while (run.dirty || stale) {
-      run.dirty = false;
-      try {
-        if (stale) {
-          stale = false;
-          if (!(await reapply(store, run))) {
-            run.saveError = undefined; // the stored state stands: nothing of ours is left to save
-            continue;
-          }
-        }
-        const version = await store.saveTask(run.scope, run.task!, run.version);
-        if (typeof version === 'number') run.version = version;
-        run.saveError = undefined; // the latest state is stored: an earlier failure no longer matters
-      } catch (err) {
-        if (err instanceof TaskVersionConflict && conflicts++ < MAX_CONFLICT_RETRIES) {
-          // Lost a race with another writer: re-read, re-apply our change, save again.
-          this.options.logger.warn({ taskId: run.taskId, expected: err.expected }, 'task changed concurrently; re-applying');
-          stale = true;
-          run.dirty = true;
-          continue;
-        }
-        run.saveError = err;
-        this.options.logger.error({ err, taskId: run.taskId }, 'saving the task failed');
-        this.options.onStoreError?.(err, { operation: 'saveTask', taskId: run.taskId, tenant: run.scope.tenant });
-      }
-    }
-    run.saving = undefined;
-    return run.saveError === undefined ? undefined : run;
+  #save(run: TaskRun): Promise<TaskRun | undefined> {
+    return saveRun(run, this.options);
   }
 
   #track(run: TaskRun): TaskRun {
@@ -415,27 +351,8 @@ export class TaskManager {
    * on them. Each is failed with a status message that says so — or, with `recovery: 'resume'`, handed
    * to the executor again with its last user message. Returns how many tasks were recovered.
    */
-  async recover(): Promise<number> {
-    await this.options.store.ready?.();
-    // On a shared store the unfinished tasks may be running elsewhere: not ours to fail or re-run.
-    if (this.options.store.shared) return 0;
-    const found = (await this.options.store.unfinishedTasks?.()) ?? [];
-    const runs: TaskRun[] = [];
-    for (const { scope, task, version } of found) {
-      if (this.liveRun(scope, task.id)) continue;
-      const run = this.#track(new TaskRun(scope, task.id, task.contextId, this, task));
-      run.version = version;
-      runs.push(run);
-      const last = this.resumable ? lastUserMessage(task) : undefined;
-      if (last) {
-        this.rerun(run, last);
-        continue;
-      }
-      failWithNote(run, 'The agent process working on this task stopped (restart or crash) before finishing it');
-      this.#release(run);
-    }
-    await Promise.allSettled(runs.map((r) => this.flush(r)));
-    return runs.length;
+  recover(): Promise<number> {
+    return recoverUnfinished(this);
   }
 
   /** The runs whose executor is working now: what a draining server waits for. */
@@ -469,19 +386,6 @@ export class TaskManager {
   abortAll(reason: string): void {
     for (const run of this.#runs.values()) if (run.active) run.abortRun(new Error(reason));
   }
-}
-
-function saveFailure(run: TaskRun): A2AError {
-  const err = run.saveError;
-  // A database that is down for now says so (retry later); any other failure is the server's.
-  if (err instanceof A2AError && err.kind === 'Unavailable') return new A2AError('Unavailable', `Task ${run.taskId} could not be saved: ${err.message}`, [], { cause: err });
-  if (err instanceof TaskVersionConflict) return new A2AError('Internal', `Task ${run.taskId} could not be saved: it kept changing concurrently (${MAX_CONFLICT_RETRIES} re-applied updates lost the race)`, [], { cause: err });
-  return new A2AError('Internal', `Task ${run.taskId} could not be saved: the agent's task store failed`);
-}
-
-/** A module function, not a closure: flush runs on every SendMessage. */
-function throwIfUnsaved(failed: TaskRun | undefined): void {
-  if (failed) throw saveFailure(failed);
 }
 
 function delay(ms: number): Promise<void> {
