@@ -27,6 +27,7 @@ import {
   type MountOptions,
 } from './adapters/framework-common.js';
 import { openHttpServer } from './http-listen.js';
+import { wholeNumber } from './util/check-options.js';
 import type { GrpcAuth, GrpcListenOptions } from './grpc/agent-hook.js';
 import type { AgentGrpcHandle, AgentGrpcOptions } from './grpc/options.js';
 import { Site } from './site.js';
@@ -88,6 +89,8 @@ export class AgentServer {
       card: placeholder ?? ({ capabilities: {} } as AgentCard),
       ...(options.extendedCard && options.signingKeys?.length ? { extendedCard: signedSource(options.extendedCard, options.signingKeys) } : {}),
     });
+    wholeNumber('drain.deadlineMs', options.drain?.deadlineMs, 0);
+    wholeNumber('drain.readinessDelayMs', options.drain?.readinessDelayMs, 0);
     this.#healthServed = options.health !== undefined && options.health !== false;
     // Not yet prepared is not "starting": a mounted listener prepares on its first request, which a probe must not wait for.
     this.#health = serviceHealth(options.health, this.service, () => (this.#closing ? 'draining' : this.#preparing ? 'starting' : 'serving'));
@@ -371,7 +374,7 @@ export class AgentServer {
 
   /** {@link AgentServer.close}, resolving with its report: streams told to go away, what was aborted or dropped. */
   drain(deadlineMs?: number): Promise<DrainReport> {
-    return (this.#closing ??= this.#drain(deadlineMs ?? this.options.drain?.deadlineMs ?? 5000));
+    return (this.#closing ??= this.#drain(wholeNumber('close(deadlineMs)', deadlineMs, 0) ?? this.options.drain?.deadlineMs ?? 5000));
   }
 
   async #drain(deadlineMs: number): Promise<DrainReport> {

@@ -8,6 +8,7 @@
  * by them (test/mount-timeouts.test.ts holds a stream open past the request timeout).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { wholeNumber } from './util/check-options.js';
 
 /** Timeouts of the servers `listen` opens. Each is in milliseconds; 0 turns it off. */
 export interface HttpTimeoutOptions {
@@ -27,9 +28,7 @@ export const DEFAULT_HTTP_TIMEOUTS: Readonly<Required<HttpTimeoutOptions>> = Obj
 });
 
 function ms(name: keyof HttpTimeoutOptions, value: number | undefined): number {
-  const v = value ?? DEFAULT_HTTP_TIMEOUTS[name];
-  if (!Number.isInteger(v) || v < 0) throw new RangeError(`${name} must be a whole number of milliseconds ≥ 0, got ${String(value)}`);
-  return v;
+  return wholeNumber(name, value, 0) ?? DEFAULT_HTTP_TIMEOUTS[name];
 }
 
 /** Node's server options for these timeouts; throws a RangeError for inconsistent values. */
