@@ -28,8 +28,8 @@ import {
 } from './adapters/framework-common.js';
 import { openHttpServer } from './http-listen.js';
 import { wholeNumber } from './util/check-options.js';
-import type { GrpcAuth, GrpcListenOptions } from './grpc/agent-hook.js';
-import type { AgentGrpcHandle, AgentGrpcOptions } from './grpc/options.js';
+import type { AgentGrpcHandle } from './grpc/options.js';
+import { AgentGrpcSlot } from './grpc/agent-slot.js';
 import { Site } from './site.js';
 import { serviceHealth, type Health, type ReadinessCheck, type ReadinessReport } from './lifecycle/health.js';
 import { closeServiceStores, drain, type DrainReport } from './lifecycle/drain.js';
@@ -63,8 +63,7 @@ export class AgentServer {
   #mountPath = '';
   #preparing: Promise<unknown> | undefined;
   #servers: Server[] = [];
-  #grpc: AgentGrpcHandle | undefined;
-  #grpcAuth: GrpcAuth | undefined;
+  readonly #grpc: AgentGrpcSlot;
   #reported = false;
   #recovered: Promise<number> | undefined;
   /** 0.3 webhooks being registered, shared by the 0.3 handlers and the push layer (only with compat). */
@@ -89,6 +88,7 @@ export class AgentServer {
       card: placeholder ?? ({ capabilities: {} } as AgentCard),
       ...(options.extendedCard && options.signingKeys?.length ? { extendedCard: signedSource(options.extendedCard, options.signingKeys) } : {}),
     });
+    this.#grpc = new AgentGrpcSlot(this.service, this.#streams, () => this.#preparing);
     wholeNumber('drain.deadlineMs', options.drain?.deadlineMs, 0);
     wholeNumber('drain.readinessDelayMs', options.drain?.readinessDelayMs, 0);
     this.#healthServed = options.health !== undefined && options.health !== false;
@@ -166,7 +166,7 @@ export class AgentServer {
   async #buildCard(origin: string | undefined, mountPath: string): Promise<Built> {
     const o = this.options;
     if (typeof o.card === 'function' && origin === undefined) throw new MountError(ORIGIN_REQUIRED);
-    let card = typeof o.card === 'function' ? o.card(`${origin}${mountPath}`, this.#grpc) : o.card;
+    let card = typeof o.card === 'function' ? o.card(`${origin}${mountPath}`, this.#grpc.handle) : o.card;
     const checked = parseAgentCard(card);
     if (!checked.ok) throw new MountError(`the agent card is not valid:\n  ${checked.problems.join('\n  ')}`);
     const v03 = o.compat?.v03 === true;
@@ -175,7 +175,7 @@ export class AgentServer {
       card = cardWithV03(card);
       checkV03Urls(card);
     }
-    const planned = planInterfaces(card, mountPath, this.#grpc?.url, v03);
+    const planned = planInterfaces(card, mountPath, this.#grpc.handle?.url, v03);
     if (this.#healthServed) checkHealthPaths(planned, mountPath, [this.#health.live, this.#health.ready]);
     if (o.signingKeys?.length) card = await signAgentCard(card, o.signingKeys);
     const cardOptions = o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {};
@@ -193,7 +193,7 @@ export class AgentServer {
   /** Make the card current and build the main site (the interfaces the main listener answers). */
   #install(built: Built, mountPath: string, main: PlannedInterface[]): void {
     this.service.card = built.card;
-    this.#grpcAuth = serverAuthOptions(built.card, this.options);
+    this.#grpc.auth = serverAuthOptions(built.card, this.options);
     this.#mountPath = mountPath;
     this.#site = this.#siteFor(built, mountPath, main);
     this.#reported = false; // a later misconfiguration is logged again
@@ -298,7 +298,7 @@ export class AgentServer {
     const building = (async () => {
       const main = await openHttpServer(port, host, this.options, this.listener);
       this.#servers.push(main);
-      if (this.options.grpc) await this.#startGrpc(this.options.grpc, host);
+      if (this.options.grpc) await this.#grpc.start(this.options.grpc, host);
       const actual = (main.address() as { port: number }).port;
       const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
       const base = this.mountOptions.origin ?? origin;
@@ -322,42 +322,16 @@ export class AgentServer {
       return await building;
     } catch (err) {
       for (const s of this.#servers.splice(0)) s.close();
-      await this.#stopGrpc(0);
+      await this.#grpc.stop(0);
       throw err;
     } finally {
       if (this.#preparing === building) this.#preparing = undefined;
     }
   }
 
-  /** Bind the gRPC port; the gRPC server (and protobufjs) is imported here, so servers without gRPC never load it. */
-  async #startGrpc(options: AgentGrpcOptions, host: string): Promise<void> {
-    const { startAgentGrpc } = await import('./grpc/agent-hook.js');
-    // The public options spell grpc-js types as unknown; they are exactly what listenGrpc takes.
-    this.#grpc = await startAgentGrpc(this.service, { host, ...options } as GrpcListenOptions, this.#grpcAuthNow, this.#streams.track);
-  }
-
-  #stopGrpc(graceMs: number): Promise<void> {
-    const g = this.#grpc;
-    this.#grpc = undefined;
-    return g ? g.close(graceMs) : Promise.resolve();
-  }
-
-  /**
-   * The gRPC authentication of the current card. A call that arrives while the card is still being
-   * built waits for it, so it is never judged against the placeholder card (which requires nothing).
-   */
-  readonly #grpcAuthNow = (): GrpcAuth =>
-    this.#grpcAuth ?? {
-      authenticate: async (req) => {
-        await this.#preparing?.catch(() => undefined);
-        if (!this.#grpcAuth) throw new MountError('the agent server did not start; it serves no calls');
-        return this.#grpcAuth.authenticate?.(req);
-      },
-    };
-
   /** The running gRPC server (the `grpc` option, after `listen()`); undefined otherwise. */
   get grpc(): AgentGrpcHandle | undefined {
-    return this.#grpc;
+    return this.#grpc.handle;
   }
 
   /**
@@ -384,11 +358,11 @@ export class AgentServer {
     this.service.refusingNewWork = 'The agent is shutting down and takes no new work; try again (another instance may answer)';
     const servers = this.#servers.splice(0);
     // A listener mounted in someone else's server leaves the store to its owner, as before drains existed.
-    const ownsStore = servers.length > 0 || this.#grpc !== undefined;
+    const ownsStore = servers.length > 0 || this.#grpc.handle !== undefined;
     return drain(
       {
         servers,
-        closeGrpc: (ms) => this.#stopGrpc(ms),
+        closeGrpc: (ms) => this.#grpc.stop(ms),
         streams: this.#streams,
         tasks: this.service.tasks,
         push: this.service.pushSender,
