@@ -93,7 +93,7 @@ export class GrpcTransport implements Transport {
     let bytes: Buffer;
     let md: Metadata;
     try {
-      bytes = encodeMessage(m.request, params) as Buffer;
+      bytes = encodeMessage(m.request, params);
       md = metadataOf(req);
     } catch (err) {
       return Promise.reject(unencodable(err, operation));
@@ -121,7 +121,7 @@ export class GrpcTransport implements Transport {
     let bytes: Buffer;
     let md: Metadata;
     try {
-      bytes = encodeMessage(m.request, params) as Buffer;
+      bytes = encodeMessage(m.request, params);
       md = metadataOf(req);
     } catch (err) {
       throw unencodable(err, operation);

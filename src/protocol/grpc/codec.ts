@@ -2,18 +2,17 @@
  * Protobuf bytes ↔ ProtoJSON objects, driven by the message tables, with no generated classes in
  * between: the server decodes a request straight into the object its dispatcher validates, and
  * encodes the dispatcher's answer straight from the object it returned. The wire primitives
- * (varints, UTF-8, nested lengths) are protobufjs's Reader and Writer.
+ * (varints, UTF-8, nested lengths) are our own (wire.ts): no dependency.
  *
  * ProtoJSON rules kept: a field without explicit presence that holds its default (``""``, 0, false,
  * the first enum value, an empty list) is not written and is absent after decoding; an unknown enum
  * number decodes as the number (the dispatcher then names the field in its error); unknown fields
  * are skipped; for a oneof the last member on the wire wins.
  */
-import protobuf from 'protobufjs/minimal.js';
-import type { Reader, Writer } from 'protobufjs';
+import { ProtoReader as Reader, encodeWith, type ProtoWriter as Writer } from './wire.js';
 import { A2A_ENUMS, A2A_MESSAGES, RPC_MESSAGES, type MessageSpec } from './messages.js';
 import { ProtoError, asProtoError } from './proto-error.js';
-import { MAX_DEPTH, put, readString, readStruct, readTimestamp, readValue, writeStruct, writeTimestamp, writeValue } from './wkt.js';
+import { MAX_DEPTH, put, readStruct, readTimestamp, readValue, writeStruct, writeTimestamp, writeValue } from './wkt.js';
 
 const enum K { String, Bytes, Bool, Int32, Int64, Double, Enum, Message, Struct, Value, Timestamp }
 
@@ -200,35 +199,37 @@ function writeFields(w: Writer, msg: Msg, obj: Record<string, unknown>, depth: n
 }
 
 /** Encode a ProtoJSON object as the protobuf message `type`; throws ProtoError naming the field. */
-export function encodeMessage(type: string, value: object): Uint8Array {
-  const w = protobuf.Writer.create();
-  writeFields(w, msgOf(type), value as Record<string, unknown>, 0);
-  return w.finish();
+export function encodeMessage(type: string, value: object): Buffer {
+  const msg = msgOf(type);
+  return encodeWith(0, (w) => writeFields(w, msg, value as Record<string, unknown>, 0));
+}
+
+/**
+ * Encode as {@link encodeMessage}, as one gRPC length-prefixed message (an uncompressed flag and the
+ * big-endian length, then the bytes): what a call writes, without a second copy.
+ */
+export function encodeFramed(type: string, value: object): Buffer {
+  const msg = msgOf(type);
+  const out = encodeWith(5, (w) => writeFields(w, msg, value as Record<string, unknown>, 0));
+  out[0] = 0;
+  out.writeUInt32BE(out.length - 5, 1);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------- decode
 
-function endOf(r: Reader): number {
-  const len = r.uint32();
-  const end = r.pos + len;
-  if (end > r.len) throw bad('the message is truncated (a length runs past its end)');
-  return end;
-}
-
 function readScalar(r: Reader, f: Field, depth: number): unknown {
   switch (f.kind) {
     case K.String:
-      return readString(r);
+      return r.string();
     case K.Bytes:
-      return Buffer.from(r.bytes()).toString('base64');
+      return r.bytes().toString('base64');
     case K.Bool:
       return r.bool();
     case K.Int32:
       return r.int32();
-    case K.Int64: {
-      const v = r.int64() as unknown;
-      return typeof v === 'number' ? v : (v as { toNumber(): number }).toNumber();
-    }
+    case K.Int64:
+      return r.int64();
     case K.Double:
       return r.double();
     case K.Enum: {
@@ -236,13 +237,13 @@ function readScalar(r: Reader, f: Field, depth: number): unknown {
       return f.enumNames![n] ?? n;
     }
     case K.Message:
-      return readFields(r, msgOf(f.ref!), endOf(r), depth + 1);
+      return readFields(r, msgOf(f.ref!), r.end(), depth + 1);
     case K.Struct:
-      return readStruct(r, endOf(r), depth + 1);
+      return readStruct(r, r.end(), depth + 1);
     case K.Value:
-      return readValue(r, endOf(r), depth + 1);
+      return readValue(r, r.end(), depth + 1);
     case K.Timestamp:
-      return readTimestamp(r, endOf(r));
+      return readTimestamp(r, r.end());
   }
 }
 
@@ -263,7 +264,7 @@ function readMapEntry(r: Reader, f: Field, end: number, depth: number, into: Rec
   let value: unknown;
   while (r.pos < end) {
     const tag = r.uint32();
-    if (tag === 10) key = readString(r);
+    if (tag === 10) key = r.string();
     else if (tag === f.value!.tag) value = readScalar(r, f.value!, depth);
     else r.skipType(tag & 7);
   }
@@ -292,12 +293,16 @@ function readFields(r: Reader, msg: Msg, end: number, depth: number): Record<str
         count = list.length;
         list.push(readScalar(r, f, depth));
       } else if (f.map) {
-        readMapEntry(r, f, endOf(r), depth + 1, (out[f.name] ??= {}) as Record<string, unknown>);
+        readMapEntry(r, f, r.end(), depth + 1, (out[f.name] ??= {}) as Record<string, unknown>);
       } else {
         const v = readScalar(r, f, depth);
-        if (f.oneof) for (const o of msg.oneofs.get(f.oneof)!) if (o !== f) delete out[o.name];
-        if (!f.presence && isDefault(f, v)) delete out[f.name];
-        else out[f.name] = v;
+        // Deletes only when there is something to delete: a delete turns the object into a slow dictionary.
+        if (f.oneof) for (const o of msg.oneofs.get(f.oneof)!) if (o !== f && out[o.name] !== undefined) delete out[o.name];
+        if (!f.presence && isDefault(f, v)) {
+          if (out[f.name] !== undefined) delete out[f.name];
+        } else {
+          out[f.name] = v;
+        }
       }
     }
     f = undefined;
@@ -314,6 +319,6 @@ function readFields(r: Reader, msg: Msg, end: number, depth: number): Record<str
 export function decodeMessage(type: string, bytes: Uint8Array): Record<string, unknown> {
   // A Buffer view (no copy) so that strings are read by the native UTF-8 decoder.
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const r = protobuf.Reader.create(buf);
+  const r = new Reader(buf);
   return readFields(r, msgOf(type), r.len, 0);
 }

@@ -2,24 +2,11 @@
  * The well-known types A2A uses, between protobuf and their ProtoJSON forms: `Struct` ↔ JSON object,
  * `Value` ↔ any JSON value, `ListValue` ↔ array, `Timestamp` ↔ RFC 3339 text in UTC (`…Z`).
  */
-import type { Reader, Writer } from 'protobufjs';
+import type { ProtoReader as Reader, ProtoWriter as Writer } from './wire.js';
 import { ProtoError } from './proto-error.js';
 
 /** Nesting deeper than this (messages and JSON values together) is refused, not recursed into. */
 export const MAX_DEPTH = 64;
-
-/**
- * A length-prefixed UTF-8 string. protobufjs's Buffer reader clips a length that runs past the end
- * instead of failing, which would let a truncated message pass as a shorter one.
- */
-export function readString(r: Reader): string {
-  const len = r.uint32();
-  const start = r.pos;
-  const end = start + len;
-  if (end > r.len) throw new ProtoError('', 'the message is truncated (a string runs past its end)');
-  r.pos = end;
-  return (r.buf as Buffer).toString('utf8', start, end);
-}
 
 /** Sets a key on a plain object; `__proto__` becomes an own member, as JSON.parse makes it. */
 export function put(obj: Record<string, unknown>, key: string, value: unknown): void {
@@ -89,13 +76,6 @@ export function writeValue(w: Writer, v: unknown, depth: number): void {
   }
 }
 
-function endOf(r: Reader): number {
-  const len = r.uint32();
-  const end = r.pos + len;
-  if (end > r.len) throw new ProtoError('', 'the message is truncated (a length runs past its end)');
-  return end;
-}
-
 /** Read a `google.protobuf.Struct` ending at `end` as a JSON object. */
 export function readStruct(r: Reader, end: number, depth: number): Record<string, unknown> {
   if (depth > MAX_DEPTH) throw new ProtoError('', 'is nested too deeply');
@@ -106,13 +86,13 @@ export function readStruct(r: Reader, end: number, depth: number): Record<string
       r.skipType(tag & 7);
       continue;
     }
-    const entryEnd = endOf(r);
+    const entryEnd = r.end();
     let key = '';
     let value: unknown = null;
     while (r.pos < entryEnd) {
       const t = r.uint32();
-      if (t === 10) key = readString(r);
-      else if (t === 18) value = readValue(r, endOf(r), depth + 1);
+      if (t === 10) key = r.string();
+      else if (t === 18) value = readValue(r, r.end(), depth + 1);
       else r.skipType(t & 7);
     }
     put(out, key, value);
@@ -135,20 +115,20 @@ export function readValue(r: Reader, end: number, depth: number): unknown {
         value = r.double();
         break;
       case 26:
-        value = readString(r);
+        value = r.string();
         break;
       case 32:
         value = r.bool();
         break;
       case 42:
-        value = readStruct(r, endOf(r), depth + 1);
+        value = readStruct(r, r.end(), depth + 1);
         break;
       case 50: {
-        const listEnd = endOf(r);
+        const listEnd = r.end();
         const list: unknown[] = [];
         while (r.pos < listEnd) {
           const t = r.uint32();
-          if (t === 10) list.push(readValue(r, endOf(r), depth + 1));
+          if (t === 10) list.push(readValue(r, r.end(), depth + 1));
           else r.skipType(t & 7);
         }
         value = list;
@@ -176,10 +156,20 @@ export function parseTimestamp(text: unknown): { seconds: number; nanos: number 
 
 /** Write RFC 3339 text as the fields of a `google.protobuf.Timestamp`. */
 export function writeTimestamp(w: Writer, text: unknown): void {
-  const { seconds, nanos } = parseTimestamp(text);
-  if (seconds !== 0) w.uint32(8).int64(seconds);
-  if (nanos !== 0) w.uint32(16).int32(nanos);
+  // A task's timestamps repeat across its answer and its events: the last one parsed is kept.
+  if (text !== lastTime) {
+    const { seconds, nanos } = parseTimestamp(text);
+    lastTime = text as string;
+    lastSeconds = seconds;
+    lastNanos = nanos;
+  }
+  if (lastSeconds !== 0) w.uint32(8).int64(lastSeconds);
+  if (lastNanos !== 0) w.uint32(16).int32(lastNanos);
 }
+
+let lastTime: string | undefined;
+let lastSeconds = 0;
+let lastNanos = 0;
 
 /** Seconds and nanoseconds → `YYYY-MM-DDTHH:mm:ss.sssZ` (more digits only when the nanoseconds need them). */
 export function formatTimestamp(seconds: number, nanos: number): string {
@@ -196,8 +186,7 @@ export function readTimestamp(r: Reader, end: number): string {
   while (r.pos < end) {
     const tag = r.uint32();
     if (tag === 8) {
-      const v = r.int64() as unknown;
-      seconds = typeof v === 'number' ? v : (v as { toNumber(): number }).toNumber();
+      seconds = r.int64();
     } else if (tag === 16) {
       nanos = r.int32();
     } else {

@@ -1,7 +1,7 @@
 /**
  * What an agent server calls to serve gRPC from its own configuration (§5.2: one card lists every
  * binding the agent serves). It is loaded with `import()` only when gRPC is configured, so agents
- * without gRPC never load protobufjs; grpc-js is not loaded on this path at all (the server speaks
+ * without gRPC never load its codec; grpc-js is not loaded on this path at all (the server speaks
  * HTTP/2 itself). The gRPC port is bound first, because the card names it; the
  * card-derived authenticator is read on every call, because it only exists once the card does.
  */

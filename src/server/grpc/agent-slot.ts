@@ -1,7 +1,7 @@
 /**
  * The gRPC listener of an agent server (its `grpc` option): started before the card is built (the card
  * names its port), judged against the current card's security, stopped with the server. The gRPC server
- * and protobufjs are imported on start, so servers without gRPC never load them.
+ * and its codec are imported on start, so servers without gRPC never load them.
  */
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import { MountError } from '../adapters/framework-common.js';

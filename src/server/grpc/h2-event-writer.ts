@@ -7,12 +7,12 @@
  * closes the event stream at once, so no subscriber is left behind.
  */
 import type { StreamResponse } from '../../protocol/index.js';
-import { GRPC_CODES, encodeMessage } from '../../protocol/grpc/index.js';
+import { GRPC_CODES, encodeFramed } from '../../protocol/grpc/index.js';
 import type { A2AError } from '../../protocol/index.js';
 import type { EventStream, StreamSink } from '../tasks/event-stream.js';
 import type { Logger } from '../logger.js';
 import type { H2Call } from './h2-call.js';
-import { errorHeaders, frame, plainStatusHeaders } from './h2-wire.js';
+import { errorHeaders, plainStatusHeaders } from './h2-wire.js';
 
 /** Default bound on unsent bytes per stream: 8 MiB, as for SSE. */
 export const H2_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
@@ -53,9 +53,9 @@ export class H2EventWriter implements StreamSink {
 
   event(event: StreamResponse): void {
     if (this.#ended || this.call.finished) return;
-    let bytes: Uint8Array;
+    let bytes: Buffer;
     try {
-      bytes = encodeMessage('StreamResponse', event);
+      bytes = encodeFramed('StreamResponse', event);
     } catch (err) {
       this.opts.logger.error({ err }, 'a stream event could not be encoded as protobuf');
       this.fail(GRPC_CODES.INTERNAL, 'Internal error', 'INTERNAL');
@@ -63,7 +63,7 @@ export class H2EventWriter implements StreamSink {
     }
     const s = this.call.stream;
     // write() buffers what flow control holds back; writableLength is what is still unsent.
-    if (!s.write(frame(bytes)) && s.writableLength > this.#max) {
+    if (!s.write(bytes) && s.writableLength > this.#max) {
       this.fail(
         GRPC_CODES.UNAVAILABLE,
         `The stream was ended because the client read too slowly (over ${this.#max} bytes unsent); call SubscribeToTask to continue`,

@@ -6,14 +6,14 @@
  */
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import { A2AError, OPERATIONS, type Operation } from '../../protocol/index.js';
-import { GRPC_CODES, GRPC_METHODS, decodeMessage, encodeMessage } from '../../protocol/grpc/index.js';
+import { GRPC_CODES, GRPC_METHODS, decodeMessage, encodeFramed } from '../../protocol/grpc/index.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { Logger } from '../logger.js';
 import { asA2AError } from '../bindings/common.js';
 import { H2Call, authenticateCall } from './h2-call.js';
 import { H2EventWriter } from './h2-event-writer.js';
 import type { GrpcAuth } from './handlers.js';
-import { PREFIX_BYTES, errorHeaders, frame, oversize, plainStatusHeaders, requestMessage, timeoutMs, undecodable, wireErrorHeaders, type RequestMessage } from './h2-wire.js';
+import { PREFIX_BYTES, errorHeaders, oversize, plainStatusHeaders, requestMessage, timeoutMs, undecodable, wireErrorHeaders, type RequestMessage } from './h2-wire.js';
 
 /** What the service needs besides the dispatcher. */
 export interface H2ServiceOptions {
@@ -57,7 +57,7 @@ export function a2aStreamHandler(service: OperationDispatcher, opts: H2ServiceOp
       if (pending) await pending;
       if (!op.streaming) {
         const result = await service.call(op, params, call);
-        call.reply(frame(encodeMessage(m.response, result as object)));
+        call.reply(encodeFramed(m.response, result as object));
         return;
       }
       const events = await service.stream(op, params, call);

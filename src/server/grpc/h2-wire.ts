@@ -9,15 +9,6 @@ import { GRPC_CODES, ProtoError, STATUS_DETAILS_KEY, encodeStatus } from '../../
 /** Bytes before every message: the compressed flag, then the length. */
 export const PREFIX_BYTES = 5;
 
-/** `bytes` as one gRPC message on the wire, uncompressed. */
-export function frame(bytes: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(PREFIX_BYTES + bytes.length);
-  out[0] = 0;
-  out.writeUInt32BE(bytes.length, 1);
-  out.set(bytes, PREFIX_BYTES);
-  return out;
-}
-
 /** The one request message of a unary or server-streaming call, or why there is none. */
 export type RequestMessage =
   | { ok: true; bytes: Buffer }

@@ -1,7 +1,7 @@
 /**
  * a2a-kit gRPC server (`a2a-kit/server/grpc`): the A2AService of §10 over the same dispatcher as the
- * HTTP bindings, served on node:http2 directly. Needs the optional peer dependencies `protobufjs`,
- * and `@grpc/grpc-js` for this entry point's `grpcHandlers` (the service for a grpc-js Server of your own).
+ * HTTP bindings, served on node:http2 directly, with our own protobuf codec: no dependency, except
+ * `@grpc/grpc-js` for this entry point's `grpcHandlers` (the service for a grpc-js Server of your own).
  *
  * @example
  * ```ts

@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../logger.js';
 
-/** The `grpc` option of `createAgentServer`: serve gRPC on its own port next to HTTP (needs `protobufjs`; served on node:http2). */
+/** The `grpc` option of `createAgentServer`: serve gRPC on its own port next to HTTP (served on node:http2; no dependency). */
 export interface AgentGrpcOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
