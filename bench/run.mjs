@@ -54,10 +54,12 @@ const results = { scenarios: {}, memory: {} };
 const scenarios = SCENARIOS.filter((s) => !cfg.only || cfg.only.includes(s.id));
 
 for (const sc of scenarios) {
-  const per = Object.fromEntries(cfg.servers.map((s) => [s, []]));
+  // Reference servers of one scenario only (e.g. the node:http2 bound of the gRPC rows) join the full comparison.
+  const servers = [...cfg.servers, ...(o.servers ? [] : (sc.extraServers ?? []))];
+  const per = Object.fromEntries(servers.map((s) => [s, []]));
   for (let run = 0; run < cfg.runs; run++) {
     // Each round starts with a different server, so none is always first after a quiet pause or last before one.
-    const order = cfg.servers.map((_, i) => cfg.servers[(i + run) % cfg.servers.length]);
+    const order = servers.map((_, i) => servers[(i + run) % servers.length]);
     for (const name of order) {
       const busy = await waitQuiet();
       const srv = await startServer(name, [], sc.transport === 'grpc' ? { BENCH_GRPC: '1' } : {});
@@ -155,9 +157,9 @@ async function memoryRun(name) {
   }
 }
 
-/** ours ÷ other within the same interleaved round, so drift in machine load cancels out. */
-function paired(per, other, f) {
-  const o = per.ours ?? [];
+/** ours (or `of`) ÷ other within the same interleaved round, so drift in machine load cancels out. */
+function paired(per, other, f, of = 'ours') {
+  const o = per[of] ?? [];
   const x = per[other] ?? [];
   const ok = (r) => r && !r.na && !r.failed && r.errors === 0;
   const v = [];
@@ -172,7 +174,11 @@ function summarize(sc, per) {
       ? { eventsPerS: (r) => r.eventsPerS, ttfeP50: (r) => r.ttfeMs.p50, ttfeP99: (r) => r.ttfeMs.p99, cpu: (r) => r.cpuUsPerUnit }
       : { rps: (r) => r.throughputRps, mean: (r) => r.latency.mean, p50: (r) => r.latency.p50, p99: (r) => r.latency.p99, cpu: (r) => r.cpuUsPerUnit };
   out.paired = {};
-  for (const other of ['sdk', 'bare']) out.paired[other] = Object.fromEntries(Object.entries(keys).map(([k, f]) => [k, paired(per, other, f)]));
+  for (const other of ['sdk', 'bare', 'bare-h2']) {
+    if (per[other]) out.paired[other] = Object.fromEntries(Object.entries(keys).map(([k, f]) => [k, paired(per, other, f)]));
+  }
+  // How far the transport alone gets against the SDK: the most any server on it could show.
+  if (per['bare-h2'] && per.sdk) out.paired.h2OverSdk = { rps: paired(per, 'sdk', keys.rps ?? keys.eventsPerS, 'bare-h2') };
   for (const [name, runs] of Object.entries(per)) {
     if (name === 'paired') continue;
     if (runs.length && runs.every((r) => r.na)) {
