@@ -16,17 +16,12 @@ import { OPERATIONS, type Operation } from '../../protocol/index.js';
 import { GRPC_METHODS, decodeMessage, encodeMessage } from '../../protocol/grpc/index.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { Logger } from '../logger.js';
-import { asA2AError, type Authenticator } from '../bindings/common.js';
+import { asA2AError } from '../bindings/common.js';
+import type { GrpcAuth } from '../grpc/options.js';
+import { undecodable } from '../grpc/h2-wire.js';
 import { grpcContextOf, type GrpcCallContext } from './context.js';
-import { extensionMetadata, statusOf, undecodable } from './errors.js';
+import { extensionMetadata, statusOf } from './errors.js';
 import { GrpcEventWriter } from './event-writer.js';
-
-/** How callers are authenticated: the binding options an agent server derives from its card. */
-export interface GrpcAuth {
-  authenticate?: Authenticator | undefined;
-  /** Sent as `www-authenticate` metadata with UNAUTHENTICATED answers. */
-  challenge?: string | undefined;
-}
 
 /** What the handlers need besides the dispatcher. */
 export interface GrpcHandlerOptions {
@@ -43,6 +38,8 @@ export interface GrpcHandlerOptions {
 }
 
 const passBytes = (b: Buffer): Buffer => b;
+// The codec returns a Uint8Array, which grpc-js's framing (Buffer#copy) cannot take as it is; no copy is made.
+const asBuffer = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 
 /** The service definition: the eleven methods, with bytes in and out (the handlers do the protobuf). */
 export const A2A_SERVICE_DEFINITION: ServiceDefinition = Object.fromEntries(
@@ -56,7 +53,7 @@ export const A2A_SERVICE_DEFINITION: ServiceDefinition = Object.fromEntries(
         responseStream: m.streaming,
         requestSerialize: passBytes,
         requestDeserialize: passBytes,
-        responseSerialize: passBytes,
+        responseSerialize: asBuffer,
         responseDeserialize: passBytes,
         originalName: op.name.charAt(0).toLowerCase() + op.name.slice(1),
       },
@@ -79,7 +76,7 @@ export function grpcHandlers(service: OperationDispatcher, opts: GrpcHandlerOpti
 
   const unary = (op: Operation) => {
     const responseType = GRPC_METHODS[op.name].response;
-    const run = async (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): Promise<void> => {
+    const run = async (call: ServerUnaryCall<Buffer, Uint8Array>, callback: sendUnaryData<Uint8Array>): Promise<void> => {
       let cc: GrpcCallContext | undefined;
       const { authenticate, challenge } = auth();
       try {
@@ -87,7 +84,7 @@ export function grpcHandlers(service: OperationDispatcher, opts: GrpcHandlerOpti
         const pending = grpcContextOf(call, authenticate);
         cc = pending instanceof Promise ? await pending : pending;
         const result = await service.call(op, params, cc);
-        const bytes = encodeMessage(responseType, result as object) as Buffer;
+        const bytes = encodeMessage(responseType, result as object);
         cc.finished = true;
         const md = extensionMetadata(cc);
         if (md) call.sendMetadata(md);
@@ -97,11 +94,11 @@ export function grpcHandlers(service: OperationDispatcher, opts: GrpcHandlerOpti
         callback(statusOf(asA2AError(err, logger), cc, challenge));
       }
     };
-    return (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): void => void run(call, callback);
+    return (call: ServerUnaryCall<Buffer, Uint8Array>, callback: sendUnaryData<Uint8Array>): void => void run(call, callback);
   };
 
   const streaming = (op: Operation) => {
-    const run = async (call: ServerWritableStream<Buffer, Buffer>): Promise<void> => {
+    const run = async (call: ServerWritableStream<Buffer, Uint8Array>): Promise<void> => {
       let cc: GrpcCallContext | undefined;
       const { authenticate, challenge } = auth();
       try {
@@ -117,7 +114,7 @@ export function grpcHandlers(service: OperationDispatcher, opts: GrpcHandlerOpti
         if (!call.cancelled) call.emit('error', statusOf(asA2AError(err, logger), cc, challenge));
       }
     };
-    return (call: ServerWritableStream<Buffer, Buffer>): void => void run(call);
+    return (call: ServerWritableStream<Buffer, Uint8Array>): void => void run(call);
   };
 
   const impl: UntypedServiceImplementation = {};
