@@ -2,7 +2,7 @@
  * The layering rules of the README's architecture section, checked on the sources: no import cycle
  * (type-only imports included), `protocol` imports nothing of ours, `server` and `client` reach each
  * other only through `protocol`, and the command line, the inspector, the kit and the examples import the library by
- * package name.
+ * package name; `a2a-kit/server` and `a2a-kit/server/grpc` never import `@grpc/grpc-js`.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -77,6 +77,30 @@ describe('architecture', () => {
       }
     }
     assert.deepEqual(wrong, []);
+  });
+
+  it('a2a-kit/server and a2a-kit/server/grpc never reach @grpc/grpc-js, type-only imports included', () => {
+    // Their users install no grpc-js: no module of theirs may load it, and no .d.ts of theirs may name it.
+    const reached = (entry: string): string[] => {
+      const seen = new Set<string>();
+      const found: string[] = [];
+      const todo = [path.join(root, 'src', entry)];
+      for (let f = todo.pop(); f !== undefined && seen.size < 2000; f = todo.pop()) {
+        if (seen.has(f)) continue;
+        seen.add(f);
+        for (const s of specifiers(f)) {
+          if (s === '@grpc/grpc-js' || s.startsWith('@grpc/grpc-js/')) found.push(`${rel(f)} imports ${s}`);
+          const t = resolveRelative(f, s);
+          if (t) todo.push(t);
+        }
+      }
+      assert.ok(seen.size > 5 && seen.size < 2000, `walked the module graph of ${entry} (${seen.size} modules)`);
+      return found;
+    };
+    assert.deepEqual(reached(path.join('server', 'grpc', 'index.ts')), []);
+    assert.deepEqual(reached(path.join('server', 'index.ts')), []);
+    // The check itself sees grpc-js where it is: the grpc-js entry point reaches it.
+    assert.ok(reached(path.join('server', 'grpc-js', 'index.ts')).length > 0);
   });
 
   it('the a2a command line imports the library by package name, never by path', () => {

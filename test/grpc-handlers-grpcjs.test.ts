@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { silentLogger } from '../src/server/index.js';
-import { A2A_SERVICE_DEFINITION, grpcHandlers } from '../src/server/grpc/index.js';
+import { A2A_SERVICE_DEFINITION, grpcHandlers } from '../src/server/grpc-js/index.js';
 import { message, startAgent } from './rest-fixture.js';
 import { closeRawClients, grpcCall } from './grpc-fixture.js';
 

@@ -21,8 +21,8 @@ export interface AgentServerOptions extends Omit<DispatcherOptions, 'card' | 'pu
   /**
    * Also serve gRPC (§10) on its own port, started by `listen()` before the card is built: a card
    * function gets its handle as second argument and lists `{ url: grpc.url, protocolBinding: 'GRPC', … }`.
-   * Authentication is the same as over HTTP. Needs no dependency: the server speaks HTTP/2 and protobuf
-   * itself (loaded only when this is set). The host defaults to the one `listen()` binds.
+   * Authentication is the same as over HTTP. Needs no dependency (neither grpc-js nor a protobuf
+   * library: the server speaks HTTP/2 and protobuf itself; loaded only when this is set). The host defaults to the one `listen()` binds.
    */
   grpc?: AgentGrpcOptions;
   /** Sign the public (and extended) card with these keys at start (§8.4). */

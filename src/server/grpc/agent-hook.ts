@@ -6,12 +6,12 @@
  * card-derived authenticator is read on every call, because it only exists once the card does.
  */
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
-import type { GrpcAuth } from './handlers.js';
+import type { GrpcAuth } from './options.js';
 import { listenGrpc, type GrpcListenOptions, type GrpcServerHandle } from './serve.js';
 import type { OpenStream, Untrack } from '../lifecycle/streams.js';
 
 export type { GrpcListenOptions, GrpcServerHandle } from './serve.js';
-export type { GrpcAuth } from './handlers.js';
+export type { GrpcAuth } from './options.js';
 
 /**
  * Start the gRPC listener of an agent server; `auth` returns the binding options its card produced,

@@ -6,69 +6,47 @@
  * stream stays bounded, the same bound the SSE writer keeps. A cancelled call or a passed deadline
  * closes the event stream at once, so no subscriber is left behind.
  */
-import type { StreamResponse } from '../../protocol/index.js';
-import { GRPC_CODES, encodeFramed } from '../../protocol/grpc/index.js';
-import type { A2AError } from '../../protocol/index.js';
-import type { EventStream, StreamSink } from '../tasks/event-stream.js';
+import type { A2AError, StreamResponse } from '../../protocol/index.js';
+import { GRPC_CODES } from '../../protocol/grpc/index.js';
+import type { EventStream } from '../tasks/event-stream.js';
 import type { Logger } from '../logger.js';
 import type { H2Call } from './h2-call.js';
 import { errorHeaders, plainStatusHeaders } from './h2-wire.js';
-
-/** Default bound on unsent bytes per stream: 8 MiB, as for SSE. */
-export const H2_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+import { DEFAULT_MAX_BUFFERED_BYTES, GrpcStreamSink, encodeEvent, slowReaderMessage } from './stream-event.js';
 
 /** The sink of one event stream: each event becomes one StreamResponse message on the call. */
-export class H2EventWriter implements StreamSink {
-  #ended = false;
+export class H2EventWriter extends GrpcStreamSink {
   #failure: Record<string, string> | undefined;
   readonly #max: number;
-  readonly #onEnd: Array<() => void> = [];
 
   constructor(
     private readonly call: H2Call,
-    private readonly stream: EventStream,
+    stream: EventStream,
     private readonly opts: { logger: Logger; maxBufferedBytes?: number | undefined },
   ) {
-    this.#max = opts.maxBufferedBytes ?? H2_MAX_BUFFERED_BYTES;
+    super(stream);
+    this.#max = opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     // Ends for a client reset, a passed deadline, a broken connection — and after our own status.
-    call.onEnd(() => this.#finish());
+    call.onEnd(() => this.finish());
     if (call.cancelled || call.gone) {
-      this.#finish();
+      this.finish();
       return;
     }
     // Headers go out now, as an SSE stream's do: the client knows the stream is open before the first event.
     call.respond();
   }
 
-  /** Whether the call has ended, whoever ended it. */
-  get ended(): boolean {
-    return this.#ended;
-  }
-
-  /** Called once when the stream ends. */
-  onEnd(fn: () => void): void {
-    if (this.#ended) fn();
-    else this.#onEnd.push(fn);
-  }
-
   event(event: StreamResponse): void {
-    if (this.#ended || this.call.finished) return;
-    let bytes: Buffer;
-    try {
-      bytes = encodeFramed('StreamResponse', event);
-    } catch (err) {
-      this.opts.logger.error({ err }, 'a stream event could not be encoded as protobuf');
+    if (this.ended || this.call.finished) return;
+    const bytes = encodeEvent(event, this.opts.logger, true);
+    if (!bytes) {
       this.fail(GRPC_CODES.INTERNAL, 'Internal error', 'INTERNAL');
       return;
     }
     const s = this.call.stream;
     // write() buffers what flow control holds back; writableLength is what is still unsent.
     if (!s.write(bytes) && s.writableLength > this.#max) {
-      this.fail(
-        GRPC_CODES.UNAVAILABLE,
-        `The stream was ended because the client read too slowly (over ${this.#max} bytes unsent); call SubscribeToTask to continue`,
-        'SLOW_READER',
-      );
+      this.fail(GRPC_CODES.UNAVAILABLE, slowReaderMessage(this.#max), 'SLOW_READER');
     }
   }
 
@@ -79,22 +57,15 @@ export class H2EventWriter implements StreamSink {
 
   /** The task stopped: end the call with OK (or the failure the stream reported). */
   end(): void {
-    if (this.#ended) return;
+    if (this.ended) return;
     this.call.status(this.#failure ?? { 'grpc-status': '0' });
-    this.#finish();
+    this.finish();
   }
 
   /** End the call with a status (shutdown, slow reader, an event that cannot be sent). */
   fail(code: number, message: string, reason: string): void {
-    if (this.#ended) return;
+    if (this.ended) return;
     this.call.status(plainStatusHeaders(code, message, reason));
-    this.#finish();
-  }
-
-  #finish(): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.stream.close();
-    for (const fn of this.#onEnd.splice(0)) fn();
+    this.finish();
   }
 }

@@ -12,7 +12,7 @@ import type { Logger } from '../logger.js';
 import { asA2AError } from '../bindings/common.js';
 import { H2Call, authenticateCall } from './h2-call.js';
 import { H2EventWriter } from './h2-event-writer.js';
-import type { GrpcAuth } from './handlers.js';
+import type { GrpcAuth } from './options.js';
 import { PREFIX_BYTES, errorHeaders, oversize, plainStatusHeaders, requestMessage, timeoutMs, undecodable, wireErrorHeaders, type RequestMessage } from './h2-wire.js';
 
 /** What the service needs besides the dispatcher. */

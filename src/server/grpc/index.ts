@@ -1,7 +1,7 @@
 /**
  * a2a-kit gRPC server (`a2a-kit/server/grpc`): the A2AService of §10 over the same dispatcher as the
- * HTTP bindings, served on node:http2 directly, with our own protobuf codec: no dependency, except
- * `@grpc/grpc-js` for this entry point's `grpcHandlers` (the service for a grpc-js Server of your own).
+ * HTTP bindings, served on node:http2 directly, with our own protobuf codec: no dependency at all (to
+ * mount the service on a grpc-js `Server` of your own, see `a2a-kit/server/grpc-js`).
  *
  * @example
  * ```ts
@@ -13,9 +13,16 @@
  * ```
  * @packageDocumentation
  */
-export { listenGrpc, serveGrpc, type GrpcListenOptions, type GrpcServeOptions, type GrpcServerHandle } from './serve.js';
-export { A2A_SERVICE_DEFINITION, grpcHandlers, type GrpcAuth, type GrpcHandlerOptions } from './handlers.js';
+export {
+  listenGrpc,
+  serveGrpc,
+  type GrpcJsServerCredentials,
+  type GrpcListenOptions,
+  type GrpcServeOptions,
+  type GrpcServerHandle,
+} from './serve.js';
+export type { GrpcAuth } from './options.js';
 export { GRPC_BINDING, assertGrpcInterfacesServed, isGrpcInterface, unservedGrpcInterfaces } from './interfaces.js';
 export { startAgentGrpc } from './agent-hook.js';
-export { DEFAULT_MAX_BUFFERED_BYTES, GrpcEventWriter } from './event-writer.js';
+export { DEFAULT_MAX_BUFFERED_BYTES } from './stream-event.js';
 export { GRPC_METHODS, GRPC_SERVICE, decodeMessage, encodeMessage, grpcAuthority, type GrpcMethod } from '../../protocol/grpc/index.js';

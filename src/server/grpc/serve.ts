@@ -4,14 +4,13 @@
  */
 import { createSecureServer, createServer, type Http2SecureServer, type Http2Server, type Http2Session, type SecureServerOptions } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ServerCredentials } from '@grpc/grpc-js';
 import { GRPC_CODES } from '../../protocol/grpc/index.js';
 import { serverAuthOptions, type ServerAuthOptions } from '../auth/authenticator.js';
 import type { Authenticator } from '../bindings/common.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../bindings/http-util.js';
 import { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { Logger } from '../logger.js';
-import type { GrpcAuth } from './handlers.js';
+import type { GrpcAuth } from './options.js';
 import type { H2EventWriter } from './h2-event-writer.js';
 import { a2aStreamHandler } from './h2-service.js';
 import type { OpenStream, Untrack } from '../lifecycle/streams.js';
@@ -30,7 +29,7 @@ export interface GrpcServeOptions {
    * `ServerCredentials.createSsl(ca, [{ private_key, cert_chain }], true)`.
    * Default: plaintext (HTTP/2 without TLS, h2c), for local use; §10.1 expects TLS in production.
    */
-  credentials?: ServerCredentials | SecureServerOptions;
+  credentials?: GrpcJsServerCredentials | SecureServerOptions;
   /** Enforce the card's security requirements with these per-scheme verifiers (as `createAgentServer`'s `auth`). */
   auth?: ServerAuthOptions;
   /** Or establish the caller yourself, from the call shown as an HTTP request (metadata as headers). */
@@ -203,8 +202,12 @@ function tlsOptionsOf(credentials: GrpcServeOptions['credentials']): SecureServe
   return credentials as SecureServerOptions;
 }
 
-/** The parts of grpc-js's ServerCredentials its own server reads. */
-interface GrpcJsServerCredentials {
+/**
+ * The parts of grpc-js's `ServerCredentials` its own server reads, and so do we. Our own type rather
+ * than grpc-js's, so that this entry point's types need no `@grpc/grpc-js` installed; grpc-js's
+ * credentials match it as they are.
+ */
+export interface GrpcJsServerCredentials {
   _isSecure(): boolean;
   _getConstructorOptions(): object | null;
   _getSecureContextOptions(): object | null;

@@ -16,17 +16,12 @@ import { OPERATIONS, type Operation } from '../../protocol/index.js';
 import { GRPC_METHODS, decodeMessage, encodeMessage } from '../../protocol/grpc/index.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { Logger } from '../logger.js';
-import { asA2AError, type Authenticator } from '../bindings/common.js';
+import { asA2AError } from '../bindings/common.js';
+import type { GrpcAuth } from '../grpc/options.js';
+import { undecodable } from '../grpc/h2-wire.js';
 import { grpcContextOf, type GrpcCallContext } from './context.js';
-import { extensionMetadata, statusOf, undecodable } from './errors.js';
+import { extensionMetadata, statusOf } from './errors.js';
 import { GrpcEventWriter } from './event-writer.js';
-
-/** How callers are authenticated: the binding options an agent server derives from its card. */
-export interface GrpcAuth {
-  authenticate?: Authenticator | undefined;
-  /** Sent as `www-authenticate` metadata with UNAUTHENTICATED answers. */
-  challenge?: string | undefined;
-}
 
 /** What the handlers need besides the dispatcher. */
 export interface GrpcHandlerOptions {
@@ -87,7 +82,7 @@ export function grpcHandlers(service: OperationDispatcher, opts: GrpcHandlerOpti
         const pending = grpcContextOf(call, authenticate);
         cc = pending instanceof Promise ? await pending : pending;
         const result = await service.call(op, params, cc);
-        const bytes = encodeMessage(responseType, result as object) as Buffer;
+        const bytes = encodeMessage(responseType, result as object);
         cc.finished = true;
         const md = extensionMetadata(cc);
         if (md) call.sendMetadata(md);

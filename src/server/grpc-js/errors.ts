@@ -5,8 +5,7 @@
  */
 import { Metadata, type StatusObject } from '@grpc/grpc-js';
 import { ERROR_INFO_TYPE, KIT_ERROR_DOMAIN, type A2AError, type ErrorDetail } from '../../protocol/index.js';
-import { GRPC_CODES, STATUS_DETAILS_KEY, encodeStatus } from '../../protocol/grpc/index.js';
-import { GRPC_EXTENSIONS_KEY } from '../../protocol/grpc/index.js';
+import { GRPC_CODES, GRPC_EXTENSIONS_KEY, STATUS_DETAILS_KEY, encodeStatus } from '../../protocol/grpc/index.js';
 import type { GrpcCallContext } from './context.js';
 
 /** Metadata echoing the extensions the agent activated (§3.2.6), or undefined when there are none. */
@@ -36,5 +35,3 @@ export function statusOf(err: A2AError, cc: GrpcCallContext | undefined, challen
   if (err.kind === 'Unauthenticated') metadata.set('www-authenticate', challenge ?? 'Bearer');
   return { code, details: err.message, metadata };
 }
-
-export { undecodable } from './h2-wire.js';

@@ -1,0 +1,65 @@
+/**
+ * What both gRPC event writers — the node:http2 one of `serveGrpc` and the grpc-js one of
+ * `grpcHandlers` — share about sending a task's events: the per-stream bound on unsent bytes, one
+ * event as protobuf bytes, the status message that ends a stream whose reader fell behind, and how a
+ * stream ends (once, whoever ends it).
+ */
+import type { StreamResponse } from '../../protocol/index.js';
+import { encodeFramed, encodeMessage } from '../../protocol/grpc/index.js';
+import type { Logger } from '../logger.js';
+import type { EventStream, StreamSink } from '../tasks/event-stream.js';
+
+/** Default bound on unsent bytes per gRPC stream: 8 MiB, as for SSE. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+/**
+ * `event` as the bytes of one StreamResponse message (`framed`: with the gRPC length prefix, ready for
+ * the wire), or undefined when it cannot be encoded (logged here; the writer then ends the stream with
+ * INTERNAL, since the client could not read the event).
+ */
+export function encodeEvent(event: StreamResponse, logger: Logger, framed = false): Buffer | undefined {
+  try {
+    return framed ? encodeFramed('StreamResponse', event) : encodeMessage('StreamResponse', event);
+  } catch (err) {
+    logger.error({ err }, 'a stream event could not be encoded as protobuf');
+    return undefined;
+  }
+}
+
+/** The status message for a stream ended because its reader left more than `max` bytes unsent. */
+export function slowReaderMessage(max: number): string {
+  return `The stream was ended because the client read too slowly (over ${max} bytes unsent); call SubscribeToTask to continue`;
+}
+
+/**
+ * The end of a gRPC event writer: it happens once, whether the client, a deadline, the server or the
+ * task ends the call; the event stream is then closed at once, so no subscriber is left behind.
+ */
+export abstract class GrpcStreamSink implements StreamSink {
+  #ended = false;
+  readonly #onEnd: Array<() => void> = [];
+
+  protected constructor(private readonly stream: EventStream) {}
+
+  /** Whether the call has ended, whoever ended it. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Called once when the stream ends. */
+  onEnd(fn: () => void): void {
+    if (this.#ended) fn();
+    else this.#onEnd.push(fn);
+  }
+
+  abstract event(event: StreamResponse, id: string): void;
+  abstract end(): void;
+
+  /** Mark the call ended (after the writer sent its status, or saw the call go away). */
+  protected finish(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.stream.close();
+    for (const fn of this.#onEnd.splice(0)) fn();
+  }
+}
