@@ -20,7 +20,7 @@ const duration = Math.min(60, o.duration ?? 8);
 const server = o.server ?? 'ours';
 const top = o.top ?? 30;
 const sc = SCENARIOS.find((x) => x.id === (o.scenario ?? 'rpc-send-c32'));
-if (!sc || !SERVERS.includes(server)) {
+if (!sc || !(SERVERS.includes(server) || sc.extraServers?.includes(server))) {
   console.error(`unknown scenario or server; scenarios are ${SCENARIOS.map((x) => x.id).join(', ')}, servers ${SERVERS.join(', ')}`);
   process.exit(2);
 }

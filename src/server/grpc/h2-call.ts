@@ -17,9 +17,19 @@ const OK_TRAILERS = { 'grpc-status': '0' };
 const PLAIN_HEADERS = { ':status': 200, 'content-type': 'application/grpc' };
 const WITH_TRAILERS = { waitForTrailers: true };
 
-/** The `wantTrailers` listener of a unary answer: a module function, so no closure is made per call. */
+/**
+ * The `wantTrailers` listener of a unary answer: a module function, so no closure is made per call, and
+ * added with `on` (the event comes once per stream), so no `once` wrapper either.
+ */
 function sendOk(this: ServerHttp2Stream): void {
   this.sendTrailers(OK_TRAILERS);
+}
+
+/** Where a stream keeps its call, for the module-level `close` listener below. */
+const CALL = Symbol('a2a.grpcCall');
+
+function onStreamClose(this: ServerHttp2Stream & { [CALL]?: H2Call }): void {
+  this[CALL]?.closed();
 }
 
 /** Extension URIs from `a2a-extensions` (comma-separated; repeated headers arrive joined). */
@@ -54,7 +64,8 @@ export class H2Call implements CallContext {
     const version = headers[GRPC_VERSION_KEY];
     if (typeof version === 'string') this.version = version;
     this.requestedExtensions = extensionsOf(headers[GRPC_EXTENSIONS_KEY]);
-    stream.on('close', () => this.#onClose());
+    (stream as ServerHttp2Stream & { [CALL]?: H2Call })[CALL] = this;
+    stream.on('close', onStreamClose);
   }
 
   get activatedExtensions(): Set<string> {
@@ -111,7 +122,7 @@ export class H2Call implements CallContext {
     this.finished = true;
     this.#clearTimer();
     this.respond();
-    this.stream.once('wantTrailers', sendOk);
+    this.stream.on('wantTrailers', sendOk);
     this.stream.end(message);
   }
 
@@ -152,7 +163,9 @@ export class H2Call implements CallContext {
     if (this.#timer) clearTimeout(this.#timer);
   }
 
-  #onClose(): void {
+  /** The stream closed (our status sent, a client reset, a broken connection): end the call. */
+  closed(): void {
+    if (this.#closed) return;
     this.#closed = true;
     this.#clearTimer();
     if (!this.finished) this.#cancel();

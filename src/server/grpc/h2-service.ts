@@ -130,7 +130,7 @@ function readBody(call: H2Call, max: number, done: (body: Buffer) => void): void
     }
     if (size > max + PREFIX_BYTES) refuse(oversize(size - PREFIX_BYTES, max) as RequestMessage & { ok: false });
   });
-  stream.once('end', () => {
+  stream.on('end', () => {
     if (call.finished || call.cancelled) return;
     done(first === undefined ? Buffer.alloc(0) : more ? Buffer.concat([first, ...more]) : first);
   });
