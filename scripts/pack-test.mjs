@@ -3,7 +3,7 @@
  * The package as a user gets it (issue 14, item 2): `npm pack`, install the tarball into a fresh
  * `"type": "module"` project with a `nodenext` tsconfig, type-check and run programs that import only
  * package names (scripts/pack-fixture/), and refuse runtime dependencies a library user must not get.
- * The gRPC server entry point (`a2a-kit/server/grpc`) is type-checked and run without `@grpc/grpc-js`.
+ * gRPC both ways (`a2a-kit/server/grpc`, `a2a-kit/client/grpc`) is type-checked and run without `@grpc/grpc-js` or `protobufjs`.
  *
  *   node scripts/pack-test.mjs        (npm run test:pack)
  *
@@ -169,7 +169,7 @@ async function main() {
     step('install better-sqlite3 12 and run the SQLite store');
     const how = installSqlite(project);
     console.log(`${node('sqlite.js')} with ${how}`);
-    step('a2a-kit/server/grpc without @grpc/grpc-js or protobufjs (type-checked above; now run)');
+    step('gRPC server and client without @grpc/grpc-js or protobufjs (type-checked above; now run)');
     // The server speaks HTTP/2 and protobuf itself: neither grpc-js nor a protobuf library may be there to help.
     for (const dep of ['@grpc/grpc-js', 'protobufjs']) {
       if (existsSync(path.join(project, 'node_modules', ...dep.split('/')))) fail(`${dep} is installed in the fresh project, so it cannot show that a2a-kit/server/grpc runs without it`);

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ServerCredentials, credentials as channelCredentials } from '@grpc/grpc-js';
+import { ServerCredentials } from '@grpc/grpc-js';
 import type { AgentCard } from '../src/protocol/index.js';
 import { mutualTls, staticApiKeys, staticBearerTokens } from '../src/server/index.js';
 import { serveGrpc, type GrpcServerHandle } from '../src/server/grpc/index.js';
@@ -122,12 +122,12 @@ test('mTLS on a TLS gRPC server: a CA-signed client certificate names the caller
   try {
     assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/);
     const trusted = clientFor(undefined, tlsAgent.server.service.card, server.url, {
-      credentials: channelCredentials.createSsl(read('ca.crt'), read('client.key'), read('client.crt')),
+      tls: { ca: read('ca.crt'), key: read('client.key'), cert: read('client.crt') },
     });
     assert.equal((await trusted.getExtendedAgentCard()).name, 'for agent-b');
     for (const [key, cert] of [[undefined, undefined], ['stranger.key', 'stranger.crt']] as const) {
       const refused = clientFor(undefined, tlsAgent.server.service.card, server.url, {
-        credentials: channelCredentials.createSsl(read('ca.crt'), key ? read(key) : null, cert ? read(cert) : null),
+        tls: { ca: read('ca.crt'), ...(key ? { key: read(key), cert: read(cert!) } : {}) },
       });
       // The TLS handshake fails, so the call never reaches the agent.
       await assert.rejects(refused.listTasks(), (e: unknown) => (e as { code?: string }).code === 'NETWORK' || (e as { code?: string }).code === 'UNAVAILABLE');

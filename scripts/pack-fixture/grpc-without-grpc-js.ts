@@ -1,12 +1,14 @@
 /**
- * Without @grpc/grpc-js or protobufjs installed: `a2a-kit/server/grpc` type-checks (its .d.ts names no grpc-js), imports,
- * and `serveGrpc` answers a unary call over node:http2 — a task, then a missing one as NOT_FOUND.
+ * gRPC both ways with neither @grpc/grpc-js nor protobufjs installed: an agent that serves gRPC next to
+ * JSON-RPC (its card lists GRPC first) and A2AClient with `a2a-kit/client/grpc` calling it — a task, a
+ * stream, and a missing task as the typed TaskNotFound. Type-checking this file also shows that the
+ * .d.ts of both entry points name no grpc-js.
  */
 import assert from 'node:assert/strict';
-import { connect } from 'node:http2';
-import { PROTOCOL_VERSION, type AgentCard } from 'a2a-kit';
+import { PROTOCOL_VERSION, isA2AError, type AgentCard } from 'a2a-kit';
 import { createAgentServer, type AgentExecutor } from 'a2a-kit/server';
-import { GRPC_METHODS, decodeMessage, encodeMessage, serveGrpc, type GrpcMethod } from 'a2a-kit/server/grpc';
+import { A2AClient, userMessage } from 'a2a-kit/client';
+import { grpcTransport } from 'a2a-kit/client/grpc';
 
 for (const dep of ['@grpc/grpc-js', 'protobufjs']) assert.throws(() => import.meta.resolve(dep), `this check needs a project without ${dep}`);
 
@@ -14,50 +16,32 @@ const shout: AgentExecutor = (ctx, task) => {
   task.addArtifact({ name: 'loud', parts: [{ text: ctx.text.toUpperCase() }] });
   task.complete();
 };
-const card = (origin: string): AgentCard => ({
-  name: 'shout', description: 'Repeats your text, louder', version: '1.0.0',
-  supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_VERSION }],
-  capabilities: {}, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
-  skills: [{ id: 'shout', name: 'Shout', description: 'Upper-cases text', tags: ['demo'] }],
+const agent = createAgentServer({
+  executor: shout,
+  grpc: { port: 0 },
+  card: (origin, grpc): AgentCard => ({
+    name: 'shout', description: 'Repeats your text, louder', version: '1.0.0',
+    supportedInterfaces: [
+      { url: grpc!.url, protocolBinding: 'GRPC', protocolVersion: PROTOCOL_VERSION },
+      { url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_VERSION },
+    ],
+    capabilities: { streaming: true }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+    skills: [{ id: 'shout', name: 'Shout', description: 'Upper-cases text', tags: ['demo'] }],
+  }),
 });
-
-const agent = createAgentServer({ executor: shout, card });
-await agent.listen(0, '127.0.0.1');
-const grpc = await serveGrpc(agent);
-const session = connect(grpc.url);
-
-/** One unary call as raw gRPC over HTTP/2: its status and, when OK, the decoded answer. */
-function call(method: GrpcMethod, request: object): Promise<{ status: string; answer?: Record<string, unknown> }> {
-  const bytes = encodeMessage(method.request, request);
-  const body = Buffer.alloc(5 + bytes.length);
-  body.writeUInt32BE(bytes.length, 1);
-  body.set(bytes, 5);
-  const stream = session.request({ ':method': 'POST', ':path': method.path, 'content-type': 'application/grpc', te: 'trailers', 'a2a-version': '1.0' });
-  stream.setTimeout(10_000, () => stream.close());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let status = '';
-    stream.on('response', (headers) => (status = String(headers['grpc-status'] ?? status)));
-    stream.on('trailers', (trailers) => (status = String(trailers['grpc-status'] ?? status)));
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('error', reject);
-    stream.on('close', () => {
-      const all = Buffer.concat(chunks);
-      resolve(status === '0' && all.length >= 5 ? { status, answer: decodeMessage(method.response, all.subarray(5, 5 + all.readUInt32BE(1))) } : { status });
-    });
-    stream.end(body);
-  });
-}
+const origin = await agent.listen(0, '127.0.0.1');
 
 try {
-  const sent = await call(GRPC_METHODS.SendMessage, { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'grpc' }] } });
-  assert.equal(sent.status, '0');
-  assert.equal((sent.answer?.task as { status: { state: string } }).status.state, 'TASK_STATE_COMPLETED');
-  const missing = await call(GRPC_METHODS.GetTask, { id: '00000000-0000-4000-8000-000000000000' });
-  assert.equal(missing.status, '5', 'a missing task is NOT_FOUND');
-  console.log('grpc-without-grpc-js: ok (serveGrpc answered over node:http2; @grpc/grpc-js is not installed)');
+  const client = await A2AClient.connect(origin, { transports: { GRPC: grpcTransport() } });
+  assert.equal(client.interface.binding, 'GRPC');
+  const sent = await client.sendMessage({ message: userMessage('grpc') });
+  assert.ok('task' in sent && sent.task.status.state === 'TASK_STATE_COMPLETED');
+  assert.equal(sent.task.artifacts?.[0]?.parts[0] && 'text' in sent.task.artifacts[0].parts[0] ? sent.task.artifacts[0].parts[0].text : '', 'GRPC');
+  let events = 0;
+  for await (const _ of client.sendStreamingMessage({ message: userMessage('stream') })) events++;
+  assert.ok(events >= 2, `the stream brought ${events} event(s)`);
+  await assert.rejects(client.getTask('00000000-0000-4000-8000-000000000000'), (e: unknown) => isA2AError(e) && e.kind === 'TaskNotFound');
+  console.log(`grpc-without-grpc-js: ok (serveGrpc and the gRPC client: a task, a stream of ${events} events, TaskNotFound; neither @grpc/grpc-js nor protobufjs is installed)`);
 } finally {
-  session.close();
-  await grpc.close(1000);
   await agent.close();
 }

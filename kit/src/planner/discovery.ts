@@ -140,7 +140,7 @@ async function checkCredentials(a: AgentFacts, t: Transcript, cfg: PlannerConfig
   t.item(`${a.card.name}: token accepted; extended card (${signature}) adds ${extra.length ? `skill(s) ${extra.join(', ')}` : 'no skills'}`);
 }
 
-/** The gRPC transport when the planner accepts GRPC; grpc-js is loaded only then. */
+/** The gRPC transport when the planner accepts GRPC; it is loaded only then. */
 async function transportsFor(cfg: PlannerConfig): Promise<Pick<A2AClientOptions, 'transports'>> {
   if (!cfg.bindings.includes('GRPC')) return {};
   const { grpcTransport } = await import('a2a-kit/client/grpc');

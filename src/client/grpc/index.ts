@@ -1,7 +1,7 @@
 /**
  * a2a-kit gRPC client transport (`a2a-kit/client/grpc`): plug it into {@link A2AClient} and the
- * client uses an agent's GRPC interface whenever interface selection (§8.3.2) picks it. Needs the
- * optional peer dependency `@grpc/grpc-js` (the channel; the protobuf codec is our own).
+ * client uses an agent's GRPC interface whenever interface selection (§8.3.2) picks it. No dependency:
+ * it speaks HTTP/2 (node:http2) and protobuf itself.
  *
  * @example
  * ```ts
@@ -12,4 +12,3 @@
  * @packageDocumentation
  */
 export { GrpcTransport, grpcTransport, type GrpcTransportOptions } from './transport.js';
-export { grpcFailure } from './errors.js';

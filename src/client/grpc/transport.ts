@@ -1,64 +1,58 @@
 /**
- * The gRPC binding (§10) as a client {@link Transport}: each operation is a call of the A2AService,
- * its request encoded from the same ProtoJSON object the JSON transports send and its answer decoded
- * back into one, so {@link A2AClient} returns the same typed results whichever binding it chose.
- * Service parameters and credentials travel as metadata (§10.2).
+ * The gRPC binding (§10) as a client {@link Transport}, on node:http2 with our own protobuf codec: no
+ * dependency. Each operation is a call of the A2AService, its request encoded from the same ProtoJSON
+ * object the JSON transports send and its answer decoded back into one, so {@link A2AClient} returns the
+ * same typed results whichever binding it chose. Service parameters and credentials travel as
+ * metadata (§10.2).
  */
-import {
-  Client,
-  Metadata,
-  credentials as channelCredentials,
-  type ChannelCredentials,
-  type ChannelOptions,
-  type ClientReadableStream,
-} from '@grpc/grpc-js';
+import type { OutgoingHttpHeaders, SecureClientSessionOptions } from 'node:http2';
 import { A2AError, HEADER_EXTENSIONS, HEADER_VERSION, PROTOCOL_VERSION, type OperationName } from '../../protocol/index.js';
-import { GRPC_METHODS, ProtoError, decodeMessage, encodeMessage, grpcAuthority } from '../../protocol/grpc/index.js';
+import { GRPC_METHODS, ProtoError, decodeMessage, encodeFramed, grpcAuthority } from '../../protocol/grpc/index.js';
 import { A2AClientError } from '../errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../http.js';
 import type { HttpTransportOptions, StreamEvent, Transport, TransportFactory, TransportRequest } from '../transport.js';
 import { asStreamResponse } from '../wire.js';
-import { grpcFailure, isServiceError } from './errors.js';
+import { H2Channel } from './channel.js';
+import { GrpcClientCall } from './call.js';
+import { statusFailure } from './errors.js';
 
 /** Settings of the gRPC transport. */
 export interface GrpcTransportOptions {
   /**
-   * Channel credentials (TLS roots, a client certificate for mTLS). Default: TLS for `https://` and
-   * `grpcs://` interface URLs, plaintext for `http://`, `grpc://` and a bare `host:port`.
+   * TLS settings (node's: `ca`, and `key` + `cert` for mTLS, `servername`…) for `https://` and
+   * `grpcs://` interface URLs, and for a bare `host:port` (which is plaintext without them).
+   * Default for TLS URLs: the system's certificate authorities.
    */
-  credentials?: ChannelCredentials;
-  /** Further grpc-js channel options (keepalive, load balancing…). */
-  channelOptions?: ChannelOptions;
+  tls?: SecureClientSessionOptions;
   /** Largest accepted answer message in bytes. Default: the client's `maxResponseBytes` (10 MiB). */
   maxResponseBytes?: number;
+  /** Close the connection after this long without a call (ms); the next call opens a new one. Default 5 minutes. */
+  idleTimeoutMs?: number;
 }
 
-const passBytes = (b: Buffer): Buffer => b;
-
 /** HTTP request headers that have no meaning as gRPC metadata (or that gRPC sets itself). */
-const NOT_METADATA = new Set(['accept', 'content-type', 'content-length', 'connection', 'host', 'te', 'user-agent', 'last-event-id', 'transfer-encoding']);
+const NOT_METADATA = new Set(['accept', 'content-type', 'content-length', 'connection', 'host', 'te', 'user-agent', 'last-event-id', 'transfer-encoding', 'keep-alive', 'upgrade']);
+/** Answers waiting to be read before the call stops reading (flow control then holds the agent back). */
+const HIGH_WATER = 16;
 
 /**
  * Metadata of one call: `a2a-version`, `a2a-extensions`, then the client's headers (credentials
  * included). Query parameters (API keys a card places in the query) go as metadata of the same name.
  */
-function metadataOf(req: TransportRequest): Metadata {
-  const md = new Metadata();
-  md.set(HEADER_VERSION.toLowerCase(), PROTOCOL_VERSION);
-  if (req.extensions && req.extensions.length > 0) md.set(HEADER_EXTENSIONS.toLowerCase(), req.extensions.join(','));
-  const add = (entries: Record<string, string> | undefined): void => {
+function metadataOf(req: TransportRequest): OutgoingHttpHeaders {
+  const md: OutgoingHttpHeaders = { [HEADER_VERSION.toLowerCase()]: PROTOCOL_VERSION };
+  if (req.extensions && req.extensions.length > 0) md[HEADER_EXTENSIONS.toLowerCase()] = req.extensions.join(',');
+  for (const entries of [req.query, req.headers]) {
     for (const [k, v] of Object.entries(entries ?? {})) {
       const key = k.toLowerCase();
-      if (NOT_METADATA.has(key)) continue;
-      try {
-        md.set(key, v);
-      } catch (err) {
-        throw new A2AClientError('INVALID_ARGUMENT', `"${k}" cannot be sent as gRPC metadata: ${(err as Error).message}`, { cause: err });
+      if (NOT_METADATA.has(key) || key.startsWith(':') || key.startsWith('grpc-')) continue;
+      if (!/^[a-z0-9_.-]+$/.test(key)) throw new A2AClientError('INVALID_ARGUMENT', `"${k}" cannot be sent as gRPC metadata: a key is lower-case letters, digits, "-", "_" and "."`);
+      if (key.endsWith('-bin') || !/^[\x20-\x7e]*$/.test(v)) {
+        throw new A2AClientError('INVALID_ARGUMENT', `"${k}" cannot be sent as gRPC metadata: its value must be printable ASCII (binary "-bin" metadata is not sent)`);
       }
+      md[key] = v;
     }
-  };
-  add(req.query);
-  add(req.headers);
+  }
   return md;
 }
 
@@ -69,100 +63,129 @@ function unencodable(err: unknown, operation: OperationName): Error {
   return A2AError.invalidParams([violation], `${operation} not sent: ${violation.field} ${violation.description}`);
 }
 
-/** Talks gRPC to one interface of an agent. */
+/** The request of `operation` as a framed message and its metadata; an unusable one is refused before anything is sent. */
+function prepare(operation: OperationName, params: object, req: TransportRequest): { body: Buffer; metadata: OutgoingHttpHeaders } {
+  try {
+    return { body: encodeFramed(GRPC_METHODS[operation].request, params), metadata: metadataOf(req) };
+  } catch (err) {
+    throw unencodable(err, operation);
+  }
+}
+
+/** Talks gRPC to one interface of an agent, over one HTTP/2 connection shared by its calls. */
 export class GrpcTransport implements Transport {
   readonly binding = 'GRPC';
   readonly url: string;
-  readonly #client: Client;
+  readonly #channel: H2Channel;
+  readonly #maxBytes: number;
 
   constructor(url: string, options: GrpcTransportOptions = {}) {
     this.url = url;
     const authority = grpcAuthority(url);
-    const target = authority ? `${authority.host.includes(':') ? `[${authority.host}]` : authority.host}:${authority.port}` : url;
-    const credentials = options.credentials ?? (authority?.tls ? channelCredentials.createSsl() : channelCredentials.createInsecure());
-    this.#client = new Client(target, credentials, {
-      'grpc.max_receive_message_length': options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-      // channelz keeps every channel registered for the life of the process; clients come and go.
-      'grpc.enable_channelz': 0,
-      ...options.channelOptions,
-    });
+    if (!authority) throw new A2AClientError('INVALID_ARGUMENT', `${JSON.stringify(url)} is not a gRPC interface URL (http://, https://, grpc://, grpcs:// or host:port)`);
+    const tls = authority.tls ?? options.tls !== undefined;
+    const host = authority.host.includes(':') ? `[${authority.host}]` : authority.host;
+    this.#channel = new H2Channel(`${tls ? 'https' : 'http'}://${host}:${authority.port}`, options.tls, options.idleTimeoutMs ?? 300_000);
+    this.#maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
-  call(operation: OperationName, params: object, req: TransportRequest): Promise<unknown> {
+  async call(operation: OperationName, params: object, req: TransportRequest): Promise<unknown> {
     const m = GRPC_METHODS[operation];
-    let bytes: Buffer;
-    let md: Metadata;
-    try {
-      bytes = encodeMessage(m.request, params);
-      md = metadataOf(req);
-    } catch (err) {
-      return Promise.reject(unencodable(err, operation));
-    }
-    const signal = req.signal;
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    const deadline = req.timeoutMs !== undefined && req.timeoutMs > 0 && Number.isFinite(req.timeoutMs) ? Date.now() + req.timeoutMs : undefined;
-    return new Promise((resolve, reject) => {
-      const onAbort = (): void => call.cancel();
-      const call = this.#client.makeUnaryRequest(m.path, passBytes, passBytes, bytes, md, deadline ? { deadline } : {}, (err, value) => {
-        signal?.removeEventListener('abort', onAbort);
-        if (err) return reject(signal?.aborted ? signal.reason : grpcFailure(err, operation, this.url));
-        try {
-          resolve(decodeMessage(m.response, value ?? Buffer.alloc(0)));
-        } catch (e) {
-          reject(new A2AClientError('BAD_RESPONSE', `${operation}: the answer from ${this.url} is not a valid ${m.response}: ${(e as Error).message}`));
-        }
-      });
-      signal?.addEventListener('abort', onAbort, { once: true });
+    const { body, metadata } = prepare(operation, params, req);
+    if (req.signal?.aborted) throw req.signal.reason;
+    const timeoutMs = req.timeoutMs !== undefined && req.timeoutMs > 0 && Number.isFinite(req.timeoutMs) ? req.timeoutMs : undefined;
+    const answers: Buffer[] = [];
+    const call = new GrpcClientCall(this.#channel, {
+      path: m.path,
+      metadata,
+      body,
+      maxMessageBytes: this.#maxBytes,
+      timeoutMs,
+      signal: req.signal,
+      onMessage: (message) => void answers.push(message),
+      what: operation,
+      url: this.url,
     });
+    const status = await call.done;
+    if (status.code !== 0) throw statusFailure(status, operation, this.url);
+    if (answers.length !== 1) throw new A2AClientError('BAD_RESPONSE', `${operation}: ${this.url} answered with ${answers.length} messages where gRPC has exactly one`);
+    try {
+      return decodeMessage(m.response, answers[0]!);
+    } catch (e) {
+      throw new A2AClientError('BAD_RESPONSE', `${operation}: the answer from ${this.url} is not a valid ${m.response}: ${(e as Error).message}`);
+    }
   }
 
   async *stream(operation: OperationName, params: object, req: TransportRequest): AsyncGenerator<StreamEvent> {
     const m = GRPC_METHODS[operation];
-    let bytes: Buffer;
-    let md: Metadata;
+    const { body, metadata } = prepare(operation, params, req);
+    if (req.signal?.aborted) throw req.signal.reason;
+    const queue: Buffer[] = [];
+    let wake: (() => void) | undefined;
+    const call = new GrpcClientCall(this.#channel, {
+      path: m.path,
+      metadata,
+      body,
+      maxMessageBytes: this.#maxBytes,
+      signal: req.signal,
+      onMessage: (message) => {
+        queue.push(message);
+        if (queue.length === HIGH_WATER) call.pause();
+        wake?.();
+      },
+      what: operation,
+      url: this.url,
+    });
+    let ended: { status?: { code: number }; error?: unknown } | undefined;
+    call.done.then(
+      (status) => {
+        ended = { status };
+        wake?.();
+      },
+      (error: unknown) => {
+        ended = { error };
+        wake?.();
+      },
+    );
+    let complete = false;
     try {
-      bytes = encodeMessage(m.request, params);
-      md = metadataOf(req);
-    } catch (err) {
-      throw unencodable(err, operation);
-    }
-    const signal = req.signal;
-    if (signal?.aborted) throw signal.reason;
-    const call: ClientReadableStream<Buffer> = this.#client.makeServerStreamRequest(m.path, passBytes, passBytes, bytes, md, {});
-    const onAbort = (): void => call.cancel();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let done = false;
-    try {
-      for await (const chunk of call as AsyncIterable<Buffer>) {
-        let data: unknown;
-        try {
-          data = decodeMessage(m.response, chunk);
-        } catch (e) {
-          throw new A2AClientError('BAD_RESPONSE', `${operation}: a stream event from ${this.url} is not a valid StreamResponse: ${(e as Error).message}`);
+      for (;;) {
+        const next = queue.shift();
+        if (next !== undefined) {
+          if (queue.length === HIGH_WATER / 2) call.resume();
+          let data: unknown;
+          try {
+            data = decodeMessage(m.response, next);
+          } catch (e) {
+            throw new A2AClientError('BAD_RESPONSE', `${operation}: a stream event from ${this.url} is not a valid StreamResponse: ${(e as Error).message}`);
+          }
+          yield { data: asStreamResponse(data, operation) };
+          continue;
         }
-        yield { data: asStreamResponse(data, operation) };
+        if (ended) break;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
       }
-      done = true;
-    } catch (err) {
-      if (signal?.aborted) throw signal.reason;
-      throw isServiceError(err) ? grpcFailure(err, operation, this.url) : err;
+      if (ended.error !== undefined) throw ended.error;
+      const status = await call.done;
+      if (status.code !== 0) throw statusFailure(status, operation, this.url);
+      complete = true;
     } finally {
-      signal?.removeEventListener('abort', onAbort);
       // The caller stopped reading early (break, return, an error of its own): end the call.
-      if (!done) call.cancel();
+      if (!complete) call.cancel();
     }
   }
 
-  /** Close the channel; calls still running fail. */
+  /** Close the connection; calls still running end, later ones fail. */
   close(): void {
-    this.#client.close();
+    this.#channel.close();
   }
 }
 
 /**
  * A factory for {@link A2AClientOptions.transports}: `transports: { GRPC: grpcTransport() }` lets
  * the client choose an agent's GRPC interface when the card lists it first among those it accepts (§8.3.2).
- * Clients built with the same factory share one channel per interface URL (a transport holds no
+ * Clients built with the same factory share one connection per interface URL (a transport holds no
  * per-client state), as gRPC channels are meant to be shared.
  */
 export function grpcTransport(options: GrpcTransportOptions = {}): TransportFactory {

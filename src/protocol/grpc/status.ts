@@ -37,6 +37,18 @@ export function grpcCodeName(code: number): GrpcCodeName {
   return NAMES[code] ?? 'UNKNOWN';
 }
 
+/** The text of a `grpc-message` (percent-encoded on the wire); one that is not valid percent-encoding is kept as it came. */
+export function grpcMessageText(value: string | string[] | undefined): string {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return '';
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** Metadata key of the binary google.rpc.Status. */
 export const STATUS_DETAILS_KEY = 'grpc-status-details-bin';
 
