@@ -80,7 +80,7 @@ describe('a2a: help, version and usage errors', () => {
       [['send', 'http://127.0.0.1:1', 'two', 'words'], /unexpected "words" \(quote text that contains spaces\)/],
       [['card', 'http://127.0.0.1:1', '--timeout', 'soon'], /--timeout expects a duration such as 30, 500ms, 2m or 1h, got "soon"/],
       [['card', 'http://127.0.0.1:1', '--header', 'no-colon'], /--header expects "Name: value"/],
-      [['card', 'http://127.0.0.1:1', '--binding', 'grpc'], /--binding "grpc": this client speaks JSONRPC and HTTP\+JSON/],
+      [['card', 'http://127.0.0.1:1', '--binding', 'soap'], /--binding "soap": this client speaks JSONRPC, HTTP\+JSON, GRPC/],
       [['list', 'http://127.0.0.1:1', '--status', 'complted'], /--status "complted" is not a task state .*did you mean completed\?/],
       [['list', 'http://127.0.0.1:1', '--page-size', '0'], /--page-size expects a whole number from 1 to 100/],
       [['send', 'http://127.0.0.1:1', '--data', '{nope'], /--data expects JSON/],

@@ -6,6 +6,9 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './exit-codes.js';
 import { didYouMean } from './suggest.js';
 
+/** Every binding the command line speaks (all three of A2A 1.0), in the words of its messages. */
+export const CLI_BINDINGS: readonly string[] = ['JSONRPC', 'HTTP+JSON', 'GRPC'];
+
 /** A flag a command accepts, as node:util parseArgs takes it, plus what `--help` shows. */
 export interface OptionSpec {
   /** `string` flags take a value; `boolean` flags do not. */
@@ -47,7 +50,7 @@ export const GLOBAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
 export const AGENT_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   token: { type: 'string', value: 'TOKEN', help: 'credential for the card\'s bearer / OAuth / API-key scheme (default: $A2A_TOKEN)' },
   header: { type: 'string', multiple: true, value: '"NAME: VALUE"', help: 'extra request header (repeatable)' },
-  binding: { type: 'string', multiple: true, value: 'BINDING', help: 'accept only these bindings: JSONRPC, HTTP+JSON (repeatable or comma-separated); the card\'s order decides among them' },
+  binding: { type: 'string', multiple: true, value: 'BINDING', help: 'accept only these bindings: JSONRPC, HTTP+JSON, GRPC (repeatable or comma-separated); the card\'s order decides among them' },
   tenant: { type: 'string', value: 'TENANT', help: 'send requests in this tenant instead of the chosen interface\'s' },
   'trust-jwks': { type: 'string', value: 'FILE|URL', help: 'public keys (a JWKS) trusted to sign agent cards; a card whose signature fails is refused' },
   'require-signature': { type: 'boolean', help: 'refuse cards that are unsigned or signed by a key not in --trust-jwks' },

@@ -3,6 +3,7 @@
  * why), capabilities, skills, security, signature status and the card's cache headers.
  */
 import { selectInterface, type AgentCard, type CardVerifyResult, type SecurityScheme } from 'a2a-kit/client';
+import { CLI_BINDINGS } from './args.js';
 import type { Palette } from './terminal.js';
 import type { CardResponse } from './verbose.js';
 
@@ -20,7 +21,7 @@ export function identityLines(p: Palette, card: AgentCard, source: string): stri
 
 /** Each interface, marked `→` where the client would go, with why the others are not used. */
 export function interfaceLines(p: Palette, card: AgentCard, bindings: string[] | undefined): string[] {
-  const opts = bindings ? { bindings } : {};
+  const opts = { bindings: bindings ?? CLI_BINDINGS };
   let chosen: { index: number; reason: string } | undefined;
   try {
     chosen = selectInterface(card, opts);
@@ -43,7 +44,7 @@ export function interfaceLines(p: Palette, card: AgentCard, bindings: string[] |
     const note = chosen?.index === i ? '' : usable ? p.dim('  fallback') : p.dim(`  ${why}`);
     out.push(`  ${mark} ${label.padEnd(20)} ${entry.url}${tenant}${note}`);
   }
-  out.push(chosen ? `  ${p.dim('why:')} ${chosen.reason}` : `  ${p.red('no interface this client speaks')} (JSONRPC or HTTP+JSON at 1.0${bindings ? `, limited by --binding to ${bindings.join(', ')}` : ''})`);
+  out.push(chosen ? `  ${p.dim('why:')} ${chosen.reason}` : `  ${p.red('no interface this client speaks')} (${CLI_BINDINGS.join(', ')} at 1.0${bindings ? `, limited by --binding to ${bindings.join(', ')}` : ''})`);
   return out;
 }
 

@@ -5,8 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { A2AClient, discoverAgentCard, type AgentCard, type CardTrust, type ConnectOptions } from 'a2a-kit/client';
+import { grpcTransport } from 'a2a-kit/client/grpc';
 import type { Args } from './args.js';
-import { parseHeader } from './args.js';
+import { CLI_BINDINGS, parseHeader } from './args.js';
 import { UsageError } from './exit-codes.js';
 import type { Terminal } from './terminal.js';
 import { decisionLog, recordingFetch, wireLog, type CardResponse } from './verbose.js';
@@ -14,7 +15,10 @@ import { decisionLog, recordingFetch, wireLog, type CardResponse } from './verbo
 type Jwks = Extract<CardTrust['jwks'], { keys: unknown }>;
 
 /** The bindings this client has a transport for, by the names a user may type. */
-const BINDING_NAMES: Readonly<Record<string, string>> = { JSONRPC: 'JSONRPC', 'JSON-RPC': 'JSONRPC', 'HTTP+JSON': 'HTTP+JSON', REST: 'HTTP+JSON', HTTP: 'HTTP+JSON' };
+const BINDING_NAMES: Readonly<Record<string, string>> = { JSONRPC: 'JSONRPC', 'JSON-RPC': 'JSONRPC', 'HTTP+JSON': 'HTTP+JSON', REST: 'HTTP+JSON', HTTP: 'HTTP+JSON', GRPC: 'GRPC' };
+
+/** One gRPC transport for the whole run: a command that talks to one agent twice shares its connection. */
+const GRPC = { GRPC: grpcTransport() };
 
 /** The agent flags, checked. */
 export interface AgentSettings {
@@ -22,7 +26,7 @@ export interface AgentSettings {
   token: string | undefined;
   /** `--header`, by name. */
   headers: Record<string, string>;
-  /** `--binding`, normalised; undefined = both bindings this client ships. */
+  /** `--binding`, normalised; undefined = every binding this client speaks (the card's order decides). */
   bindings: string[] | undefined;
   /** `--tenant`. */
   tenant: string | undefined;
@@ -58,7 +62,7 @@ export interface AgentConnection extends DiscoveredAgent {
 export function agentSettings(args: Args, env: NodeJS.ProcessEnv, timeoutMs: number | undefined): AgentSettings {
   const bindings = args.list('binding', true).map((b) => {
     const name = BINDING_NAMES[b.toUpperCase()];
-    if (!name) throw new UsageError(`--binding "${b}": this client speaks JSONRPC and HTTP+JSON`);
+    if (!name) throw new UsageError(`--binding "${b}": this client speaks ${CLI_BINDINGS.join(', ')}`);
     return name;
   });
   const headers = Object.fromEntries(args.list('header').map(parseHeader));
@@ -125,6 +129,7 @@ export function clientFor(agent: DiscoveredAgent, s: AgentSettings, term: Termin
   const card = s.tenant === undefined ? agent.card : { ...agent.card, supportedInterfaces: agent.card.supportedInterfaces.map((i) => ({ ...i, tenant: s.tenant })) };
   const options: ConnectOptions = {
     headers: s.headers,
+    transports: GRPC,
     ...(s.token ? { credentials: { bearer: s.token, apiKey: s.token, oauth2: s.token, openIdConnect: s.token } } : {}),
     ...(s.bindings ? { bindings: s.bindings } : {}),
     ...(s.timeoutMs !== undefined ? { timeoutMs: s.timeoutMs } : {}),

@@ -117,7 +117,7 @@ export function describeFailure(err: unknown, stopped: StopReason, timeoutText: 
       case 'INVALID_ARGUMENT':
         return { code: EXIT.USAGE, message: err.message, hints: [] };
       case 'NO_COMPATIBLE_INTERFACE':
-        return { code: EXIT.BAD_AGENT, message: err.message, hints: ['`--binding` limits the bindings this client accepts; drop it to accept JSONRPC and HTTP+JSON'] };
+        return { code: EXIT.BAD_AGENT, message: err.message, hints: ['`--binding` limits the bindings this client accepts; drop it to accept every binding this client speaks (JSONRPC, HTTP+JSON, GRPC)'] };
       default:
         return { code: EXIT.BAD_AGENT, message: err.message, hints: [] };
     }

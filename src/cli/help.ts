@@ -1,7 +1,7 @@
 /** `a2a --help`, `a2a <command> --help` and `a2a --version`, written from the command table. */
 import { createRequire } from 'node:module';
 import { PROTOCOL_VERSION } from 'a2a-kit';
-import { AGENT_OPTIONS, GLOBAL_OPTIONS } from './args.js';
+import { AGENT_OPTIONS, CLI_BINDINGS, GLOBAL_OPTIONS } from './args.js';
 import type { Command, OptionSpec } from './command.js';
 import { EXIT_CODE_HELP } from './exit-codes.js';
 
@@ -16,7 +16,7 @@ export function packageVersion(): string {
 
 /** `a2a --version`. */
 export function versionText(): string {
-  return `a2a ${packageVersion()} (a2a-kit; A2A protocol ${PROTOCOL_VERSION}, bindings JSONRPC and HTTP+JSON)`;
+  return `a2a ${packageVersion()} (a2a-kit; A2A protocol ${PROTOCOL_VERSION}, bindings ${CLI_BINDINGS.join(', ')})`;
 }
 
 function flagLines(options: Readonly<Record<string, OptionSpec>>): string[] {
@@ -37,7 +37,7 @@ export function usageLine(c: Command): string {
 export function globalHelp(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((c) => `${c.name} ${c.usage}`.length)) + 2;
   return [
-    `a2a ${packageVersion()} — talk to any A2A agent from a shell (A2A protocol ${PROTOCOL_VERSION}; JSONRPC and HTTP+JSON)`,
+    `a2a ${packageVersion()} — talk to any A2A agent from a shell (A2A protocol ${PROTOCOL_VERSION}; ${CLI_BINDINGS.join(', ')})`,
     '',
     'usage: a2a <command> [arguments] [flags]',
     '',
