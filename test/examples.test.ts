@@ -25,6 +25,12 @@ const EXPECTED: Record<string, RegExp[]> = {
   'cancellation.ts': [/^started: TASK_STATE_WORKING$/m, /^canceled: TASK_STATE_CANCELED$/m, /^cancel again: TaskNotCancelable: /m],
   'multi-turn.ts': [/^TASK_STATE_INPUT_REQUIRED: Production: reply 'yes'/m, /^TASK_STATE_COMPLETED: deployed to production$/m],
   'bearer-auth.ts': [/^with a token: hello, alice$/m, /^without a token: Unauthenticated: /m],
+  'grpc.ts': [
+    /^with grpcTransport: chose \[0\] GRPC 1\.0 at http:\/\/127\.0\.0\.1:\d+$/m,
+    /^ {2}TASK_STATE_COMPLETED {2}4 words$/m,
+    /^ {2}GetTask of an unknown id over gRPC: TaskNotFound$/m,
+    /^without it: skipped \[0\] GRPC 1\.0: binding not spoken; chose \[1\] JSONRPC 1\.0/m,
+  ],
   'errors.ts': [
     /^GetTask of an unknown id: TaskNotFound → /m,
     /^a data part: ContentTypeNotSupported → .*send text only$/m,
