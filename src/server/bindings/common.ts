@@ -15,6 +15,23 @@ import type { SseOptions } from './sse.js';
  */
 export type Authenticator = (req: IncomingMessage) => Caller | undefined | Promise<Caller | undefined>;
 
+/**
+ * Set `cc.caller` from what `authenticate` says of `request` (every binding's last step of building a call
+ * context); synchronous unless the authenticator is not.
+ */
+export function withCaller<C extends { caller?: Caller }>(cc: C, authenticate: Authenticator | undefined, request: () => IncomingMessage): C | Promise<C> {
+  if (!authenticate) return cc;
+  const caller = authenticate(request());
+  if (caller && typeof (caller as Promise<Caller | undefined>).then === 'function') {
+    return (caller as Promise<Caller | undefined>).then((c) => {
+      if (c) cc.caller = c;
+      return cc;
+    });
+  }
+  if (caller) cc.caller = caller as Caller;
+  return cc;
+}
+
 /** How the HTTP bindings read requests and write answers: limits, streams, authentication, logging. */
 export interface BindingOptions {
   /** Largest accepted request body in bytes. Default 4 MiB. */
@@ -82,16 +99,7 @@ export function contextOf(
 ): CallContext | Promise<CallContext> {
   const cc = new HttpCallContext(ex, extensions, binding);
   if (version !== undefined) cc.version = version;
-  if (!opts.authenticate) return cc;
-  const caller = opts.authenticate(ex.authRequest());
-  if (caller && typeof (caller as Promise<Caller | undefined>).then === 'function') {
-    return (caller as Promise<Caller | undefined>).then((c) => {
-      if (c) cc.caller = c;
-      return cc;
-    });
-  }
-  if (caller) cc.caller = caller as Caller;
-  return cc;
+  return withCaller(cc, opts.authenticate, () => ex.authRequest());
 }
 
 /** Headers every A2A answer carries: activated extensions echoed back (§3.2.6; 0.3 names the header differently). */

@@ -9,7 +9,7 @@ import type { PeerCertificate } from 'node:tls';
 import type { Metadata, ServerUnaryCall } from '@grpc/grpc-js';
 import { GRPC_EXTENSIONS_KEY, GRPC_VERSION_KEY } from '../../protocol/grpc/index.js';
 import type { Caller, CallContext } from '../dispatch/call-context.js';
-import type { Authenticator } from '../bindings/common.js';
+import { withCaller, type Authenticator } from '../bindings/common.js';
 
 /** What every server call offers (grpc-js does not export the name of this type). */
 export type ServerSurfaceCall = Omit<ServerUnaryCall<unknown, unknown>, 'request'>;
@@ -142,15 +142,5 @@ function tlsView(call: ServerSurfaceCall): { getPeerCertificate(): PeerCertifica
 
 /** Build the call context: service parameters, then the caller. Synchronous unless the authenticator is not. */
 export function grpcContextOf(call: ServerSurfaceCall, authenticate: Authenticator | undefined): GrpcCallContext | Promise<GrpcCallContext> {
-  const cc = new GrpcCallContext(call);
-  if (!authenticate) return cc;
-  const caller = authenticate(requestView(call));
-  if (caller && typeof (caller as Promise<Caller | undefined>).then === 'function') {
-    return (caller as Promise<Caller | undefined>).then((c) => {
-      if (c) cc.caller = c;
-      return cc;
-    });
-  }
-  if (caller) cc.caller = caller as Caller;
-  return cc;
+  return withCaller(new GrpcCallContext(call), authenticate, () => requestView(call));
 }

@@ -8,7 +8,7 @@ import { constants, type IncomingHttpHeaders, type ServerHttp2Stream } from 'nod
 import type { IncomingMessage } from 'node:http';
 import { GRPC_CODES, GRPC_EXTENSIONS_KEY, GRPC_VERSION_KEY } from '../../protocol/grpc/index.js';
 import type { Caller, CallContext } from '../dispatch/call-context.js';
-import type { Authenticator } from '../bindings/common.js';
+import { withCaller, type Authenticator } from '../bindings/common.js';
 import { plainStatusHeaders } from './h2-wire.js';
 
 const NO_EXTENSIONS = Object.freeze([]) as unknown as string[];
@@ -215,13 +215,6 @@ export function requestView(call: H2Call): IncomingMessage {
 }
 
 /** Establish the caller; synchronous unless the authenticator is not. */
-export function authenticateCall(call: H2Call, authenticate: Authenticator | undefined): void | Promise<void> {
-  if (!authenticate) return;
-  const caller = authenticate(requestView(call));
-  if (caller && typeof (caller as Promise<Caller | undefined>).then === 'function') {
-    return (caller as Promise<Caller | undefined>).then((c) => {
-      if (c) call.caller = c;
-    });
-  }
-  if (caller) call.caller = caller as Caller;
+export function authenticateCall(call: H2Call, authenticate: Authenticator | undefined): H2Call | Promise<H2Call> {
+  return withCaller(call, authenticate, () => requestView(call));
 }

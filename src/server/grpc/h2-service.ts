@@ -54,7 +54,7 @@ export function a2aStreamHandler(service: OperationDispatcher, opts: H2ServiceOp
         throw undecodable(err, m.request);
       }
       const pending = authenticateCall(call, authenticate);
-      if (pending) await pending;
+      if (pending !== call) await pending;
       if (!op.streaming) {
         const result = await service.call(op, params, call);
         call.reply(encodeFramed(m.response, result as object));
