@@ -218,3 +218,20 @@ test('a connection idle for idleTimeoutMs is closed, and the next call opens a n
   assert.deepEqual(await t.call('GetTask', { id: 't-1' }, {}), task);
   assert.equal(opened, 2);
 });
+
+test('a large answer arriving in many small DATA frames decodes whole (its pieces are joined once)', async () => {
+  const big = { ...task, metadata: { blob: 'z'.repeat(2_000_000) } };
+  const url = await peer((stream) => {
+    stream.respond(GRPC_OK, { waitForTrailers: true });
+    stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
+    const bytes = encodeFramed('Task', big);
+    // 3-byte pieces at first (the prefix itself split), then 1 KiB ones.
+    for (let at = 0; at < bytes.length; ) {
+      const size = at < 12 ? 3 : 1024;
+      stream.write(bytes.subarray(at, at + size));
+      at += size;
+    }
+    stream.end();
+  });
+  assert.deepEqual(await getTask(url, { maxResponseBytes: 4_000_000 }), big);
+});

@@ -122,7 +122,6 @@ export class GrpcClientCall {
     let head: IncomingHttpHeaders | undefined;
     let trailers: IncomingHttpHeaders | undefined;
     let error: unknown;
-    let pending: Buffer | undefined;
     let timer: NodeJS.Timeout | undefined;
 
     const onAbort = (): void => this.cancel(opts.signal!.reason);
@@ -144,26 +143,40 @@ export class GrpcClientCall {
     stream.on('error', (e) => {
       error ??= e;
     });
+    // Chunks of the message being received are kept as they came and joined once it is whole: a large
+    // message in many small DATA frames costs one copy, not one per frame.
+    let parts: Buffer[] = [];
+    let have = 0;
+    let need = -1;
     stream.on('data', (chunk: Buffer) => {
-      let buf = pending ? Buffer.concat([pending, chunk]) : chunk;
-      pending = undefined;
-      while (buf.length >= PREFIX) {
-        const length = buf.readUInt32BE(1);
-        if (length > opts.maxMessageBytes) {
-          return this.#fail(new A2AClientError('RESPONSE_TOO_LARGE', `${what}: a message from ${opts.url} is ${length} bytes, over the limit of ${opts.maxMessageBytes}; raise maxResponseBytes if this is expected`));
+      parts.push(chunk);
+      have += chunk.length;
+      for (;;) {
+        if (need < 0) {
+          if (have < PREFIX) return;
+          if (parts[0]!.length < PREFIX) parts = [Buffer.concat(parts, have)];
+          const head = parts[0]!;
+          const length = head.readUInt32BE(1);
+          if (length > opts.maxMessageBytes) {
+            return this.#fail(new A2AClientError('RESPONSE_TOO_LARGE', `${what}: a message from ${opts.url} is ${length} bytes, over the limit of ${opts.maxMessageBytes}; raise maxResponseBytes if this is expected`));
+          }
+          if (head[0] !== 0) {
+            return this.#fail(new A2AClientError('BAD_RESPONSE', `${what}: ${opts.url} sent a compressed message, but this client asked for none`));
+          }
+          need = PREFIX + length;
         }
-        if (buf[0] !== 0) {
-          return this.#fail(new A2AClientError('BAD_RESPONSE', `${what}: ${opts.url} sent a compressed message, but this client asked for none`));
-        }
-        if (buf.length < PREFIX + length) break;
+        if (have < need) return;
+        const all = parts.length === 1 ? parts[0]! : Buffer.concat(parts, have);
         try {
-          opts.onMessage(buf.subarray(PREFIX, PREFIX + length));
+          opts.onMessage(all.subarray(PREFIX, need));
         } catch (err) {
           return this.#fail(err instanceof A2AClientError ? err : new A2AClientError('BAD_RESPONSE', `${what}: ${(err as Error).message}`, { cause: err }));
         }
-        buf = buf.subarray(PREFIX + length);
+        const rest = all.subarray(need);
+        parts = rest.length > 0 ? [rest] : [];
+        have = rest.length;
+        need = -1;
       }
-      if (buf.length > 0) pending = buf;
     });
     stream.on('close', () => {
       clearTimeout(timer);
@@ -173,7 +186,7 @@ export class GrpcClientCall {
       if (this.#failure) return reject(this.#failure);
       const ending = trailers ?? (head?.['grpc-status'] !== undefined ? head : undefined);
       if (ending) {
-        if (pending) return reject(new A2AClientError('BAD_RESPONSE', `${what}: the answer from ${opts.url} ended inside a message`));
+        if (have > 0) return reject(new A2AClientError('BAD_RESPONSE', `${what}: the answer from ${opts.url} ended inside a message`));
         const code = Number(ending['grpc-status']);
         return resolve({ code: Number.isInteger(code) ? code : 2, message: grpcMessageText(ending['grpc-message']), metadata: ending });
       }
