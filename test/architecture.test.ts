@@ -2,7 +2,7 @@
  * The layering rules of the README's architecture section, checked on the sources: no import cycle
  * (type-only imports included), `protocol` imports nothing of ours, `server` and `client` reach each
  * other only through `protocol`, and the command line, the inspector, the kit and the examples import the library by
- * package name; `a2a-kit/server` and `a2a-kit/server/grpc` never import `@grpc/grpc-js`.
+ * package name; no entry point but `a2a-kit/server/grpc-js` imports `@grpc/grpc-js`, and none imports protobufjs.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,8 +79,8 @@ describe('architecture', () => {
     assert.deepEqual(wrong, []);
   });
 
-  it('a2a-kit/server and a2a-kit/server/grpc never reach @grpc/grpc-js, type-only imports included', () => {
-    // Their users install no grpc-js: no module of theirs may load it, and no .d.ts of theirs may name it.
+  it('only a2a-kit/server/grpc-js reaches @grpc/grpc-js, and nothing reaches protobufjs, type-only imports included', () => {
+    // gRPC users install neither: no module may load them, and no .d.ts may name them.
     const reached = (entry: string): string[] => {
       const seen = new Set<string>();
       const found: string[] = [];
@@ -89,7 +89,7 @@ describe('architecture', () => {
         if (seen.has(f)) continue;
         seen.add(f);
         for (const s of specifiers(f)) {
-          if (s === '@grpc/grpc-js' || s.startsWith('@grpc/grpc-js/')) found.push(`${rel(f)} imports ${s}`);
+          if (/^(@grpc\/grpc-js|protobufjs)(\/|$)/.test(s)) found.push(`${rel(f)} imports ${s}`);
           const t = resolveRelative(f, s);
           if (t) todo.push(t);
         }
@@ -97,8 +97,9 @@ describe('architecture', () => {
       assert.ok(seen.size > 5 && seen.size < 2000, `walked the module graph of ${entry} (${seen.size} modules)`);
       return found;
     };
-    assert.deepEqual(reached(path.join('server', 'grpc', 'index.ts')), []);
-    assert.deepEqual(reached(path.join('server', 'index.ts')), []);
+    for (const entry of [['server', 'grpc', 'index.ts'], ['server', 'index.ts'], ['client', 'grpc', 'index.ts'], ['client', 'index.ts'], ['cli', 'a2a.ts']]) {
+      assert.deepEqual(reached(path.join(...entry)), [], entry.join('/'));
+    }
     // The check itself sees grpc-js where it is: the grpc-js entry point reaches it.
     assert.ok(reached(path.join('server', 'grpc-js', 'index.ts')).length > 0);
   });
