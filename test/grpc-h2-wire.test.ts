@@ -8,7 +8,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http2, { type ServerHttp2Stream } from 'node:http2';
-import { GRPC_CODES, GRPC_METHODS, STATUS_DETAILS_KEY, decodeStatus, encodeMessage } from '../src/protocol/grpc/index.js';
+import { gzipSync } from 'node:zlib';
+import { GRPC_CODES, GRPC_METHODS, STATUS_DETAILS_KEY, decodeMessage, decodeStatus, encodeMessage } from '../src/protocol/grpc/index.js';
 import type { AgentExecutor } from '../src/server/index.js';
 import { BOUND_MS, agent, message } from './rest-fixture.js';
 import { closeRawClients, grpcCall, startGrpcAgent } from './grpc-fixture.js';
@@ -120,10 +121,35 @@ describe('gRPC wire rules', () => {
     assert.equal((await grpcCall(a.grpc.target, 'SendMessage', { message: message('echo after') })).status, 0);
   });
 
-  test('grpc-encoding gzip → UNIMPLEMENTED, naming identity as what is accepted', async () => {
-    const answer = await open(GRPC_METHODS.SendMessage.path, frame(Buffer.from([1, 2, 3]), 1), { 'grpc-encoding': 'gzip' }).done;
+  test('an encoding this server does not read (br) → UNIMPLEMENTED, naming gzip and identity as accepted', async () => {
+    const answer = await open(GRPC_METHODS.SendMessage.path, frame(Buffer.from([1, 2, 3]), 1), { 'grpc-encoding': 'br' }).done;
     assert.equal(answer.status['grpc-status'], String(GRPC_CODES.UNIMPLEMENTED));
-    assert.equal(answer.status['grpc-accept-encoding'], 'identity');
+    assert.equal(answer.status['grpc-accept-encoding'], 'gzip,identity');
+  });
+
+  test('grpc-encoding gzip: a compressed request is inflated and answered; an uncompressed one in the same call style too', async () => {
+    const zipped = frame(gzipSync(encodeMessage('SendMessageRequest', { message: message('echo zipped') })), 1);
+    const answer = await open(GRPC_METHODS.SendMessage.path, zipped, { 'grpc-encoding': 'gzip' }).done;
+    assert.equal(answer.status['grpc-status'], '0');
+    assert.ok(answer.bytes > 0);
+    // The flag decides per message: grpc-encoding only names the algorithm.
+    const plain = await open(GRPC_METHODS.SendMessage.path, send('echo plain'), { 'grpc-encoding': 'gzip' }).done;
+    assert.equal(plain.status['grpc-status'], '0');
+  });
+
+  test('a gzip bomb is refused by what it inflates to: RESOURCE_EXHAUSTED with a field violation stating the limit', async () => {
+    const bomb = frame(gzipSync(Buffer.alloc(16 * 65536)), 1);
+    assert.ok(bomb.length < 4096, 'the bomb itself is small');
+    const answer = await open(GRPC_METHODS.SendMessage.path, bomb, { 'grpc-encoding': 'gzip' }).done;
+    assert.equal(answer.status['grpc-status'], String(GRPC_CODES.RESOURCE_EXHAUSTED));
+    const bad = details(answer.status).details.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest') as any;
+    assert.match(bad.fieldViolations[0].description, /inflates to more than the limit of 65536 bytes/);
+  });
+
+  test('bytes marked gzip that do not inflate → INTERNAL saying so', async () => {
+    const answer = await open(GRPC_METHODS.SendMessage.path, frame(Buffer.from('not gzip at all'), 1), { 'grpc-encoding': 'gzip' }).done;
+    assert.equal(answer.status['grpc-status'], String(GRPC_CODES.INTERNAL));
+    assert.match(decodeURIComponent(String(answer.status['grpc-message'])), /does not inflate/);
   });
 
   test('an oversize message → RESOURCE_EXHAUSTED with a field violation stating the limit', async () => {
@@ -206,4 +232,23 @@ describe('deadlines, resets and slow readers', () => {
       a.grpc.server.off('stream', watch);
     }
   });
+});
+
+test('a grpc-js client that compresses every message (gzip) is served as any other', async () => {
+  const { Client, Metadata, credentials } = await import('@grpc/grpc-js');
+  const a = await startGrpcAgent('bare');
+  const client = new Client(a.grpc.target, credentials.createInsecure(), { 'grpc.default_compression_algorithm': 2 });
+  try {
+    const m = GRPC_METHODS.SendMessage;
+    const answer = await new Promise<Buffer>((resolve, reject) => {
+      const md = new Metadata();
+      md.set('a2a-version', '1.0');
+      client.makeUnaryRequest(m.path, (b: Buffer) => b, (b: Buffer) => b, encodeMessage(m.request, { message: message('echo compressed') }), md, { deadline: Date.now() + BOUND_MS }, (err, value) => (err ? reject(err) : resolve(value!)));
+    });
+    const result = decodeMessage(m.response, answer) as { task?: { status: { state: string } } };
+    assert.equal(result.task?.status.state, 'TASK_STATE_COMPLETED');
+  } finally {
+    client.close();
+    await a.close();
+  }
 });

@@ -13,7 +13,7 @@ import { asA2AError } from '../bindings/common.js';
 import { H2Call, authenticateCall } from './h2-call.js';
 import { H2EventWriter } from './h2-event-writer.js';
 import type { GrpcAuth } from './options.js';
-import { PREFIX_BYTES, errorHeaders, oversize, plainStatusHeaders, requestMessage, timeoutMs, undecodable, wireErrorHeaders, type RequestMessage } from './h2-wire.js';
+import { PREFIX_BYTES, errorHeaders, inflated, oversize, plainStatusHeaders, requestMessage, timeoutMs, undecodable, wireErrorHeaders, type RequestMessage } from './h2-wire.js';
 
 /** What the service needs besides the dispatcher. */
 export interface H2ServiceOptions {
@@ -26,6 +26,9 @@ export interface H2ServiceOptions {
   onStream: (writer: H2EventWriter) => void;
 }
 
+/** Request encodings this server reads (§10 leaves compression to gRPC; gzip is the one every gRPC stack has). */
+const ACCEPTED_ENCODINGS = new Set(['identity', 'gzip']);
+const ACCEPT_ENCODING = 'gzip,identity';
 const ROUTES = new Map<string, Operation>(OPERATIONS.map((op) => [GRPC_METHODS[op.name].path, op]));
 const noop = (): void => {};
 
@@ -81,12 +84,12 @@ export function a2aStreamHandler(service: OperationDispatcher, opts: H2ServiceOp
     const call = new H2Call(stream, headers);
     const op = ROUTES.get(String(headers[':path']));
     const encoding = headers['grpc-encoding'];
-    if (!op || (encoding !== undefined && encoding !== 'identity')) {
+    if (!op || (encoding !== undefined && !ACCEPTED_ENCODINGS.has(String(encoding)))) {
       call.status(
         op
-          ? plainStatusHeaders(GRPC_CODES.UNIMPLEMENTED, `This server accepts uncompressed messages only (grpc-encoding identity), not ${String(encoding)}`, 'UNSUPPORTED_ENCODING')
+          ? plainStatusHeaders(GRPC_CODES.UNIMPLEMENTED, `This server accepts messages in ${ACCEPT_ENCODING}, not grpc-encoding ${String(encoding)}`, 'UNSUPPORTED_ENCODING')
           : errorHeaders(new A2AError('MethodNotFound', `Method not found: ${String(headers[':path'])}`)),
-        op ? { 'grpc-accept-encoding': 'identity' } : undefined,
+        op ? { 'grpc-accept-encoding': ACCEPT_ENCODING } : undefined,
       );
       discard(call, max);
       return;
@@ -94,8 +97,9 @@ export function a2aStreamHandler(service: OperationDispatcher, opts: H2ServiceOp
     const ms = timeoutMs(headers['grpc-timeout']);
     if (ms !== undefined) call.deadline(ms);
     readBody(call, max, (body) => {
-      const msg = requestMessage(body, max);
+      const msg = requestMessage(body, max, encoding === 'gzip');
       if (!msg.ok) call.status(wireErrorHeaders(msg));
+      else if (msg.compressed) void inflated(msg.bytes, max).then((plain) => (plain.ok ? run(call, op, plain.bytes) : call.status(wireErrorHeaders(plain))));
       else void run(call, op, msg.bytes);
     });
   };

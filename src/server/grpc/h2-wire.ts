@@ -3,36 +3,57 @@
  * big-endian uint32 length before each protobuf message), `grpc-timeout` deadlines, the
  * percent-encoded `grpc-message`, and an error as status headers. Pure functions, no grpc-js.
  */
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { A2AError, ERROR_INFO_TYPE, KIT_ERROR_DOMAIN, type ErrorDetail, type FieldViolation } from '../../protocol/index.js';
 import { GRPC_CODES, ProtoError, STATUS_DETAILS_KEY, encodeStatus } from '../../protocol/grpc/index.js';
 
 /** Bytes before every message: the compressed flag, then the length. */
 export const PREFIX_BYTES = 5;
 
-/** The one request message of a unary or server-streaming call, or why there is none. */
+/** The one request message of a unary or server-streaming call (`compressed`: gzip bytes still to inflate), or why there is none. */
 export type RequestMessage =
-  | { ok: true; bytes: Buffer }
-  | { ok: false; code: number; message: string; oversize?: { length: number; limit: number } };
+  | { ok: true; bytes: Buffer; compressed?: boolean }
+  | { ok: false; code: number; message: string; oversize?: { length: number | undefined; limit: number } };
 
 /**
  * Read the single request message from the whole request body. A body that is not exactly one
  * message is a broken client (INTERNAL, or UNIMPLEMENTED for a second message, as grpc-js answers);
- * a set compressed flag without a negotiated encoding is INTERNAL (the gRPC spec's rule).
+ * a set compressed flag without a negotiated encoding (`gzip`: the call said grpc-encoding gzip) is
+ * INTERNAL (the gRPC spec's rule).
  */
-export function requestMessage(body: Buffer, max: number): RequestMessage {
+export function requestMessage(body: Buffer, max: number, gzip = false): RequestMessage {
   if (body.length < PREFIX_BYTES) {
     return { ok: false, code: GRPC_CODES.INTERNAL, message: body.length === 0 ? 'The request carries no message' : 'The request ends inside a message prefix' };
   }
   const flag = body[0]!;
   const length = body.readUInt32BE(1);
   if (length > max) return oversize(length, max);
-  if (flag !== 0) {
-    return { ok: false, code: GRPC_CODES.INTERNAL, message: 'The request message is marked compressed, but no grpc-encoding was negotiated (this server accepts identity only)' };
+  if (flag > 1 || (flag === 1 && !gzip)) {
+    return { ok: false, code: GRPC_CODES.INTERNAL, message: 'The request message is marked compressed, but no grpc-encoding was negotiated (send grpc-encoding: gzip with it)' };
   }
   const end = PREFIX_BYTES + length;
   if (body.length < end) return { ok: false, code: GRPC_CODES.INTERNAL, message: 'The request ends inside a message' };
   if (body.length > end) return { ok: false, code: GRPC_CODES.UNIMPLEMENTED, message: 'A second request message for a method that takes one' };
-  return { ok: true, bytes: body.subarray(PREFIX_BYTES, end) };
+  const bytes = body.subarray(PREFIX_BYTES, end);
+  return flag === 1 ? { ok: true, bytes, compressed: true } : { ok: true, bytes };
+}
+
+const gunzipAsync = promisify(gunzip);
+
+/**
+ * A gzip-compressed request message, inflated off the event loop and never past `max` bytes: the
+ * limit is on the message, not on what travelled, so a small bomb is refused like a large message.
+ */
+export async function inflated(bytes: Buffer, max: number): Promise<RequestMessage> {
+  try {
+    return { ok: true, bytes: await gunzipAsync(bytes, { maxOutputLength: max }) };
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      return { ok: false, code: GRPC_CODES.RESOURCE_EXHAUSTED, message: `The request message inflates to more than the limit of ${max} bytes`, oversize: { length: undefined, limit: max } };
+    }
+    return { ok: false, code: GRPC_CODES.INTERNAL, message: `The request message is marked gzip-compressed but does not inflate: ${(err as Error).message}` };
+  }
 }
 
 /** The refusal of a message over the limit; `length` is what its prefix announced. */
@@ -85,7 +106,7 @@ export function wireErrorHeaders(refused: Extract<RequestMessage, { ok: false }>
   const info = { '@type': ERROR_INFO_TYPE, reason: 'INVALID_REQUEST', domain: KIT_ERROR_DOMAIN };
   if (refused.oversize === undefined) return statusHeaders(refused.code, refused.message, [info]);
   const { length, limit } = refused.oversize;
-  const violation = { field: '(request)', description: `is ${length} bytes, over the limit of ${limit} bytes` };
+  const violation = { field: '(request)', description: length === undefined ? `inflates to more than the limit of ${limit} bytes` : `is ${length} bytes, over the limit of ${limit} bytes` };
   return statusHeaders(refused.code, refused.message, [info, { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [violation] }]);
 }
 
