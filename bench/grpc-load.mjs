@@ -8,7 +8,7 @@
  */
 import http2 from 'node:http2';
 import { performance } from 'node:perf_hooks';
-import { GRPC_METHODS, decodeMessage, encodeMessage } from '../dist/protocol/grpc/index.js';
+import { GRPC_METHODS, decodeMessage, encodeFramed } from '../dist/protocol/grpc/index.js';
 
 const cfg = JSON.parse(process.argv[2]);
 // Raw HTTP/2 with gRPC framing rather than a grpc-js client: like autocannon for HTTP, the load
@@ -19,17 +19,8 @@ const headers = (path) => ({ ':method': 'POST', ':path': path, 'content-type': '
 const SEND_HEADERS = headers(GRPC_METHODS.SendMessage.path);
 const STREAM_HEADERS = headers(GRPC_METHODS.SendStreamingMessage.path);
 
-/** A gRPC length-prefixed message (uncompressed). */
-function frame(bytes) {
-  const b = Buffer.allocUnsafe(5 + bytes.length);
-  b[0] = 0;
-  b.writeUInt32BE(bytes.length, 1);
-  b.set(bytes, 5);
-  return b;
-}
-
 // The same bytes for every call, as the HTTP scenarios send the same body.
-const request = (text) => frame(encodeMessage('SendMessageRequest', { message: { messageId: 'bench-1', role: 'ROLE_USER', parts: [{ text }] } }));
+const request = (text) => encodeFramed('SendMessageRequest', { message: { messageId: 'bench-1', role: 'ROLE_USER', parts: [{ text }] } });
 const SEND = request('hello');
 const STREAM = request(`stream:${cfg.k}`);
 

@@ -235,3 +235,9 @@ test('a large answer arriving in many small DATA frames decodes whole (its piece
   });
   assert.deepEqual(await getTask(url, { maxResponseBytes: 4_000_000 }), big);
 });
+
+test('numeric options are checked when the transport is made, naming the option', () => {
+  for (const [name, value] of [['idleTimeoutMs', Number.NaN], ['idleTimeoutMs', 0], ['maxResponseBytes', -1], ['maxResponseBytes', 1.5]] as const) {
+    assert.throws(() => new GrpcTransport('http://127.0.0.1:9', { [name]: value }), clientError('INVALID_ARGUMENT', new RegExp(`${name} must be a whole number above 0`)));
+  }
+});

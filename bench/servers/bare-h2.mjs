@@ -5,7 +5,7 @@
  * that `sendTrailers` adds (an experiment only: it relies on node internals).
  */
 import http2 from 'node:http2';
-import { GRPC_METHODS, encodeMessage } from '../../dist/protocol/grpc/index.js';
+import { GRPC_METHODS, encodeFramed } from '../../dist/protocol/grpc/index.js';
 import { report } from './harness.mjs';
 
 const TASK_ID = '694a9cc2-3a25-41dd-acd1-30eb9d5cacc5';
@@ -18,11 +18,7 @@ const task = {
   history: [{ messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello' }], taskId: TASK_ID, contextId: CTX_ID }],
   artifacts: [{ name: 'echo', parts: [{ text: 'hello' }], artifactId: 'f17e9905-0228-4ce8-8997-39edb6648319' }],
 };
-const body = Buffer.from(encodeMessage('SendMessageResponse', { task }));
-const SEND = Buffer.allocUnsafe(5 + body.length);
-SEND[0] = 0;
-SEND.writeUInt32BE(body.length, 1);
-SEND.set(body, 5);
+const SEND = encodeFramed('SendMessageResponse', { task });
 const PATH = GRPC_METHODS.SendMessage.path;
 const MODE = process.env.BARE_H2_MODE ?? 'trailers';
 const OK = { 'grpc-status': '0' };

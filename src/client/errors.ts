@@ -68,6 +68,27 @@ export function isAbortError(e: unknown): boolean {
 /** Socket-level codes meaning the request never left this machine or never reached a listener. */
 const UNREACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
+/** The first string `code` along `err` and its causes that `accept` takes (socket errors sit under wrapper errors). */
+export function causeCode(err: unknown, accept: (code: string) => boolean = () => true): string | undefined {
+  let c: unknown = err;
+  for (let depth = 0; depth < 4 && typeof c === 'object' && c !== null; depth++) {
+    const code = (c as { code?: unknown }).code;
+    if (typeof code === 'string' && accept(code)) return code;
+    c = (c as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The socket code along `err`'s causes that means the request never reached a listener, if any. */
+export function unreachedCode(err: unknown): string | undefined {
+  return causeCode(err, (code) => UNREACHED.has(code));
+}
+
+/** What a "could not reach" message adds for a socket code: the likely fix when nothing listens. */
+export function reachHint(code: string | undefined): string {
+  return code === 'ECONNREFUSED' ? ' — is the agent running and is the URL right?' : '';
+}
+
 /**
  * True when the agent certainly did not receive the request: the connection could not be made,
  * or the URL answered that nothing A2A lives there. Only then is sending a state-changing
@@ -77,12 +98,5 @@ const UNREACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREA
 export function neverReachedAgent(err: unknown): boolean {
   if (!isA2AClientError(err)) return false;
   if (err.code === 'BAD_RESPONSE') return err.status === 404 || err.status === 405;
-  if (err.code !== 'NETWORK') return false;
-  let c: unknown = err.cause;
-  for (let depth = 0; depth < 4 && typeof c === 'object' && c !== null; depth++) {
-    const code = (c as { code?: unknown }).code;
-    if (typeof code === 'string' && UNREACHED.has(code)) return true;
-    c = (c as { cause?: unknown }).cause;
-  }
-  return false;
+  return err.code === 'NETWORK' && unreachedCode(err.cause) !== undefined;
 }

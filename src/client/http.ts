@@ -2,7 +2,7 @@
  * Small HTTP helpers shared by discovery and the transports: one place that turns fetch's many
  * failure shapes into {@link A2AClientError}s, and that reads bodies without trusting their size.
  */
-import { A2AClientError, isA2AClientError, isAbortError } from './errors.js';
+import { A2AClientError, isA2AClientError, isAbortError, reachHint } from './errors.js';
 
 /** The fetch signature the client uses; inject your own (proxy, mTLS dispatcher, tests). */
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
@@ -53,8 +53,7 @@ export function toClientError(err: unknown, what: string, url: string, timeoutMs
         cause: err,
       });
     }
-    const hint = cause?.code === 'ECONNREFUSED' ? ' — is the agent running and is the URL right?' : '';
-    return new A2AClientError('NETWORK', `${what}: could not reach ${url} (${detail})${hint}`, { cause: err });
+    return new A2AClientError('NETWORK', `${what}: could not reach ${url} (${detail})${reachHint(cause?.code)}`, { cause: err });
   }
   return err;
 }

@@ -7,7 +7,7 @@
  */
 import { constants, type ClientHttp2Stream, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
 import { grpcMessageText } from '../../protocol/grpc/index.js';
-import { A2AClientError } from '../errors.js';
+import { A2AClientError, causeCode, reachHint, unreachedCode } from '../errors.js';
 import { UNAVAILABLE_STATUSES } from '../http.js';
 import type { H2Channel } from './channel.js';
 
@@ -38,8 +38,6 @@ export interface GrpcCallOptions {
 }
 
 const PREFIX = 5;
-/** Socket-level codes meaning the request never reached a listener (the client's fallback acts on them). */
-const UNREACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** The gRPC code an HTTP status stands for when no grpc-status came (the gRPC HTTP/2 spec's table). */
 function codeOfHttpStatus(status: number): number {
@@ -49,17 +47,6 @@ function codeOfHttpStatus(status: number): number {
   if (status === 404) return 12;
   if (UNAVAILABLE_STATUSES.has(status)) return 14;
   return 2;
-}
-
-/** The socket error under a stream error (node wraps a failed connect as a cancelled pending stream). */
-function socketCode(err: unknown): string | undefined {
-  let c: unknown = err;
-  for (let depth = 0; depth < 4 && typeof c === 'object' && c !== null; depth++) {
-    const code = (c as { code?: unknown }).code;
-    if (typeof code === 'string' && !code.startsWith('ERR_HTTP2')) return code;
-    c = (c as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /** A call in flight. `done` settles once, when the stream has closed. */
@@ -202,11 +189,12 @@ export class GrpcClientCall {
   /** Why a call ended without a status: no connection, a reset, a connection that broke. */
   #broken(error: unknown, rstCode: number | undefined, answered: boolean): A2AClientError {
     const { what, url } = this.opts;
-    const code = socketCode(error);
-    if (code !== undefined && UNREACHED.has(code)) {
-      const hint = code === 'ECONNREFUSED' ? ' — is the agent running and is the URL right?' : '';
-      return new A2AClientError('NETWORK', `${what}: could not reach ${url} over gRPC (${code})${hint}`, { cause: Object.assign(new Error(code), { code }) });
+    // node wraps a failed connect as a cancelled pending stream: the socket's code is under it.
+    const unreached = unreachedCode(error);
+    if (unreached !== undefined) {
+      return new A2AClientError('NETWORK', `${what}: could not reach ${url} over gRPC (${unreached})${reachHint(unreached)}`, { cause: error });
     }
+    const code = causeCode(error, (c) => !c.startsWith('ERR_HTTP2'));
     if (rstCode === constants.NGHTTP2_REFUSED_STREAM) {
       return new A2AClientError('UNAVAILABLE', `${what}: ${url} refused the gRPC call (it is shutting down or at its limit); try again`);
     }

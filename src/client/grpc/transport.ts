@@ -56,6 +56,14 @@ function metadataOf(req: TransportRequest): OutgoingHttpHeaders {
   return md;
 }
 
+/** A numeric option, checked: a whole number above zero (a NaN idle timeout would close every connection at once). */
+function positive(options: GrpcTransportOptions, name: 'idleTimeoutMs' | 'maxResponseBytes'): number | undefined {
+  const v = options[name];
+  if (v === undefined) return undefined;
+  if (!Number.isSafeInteger(v) || v <= 0) throw new A2AClientError('INVALID_ARGUMENT', `grpcTransport: ${name} must be a whole number above 0, got ${String(v)}`);
+  return v;
+}
+
 /** A request the agent could never read: the same InvalidParams answer the agent would give. */
 function unencodable(err: unknown, operation: OperationName): Error {
   if (!(err instanceof ProtoError)) return err as Error;
@@ -85,8 +93,8 @@ export class GrpcTransport implements Transport {
     if (!authority) throw new A2AClientError('INVALID_ARGUMENT', `${JSON.stringify(url)} is not a gRPC interface URL (http://, https://, grpc://, grpcs:// or host:port)`);
     const tls = authority.tls ?? options.tls !== undefined;
     const host = authority.host.includes(':') ? `[${authority.host}]` : authority.host;
-    this.#channel = new H2Channel(`${tls ? 'https' : 'http'}://${host}:${authority.port}`, options.tls, options.idleTimeoutMs ?? 300_000);
-    this.#maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.#channel = new H2Channel(`${tls ? 'https' : 'http'}://${host}:${authority.port}`, options.tls, positive(options, 'idleTimeoutMs') ?? 300_000);
+    this.#maxBytes = positive(options, 'maxResponseBytes') ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
   async call(operation: OperationName, params: object, req: TransportRequest): Promise<unknown> {

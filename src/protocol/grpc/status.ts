@@ -37,6 +37,12 @@ export function grpcCodeName(code: number): GrpcCodeName {
   return NAMES[code] ?? 'UNKNOWN';
 }
 
+/** `grpc-message` is percent-encoded: every byte outside printable ASCII, and `%` itself. */
+export function encodeGrpcMessage(text: string): string {
+  if (!/[^\x20-\x24\x26-\x7e]/.test(text)) return text;
+  return text.replace(/\p{Cs}/gu, '\uFFFD').replace(/[^\x20-\x24\x26-\x7e]+/gu, (s) => encodeURIComponent(s));
+}
+
 /** The text of a `grpc-message` (percent-encoded on the wire); one that is not valid percent-encoding is kept as it came. */
 export function grpcMessageText(value: string | string[] | undefined): string {
   const text = Array.isArray(value) ? value[0] : value;

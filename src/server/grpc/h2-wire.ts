@@ -6,7 +6,7 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { A2AError, ERROR_INFO_TYPE, KIT_ERROR_DOMAIN, type ErrorDetail, type FieldViolation } from '../../protocol/index.js';
-import { GRPC_CODES, ProtoError, STATUS_DETAILS_KEY, encodeStatus } from '../../protocol/grpc/index.js';
+import { GRPC_CODES, ProtoError, STATUS_DETAILS_KEY, encodeGrpcMessage, encodeStatus } from '../../protocol/grpc/index.js';
 
 /** Bytes before every message: the compressed flag, then the length. */
 export const PREFIX_BYTES = 5;
@@ -69,12 +69,6 @@ export function timeoutMs(value: string | string[] | undefined): number | undefi
   const m = /^(\d{1,8})([HMSmun])$/.exec(value);
   if (!m) return undefined;
   return Number(m[1]) * UNIT_MS[m[2]!]!;
-}
-
-/** `grpc-message` is percent-encoded: every byte outside printable ASCII, and `%` itself. */
-export function encodeGrpcMessage(text: string): string {
-  if (!/[^\x20-\x24\x26-\x7e]/.test(text)) return text;
-  return text.replace(/\p{Cs}/gu, '\uFFFD').replace(/[^\x20-\x24\x26-\x7e]+/gu, (s) => encodeURIComponent(s));
 }
 
 /** The headers of a status: code, message, and the google.rpc.Status in `grpc-status-details-bin`. */
