@@ -11,36 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { AUTH, TOKEN, rpc, startKit, type KitFixture } from './kit-agents-fixture.js';
-import { observingProxy } from './kit-planner-fixture.js';
-
-const BOUND_MS = 180_000;
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function demo(args: string[], env: Record<string, string>, script = 'kit/dist/cli/demo.js'): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      env: { ...process.env, NO_COLOR: '1', LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`demo ${args.join(' ')} did not finish in ${BOUND_MS} ms\n${stdout}\n${stderr}`));
-    }, BOUND_MS);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+import { CLI_BOUND_MS, observingProxy, runBuilt } from './kit-planner-fixture.js';
 
 // The CLIs run as users run them: built (`npm test` builds first; a rebuild here would pull dist/ from
 // under the test files running beside this one).
@@ -48,7 +19,7 @@ before(() => {
   assert.ok(existsSync('kit/dist/cli/demo.js'), 'kit/dist/cli/demo.js is missing: run npm run build:kit first');
 });
 
-describe('demo CLI', { timeout: 4 * BOUND_MS }, () => {
+describe('demo CLI', { timeout: 4 * CLI_BOUND_MS }, () => {
   let dir: string;
   let env: Record<string, string>;
   before(() => {
@@ -62,7 +33,7 @@ describe('demo CLI', { timeout: 4 * BOUND_MS }, () => {
   });
 
   it('node kit/dist/cli/demo.js deploys change-ok and exits 0', async () => {
-    const r = await demo([], env);
+    const r = await runBuilt([], env);
     assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /skill map: run-tests → test-runner, review-code → code-reviewer, deploy → deployer/);
     // The manual's client speaks JSON-RPC 1.0: it passes over the test-runner's GRPC entry and says why.
@@ -74,7 +45,7 @@ describe('demo CLI', { timeout: 4 * BOUND_MS }, () => {
   });
 
   it('--bindings grpc,jsonrpc runs the tests over gRPC to the test-runner, the rest over JSON-RPC, and deploys: exit 0', async () => {
-    const r = await demo(['--bindings', 'grpc,jsonrpc'], env);
+    const r = await runBuilt(['--bindings', 'grpc,jsonrpc'], env);
     assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /test-runner +\[0\] GRPC 1\.0 http:\/\/localhost:\d+ /);
     assert.match(r.stdout, /code-reviewer +\[0\] JSONRPC 1\.0 /);
@@ -84,7 +55,7 @@ describe('demo CLI', { timeout: 4 * BOUND_MS }, () => {
   });
 
   it('the demo says each thing once and ends with where the release went, the time per stage and what to try next', async () => {
-    const r = await demo([], env);
+    const r = await runBuilt([], env);
     assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
     const count = (re: RegExp): number => r.stdout.match(new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`))?.length ?? 0;
     assert.equal(count(/\/\.well-known\/agent-card\.json/), 3, 'each card URL once, in discovery');
@@ -102,23 +73,23 @@ describe('demo CLI', { timeout: 4 * BOUND_MS }, () => {
   });
 
   it('--project change-broken stops at the tests and exits 1', async () => {
-    const r = await demo(['--project', 'change-broken'], env);
+    const r = await runBuilt(['--project', 'change-broken'], env);
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /✘ stopped before deploy: \d+ test\(s\) failed/);
     assert.doesNotMatch(r.stdout, /Deploy →/);
   });
 
   it('bad usage exits 2 with a message naming the problem', async () => {
-    const r = await demo(['--target', 'moon'], env);
+    const r = await runBuilt(['--target', 'moon'], env);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /target must be staging or production, not "moon"/);
-    const p = await demo(['--ports', '1,2'], env);
+    const p = await runBuilt(['--ports', '1,2'], env);
     assert.equal(p.code, 2);
     assert.match(p.stderr, /--ports expects three ports/);
   });
 });
 
-describe('planner CLI against running agents', { timeout: 3 * BOUND_MS }, () => {
+describe('planner CLI against running agents', { timeout: 3 * CLI_BOUND_MS }, () => {
   let f: KitFixture;
   let jwksFile: string;
   let args: string[];
@@ -133,7 +104,7 @@ describe('planner CLI against running agents', { timeout: 3 * BOUND_MS }, () => 
   after(() => f?.close());
 
   const planner = (extra: string[], env: Record<string, string> = { DEPLOYER_TOKEN: TOKEN }) =>
-    demo([...args, ...extra], { KIT_WORK_DIR: path.join(f.dir, 'no-work-dir'), ...env }, 'kit/dist/cli/planner.js');
+    runBuilt([...args, ...extra], { KIT_WORK_DIR: path.join(f.dir, 'no-work-dir'), ...env }, 'kit/dist/cli/planner.js');
 
   it('deploys with signatures required and the token from DEPLOYER_TOKEN: exit 0', async () => {
     const r = await planner([]);
@@ -155,7 +126,7 @@ describe('planner CLI against running agents', { timeout: 3 * BOUND_MS }, () => 
     const ports = await planner(['--ports', '1,2,3']);
     assert.equal(ports.code, 2);
     assert.match(ports.stderr, /unknown flag --ports: the planner finds the agents with --agents LIST/);
-    const jwks = await demo(['--trust-jwks', path.join(f.dir, 'missing.json')], {}, 'kit/dist/cli/planner.js');
+    const jwks = await runBuilt(['--trust-jwks', path.join(f.dir, 'missing.json')], {}, 'kit/dist/cli/planner.js');
     assert.equal(jwks.code, 2);
     assert.match(jwks.stderr, /cannot read trusted keys from .*missing\.json/);
   });
@@ -175,7 +146,7 @@ describe('planner CLI against running agents', { timeout: 3 * BOUND_MS }, () => 
     child.stderr.resume();
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     try {
-      const deadline = Date.now() + BOUND_MS;
+      const deadline = Date.now() + CLI_BOUND_MS;
       let held: { params: { message: { taskId: string } } } | undefined;
       for (let i = 0; i < 2000 && !held && Date.now() < deadline && child.exitCode === null; i++) {
         const seen = proxy.seen.find((r) => confirm(r.body));
@@ -187,7 +158,7 @@ describe('planner CLI against running agents', { timeout: 3 * BOUND_MS }, () => 
       assert.equal((await rpc(f, 'deployer', 'GetTask', { id: taskId }, AUTH)).body.result.status.state, 'TASK_STATE_INPUT_REQUIRED');
 
       child.kill('SIGINT');
-      const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('timeout'), BOUND_MS).unref())]);
+      const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('timeout'), CLI_BOUND_MS).unref())]);
       assert.equal(code, 130, stdout);
       assert.match(stdout, /Ctrl-C: canceling the task being waited on/);
       assert.match(stdout, new RegExp(`✘ interrupted during deploy: canceled task ${taskId.slice(0, 8)} on deployer \\(now CANCELED\\)`));

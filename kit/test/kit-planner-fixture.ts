@@ -1,8 +1,10 @@
 /**
  * Helpers of the planner tests: an observing proxy in front of one kit agent (it records every request
  * the agent receives — method, path, headers, body — and can serve a changed card), a transcript sink,
- * and a planner config for agents on port 0. Everything is real HTTP on 127.0.0.1.
+ * a planner config for agents on port 0, and the built commands run as a user runs them. Everything is
+ * real HTTP on 127.0.0.1.
  */
+import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { DEFAULT_CONFIG, type PlannerConfig } from '../src/planner/index.js';
@@ -115,4 +117,39 @@ export function transcriptSink(): { out: PassThrough; text(): string } {
 /** A planner config for agents at `agents`, with a bounded task time. */
 export function plannerConfig(agents: string[], extra: Partial<PlannerConfig> = {}): PlannerConfig {
   return { ...DEFAULT_CONFIG, agents, taskTimeoutMs: 60_000, ...extra };
+}
+
+/** How long one run of a built kit command may take (the demo starts three agents and runs the pipeline). */
+export const CLI_BOUND_MS = 180_000;
+
+/** What a finished command printed, and how it exited. */
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Run a built kit command (the demo by default) in a child process, without colours or logs, to its end
+ * within {@link CLI_BOUND_MS}.
+ */
+export function runBuilt(args: string[], env: Record<string, string>, script = 'kit/dist/cli/demo.js'): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      env: { ...process.env, NO_COLOR: '1', LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} ${args.join(' ')} did not finish in ${CLI_BOUND_MS} ms\n${stdout}\n${stderr}`));
+    }, CLI_BOUND_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }

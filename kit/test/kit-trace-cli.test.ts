@@ -5,12 +5,11 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CLI_BOUND_MS, runBuilt } from './kit-planner-fixture.js';
 
-const BOUND_MS = 180_000;
 let dir: string;
 
 // Built, as users run it (`npm test` builds first; a rebuild here would pull dist/ from under other tests).
@@ -23,27 +22,8 @@ after(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function demo(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, NO_COLOR: '1', LOG_LEVEL: 'silent', KIT_PORTS: '0,0,0', KIT_WORK_DIR: path.join(dir, 'work'), KIT_WORKSPACE: path.join(dir, 'samples') };
-    const child = spawn(process.execPath, ['kit/dist/cli/demo.js', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`demo ${args.join(' ')} did not finish in ${BOUND_MS} ms\n${stdout}\n${stderr}`));
-    }, BOUND_MS);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-test('npm start -- --trace ends with one trace across the planner, the three agents and the push deliveries', { timeout: BOUND_MS + 10_000 }, async () => {
-  const r = await demo(['--trace']);
+test('npm start -- --trace ends with one trace across the planner, the three agents and the push deliveries', { timeout: CLI_BOUND_MS + 10_000 }, async () => {
+  const r = await runBuilt(['--trace'], { KIT_PORTS: '0,0,0', KIT_WORK_DIR: path.join(dir, 'work'), KIT_WORKSPACE: path.join(dir, 'samples') });
   assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
   const at = r.stdout.indexOf('\ntrace (OpenTelemetry, in memory)\n');
   assert.ok(at > 0, r.stdout);
