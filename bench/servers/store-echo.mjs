@@ -4,9 +4,8 @@
  * its DatabaseTaskStore (kysely + pg) at BENCH_STORE. Every statement sent to PostgreSQL is counted
  * (pg.Client#query is wrapped before any pool exists): { cmd: 'queries' } answers the count so far.
  */
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { echoCard, report } from './harness.mjs';
+import { echo, echoCard, report } from './harness.mjs';
 
 let queries = 0;
 const query = pg.Client.prototype.query;
@@ -27,60 +26,25 @@ if (impl === 'ours') {
   if (target.startsWith('sqlite:')) store = new (await import(`${dist}server/store/sqlite.js`)).SqliteTaskStore({ path: target.slice(7) });
   else if (target.startsWith('postgres')) store = (await import(`${dist}server/store/postgres/index.js`)).postgresStore(target, { schema: 'a2a', pool: { max: POOL } });
   const server = createAgentServer({
-    executor: (ctx, task) => {
-      task.working();
-      task.addArtifact({ name: 'echo', parts: [{ text: ctx.text }] });
-      task.complete();
-    },
+    executor: echo,
     card: (origin) => echoCard(origin),
     ...(store ? { store } : {}),
   });
   report(await server.listen(0));
 } else {
   const { default: express } = await import('express');
-  const { TaskState } = await import('@a2a-js/sdk');
-  const { AgentEvent, DefaultRequestHandler } = await import('@a2a-js/sdk/server');
+  const { DefaultRequestHandler } = await import('@a2a-js/sdk/server');
+  const { sdkEcho, sdkEchoCard } = await import('./sdk-echo.mjs');
   const { UserBuilder, jsonRpcHandler } = await import('@a2a-js/sdk/server/express');
   const { DatabaseTaskStore } = await import('@a2a-js/sdk/server/database');
   const { Kysely, PostgresDialect } = await import('kysely');
   const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target, max: POOL }) }) });
-  const status = (state) => ({ state, message: undefined, timestamp: new Date().toISOString() });
-  const executor = {
-    async execute(rc, bus) {
-      const msg = rc.userMessage;
-      const text = msg.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('\n');
-      const ids = { taskId: rc.taskId, contextId: rc.contextId, metadata: undefined };
-      if (!rc.task) {
-        bus.publish(AgentEvent.task({ id: rc.taskId, contextId: rc.contextId, status: status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [msg], metadata: undefined }));
-      }
-      bus.publish(AgentEvent.statusUpdate({ ...ids, status: status(TaskState.TASK_STATE_WORKING) }));
-      const part = { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' };
-      const artifact = { artifactId: randomUUID(), name: 'echo', description: '', parts: [part], metadata: undefined, extensions: [] };
-      bus.publish(AgentEvent.artifactUpdate({ ...ids, artifact, append: false, lastChunk: true }));
-      bus.publish(AgentEvent.statusUpdate({ ...ids, status: status(TaskState.TASK_STATE_COMPLETED) }));
-      bus.finished();
-    },
-    async cancelTask() {},
-  };
   const app = express();
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const origin = `http://127.0.0.1:${server.address().port}`;
-  const card = {
-    name: 'echo',
-    description: 'Echoes what you send',
-    version: '1.0.0',
-    supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
-    provider: undefined,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [] },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'echo', name: 'Echo', description: 'Repeats the text', tags: ['demo'], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
-    signatures: [],
-  };
-  const handler = new DefaultRequestHandler(card, new DatabaseTaskStore(db), executor);
+  const card = sdkEchoCard([{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+  const handler = new DefaultRequestHandler(card, new DatabaseTaskStore(db), sdkEcho);
   app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   report(origin);
 }
