@@ -5,18 +5,17 @@
  * prepares itself instead of answering 404 to everything.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { parseAgentCard, type AgentCard } from '../protocol/index.js';
+import type { AgentCard } from '../protocol/index.js';
 import { OperationDispatcher } from './dispatch/dispatcher.js';
 import type { AgentServerOptions } from './agent-server-options.js';
 import { SERVED_BINDINGS, type ServedRoute } from './bindings/registry.js';
-import { CardResponder } from './card/responder.js';
-import { signAgentCard, signedSource } from './card/signing.js';
+import { buildCard, type BuiltCard } from './card/build.js';
+import { signedSource } from './card/signing.js';
 import { serverAuthOptions } from './auth/authenticator.js';
-import { checkHealthPaths, describeInterface, planInterfaces, planListen, requireOneOrigin, trimPath, type PlannedInterface } from './mount-plan.js';
+import { describeInterface, planListen, requireOneOrigin, trimPath, type PlannedInterface } from './mount-plan.js';
 import {
   HostNotAllowedError,
   MountError,
-  ORIGIN_REQUIRED,
   checkOrigin,
   hostAllowed,
   isHostChecked,
@@ -35,20 +34,13 @@ import { serviceHealth, type Health, type ReadinessCheck, type ReadinessReport }
 import { closeServiceStores, drain, type DrainReport } from './lifecycle/drain.js';
 import { closeOnSignals, type CloseOnSignalsOptions } from './lifecycle/signals.js';
 import { StreamRegistry } from './lifecycle/streams.js';
-import { V03Registrations, VersionedCardResponder, cardWithV03, checkV03Urls, publicV03Card, v03Handler, v03Stores } from './compat/index.js';
+import { V03Registrations, v03Handler, v03Stores } from './compat/index.js';
 
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './http-listen.js';
 
 export type { AgentServerOptions } from './agent-server-options.js';
 
 type Next = (err?: unknown) => void;
-
-/** A card ready to serve: signed, its interfaces planned, its HTTP answer prepared. */
-interface Built {
-  card: AgentCard;
-  planned: PlannedInterface[];
-  responder: CardResponder;
-}
 
 /**
  * An A2A agent served over HTTP: either standalone with {@link AgentServer.listen}, or mounted in your
@@ -163,26 +155,9 @@ export class AgentServer {
     return built.card;
   }
 
-  async #buildCard(origin: string | undefined, mountPath: string): Promise<Built> {
-    const o = this.options;
-    if (typeof o.card === 'function' && origin === undefined) throw new MountError(ORIGIN_REQUIRED);
-    let card = typeof o.card === 'function' ? o.card(`${origin}${mountPath}`, this.#grpc.handle) : o.card;
-    const checked = parseAgentCard(card);
-    if (!checked.ok) throw new MountError(`the agent card is not valid:\n  ${checked.problems.join('\n  ')}`);
-    const v03 = o.compat?.v03 === true;
-    if (v03) {
-      // Each 1.0 interface is listed at 0.3 too, at the same URL (the request's A2A-Version decides).
-      card = cardWithV03(card);
-      checkV03Urls(card);
-    }
-    const planned = planInterfaces(card, mountPath, this.#grpc.handle?.url, v03);
-    if (this.#healthServed) checkHealthPaths(planned, mountPath, [this.#health.live, this.#health.ready]);
-    if (o.signingKeys?.length) card = await signAgentCard(card, o.signingKeys);
-    const cardOptions = o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {};
-    const responder = v03
-      ? new VersionedCardResponder(card, await publicV03Card(card, o.signingKeys), cardOptions)
-      : new CardResponder(card, cardOptions);
-    return { card, planned, responder };
+  #buildCard(origin: string | undefined, mountPath: string): Promise<BuiltCard> {
+    const healthPaths = this.#healthServed ? [this.#health.live, this.#health.ready] : undefined;
+    return buildCard(this.options, { origin, mountPath, grpc: this.#grpc.handle, healthPaths });
   }
 
   /** Once per server: tasks a previous process left running get a final state before anything is served. */
@@ -191,7 +166,7 @@ export class AgentServer {
   }
 
   /** Make the card current and build the main site (the interfaces the main listener answers). */
-  #install(built: Built, mountPath: string, main: PlannedInterface[]): void {
+  #install(built: BuiltCard, mountPath: string, main: PlannedInterface[]): void {
     this.service.card = built.card;
     this.#grpc.auth = serverAuthOptions(built.card, this.options);
     this.#mountPath = mountPath;
@@ -199,7 +174,7 @@ export class AgentServer {
     this.#reported = false; // a later misconfiguration is logged again
   }
 
-  #siteFor({ card, responder }: Built, mountPath: string, planned: PlannedInterface[]): Site {
+  #siteFor({ card, responder }: BuiltCard, mountPath: string, planned: PlannedInterface[]): Site {
     const bindingOptions = { ...this.options, ...serverAuthOptions(card, this.options), sse: { ...this.options.sse, track: this.#streams.track } };
     const v03 = this.#v03;
     const bindingFor = (p: PlannedInterface) =>
