@@ -47,7 +47,7 @@ const task = { id: 't-1', contextId: 'c-1', status: { state: 'TASK_STATE_COMPLET
 const getTask = (url: string, options = {}) => transport(url, options).call('GetTask', { id: 't-1' }, {});
 const clientError = (code: string, text?: RegExp) => (e: unknown) => isA2AClientError(e) && e.code === code && (!text || text.test(e.message));
 
-test('a well-formed answer decodes, and the request carried the A2A metadata and the deadline', async () => {
+test('§10.2 a well-formed answer decodes, and the request carried the service parameters as metadata, and the deadline', async () => {
   let seen: IncomingHttpHeaders = {};
   const url = await peer((stream, headers) => {
     seen = headers;
