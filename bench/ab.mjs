@@ -9,7 +9,10 @@ import { resolve } from 'node:path';
 import { cliOptions, runLoad, startServer, stats, waitQuiet } from './lib.mjs';
 import { SCENARIOS } from './scenarios.mjs';
 
-const { values: o, positionals: [a, b] } = cliOptions(
+const {
+  values: o,
+  positionals: [a, b],
+} = cliOptions(
   'node bench/ab.mjs <distA> <distB> [--rounds N] [--duration S] [--only scenario-id]',
   { rounds: { type: 'string' }, duration: { type: 'string' }, only: { type: 'string' } },
   { positionals: 2, numbers: ['rounds', 'duration'] },
@@ -25,12 +28,23 @@ const ratios = [];
 const cpu = { A: [], B: [] };
 for (let r = 0; r < rounds; r++) {
   const got = {};
-  for (const [label, dist] of [['A', a], ['B', b]]) {
+  for (const [label, dist] of [
+    ['A', a],
+    ['B', b],
+  ]) {
     await waitQuiet();
-    const srv = await startServer('ours', [], { BENCH_OURS_DIST: resolve(dist), ...(sc.transport === 'grpc' ? { BENCH_GRPC: '1' } : {}) });
+    const srv = await startServer('ours', [], {
+      BENCH_OURS_DIST: resolve(dist),
+      ...(sc.transport === 'grpc' ? { BENCH_GRPC: '1' } : {}),
+    });
     try {
       const load = await sc.prepare(srv);
-      const script = sc.transport === 'grpc' ? 'grpc-load.mjs' : sc.kind === 'stream' ? 'stream-load.mjs' : 'load.mjs';
+      const script =
+        sc.transport === 'grpc'
+          ? 'grpc-load.mjs'
+          : sc.kind === 'stream'
+            ? 'stream-load.mjs'
+            : 'load.mjs';
       await runLoad(script, { ...load, duration: 1, warmup: 0 }, 45);
       const cpu0 = await srv.cpu();
       const res = await runLoad(script, { ...load, duration, warmup: 0 }, duration + 40);
@@ -43,8 +57,14 @@ for (let r = 0; r < rounds; r++) {
     }
   }
   ratios.push(got.B / got.A);
-  console.log(`round ${r + 1}: A ${Math.round(got.A)}  B ${Math.round(got.B)}  B/A ${(got.B / got.A).toFixed(3)}  CPU µs/unit A ${cpu.A.at(-1).toFixed(1)} B ${cpu.B.at(-1).toFixed(1)}`);
+  console.log(
+    `round ${r + 1}: A ${Math.round(got.A)}  B ${Math.round(got.B)}  B/A ${(got.B / got.A).toFixed(3)}  CPU µs/unit A ${cpu.A.at(-1).toFixed(1)} B ${cpu.B.at(-1).toFixed(1)}`,
+  );
 }
 const s = stats(ratios);
-console.log(`${sc.id}: B/A median ${s.median.toFixed(3)} (${s.min.toFixed(3)}–${s.max.toFixed(3)}) over ${s.n} rounds`);
-console.log(`server CPU µs per request/event: A median ${stats(cpu.A).median.toFixed(1)}, B median ${stats(cpu.B).median.toFixed(1)}`);
+console.log(
+  `${sc.id}: B/A median ${s.median.toFixed(3)} (${s.min.toFixed(3)}–${s.max.toFixed(3)}) over ${s.n} rounds`,
+);
+console.log(
+  `server CPU µs per request/event: A median ${stats(cpu.A).median.toFixed(1)}, B median ${stats(cpu.B).median.toFixed(1)}`,
+);

@@ -14,10 +14,19 @@ import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { cliOptions, here, runLoad, startServer, waitQuiet } from './lib.mjs';
 
-const usage = 'node bench/cluster.mjs [--redis URL] [--postgres URL] [--seconds S] [--concurrency C] [--tasks T] [--ticks N] [--out FILE]';
+const usage =
+  'node bench/cluster.mjs [--redis URL] [--postgres URL] [--seconds S] [--concurrency C] [--tasks T] [--ticks N] [--out FILE]';
 const { values } = cliOptions(
   usage,
-  { redis: { type: 'string' }, postgres: { type: 'string' }, seconds: { type: 'string' }, concurrency: { type: 'string' }, tasks: { type: 'string' }, ticks: { type: 'string' }, out: { type: 'string' } },
+  {
+    redis: { type: 'string' },
+    postgres: { type: 'string' },
+    seconds: { type: 'string' },
+    concurrency: { type: 'string' },
+    tasks: { type: 'string' },
+    ticks: { type: 'string' },
+    out: { type: 'string' },
+  },
   { numbers: ['seconds', 'concurrency', 'tasks', 'ticks'] },
 );
 const REDIS = values.redis ?? 'redis://127.0.0.1:6379';
@@ -42,10 +51,13 @@ const date = new Date().toISOString().slice(0, 10);
 const info = spawnSync('redis-cli', ['-u', REDIS, 'info', 'server'], { encoding: 'utf8' });
 const redisPid = Number(/process_id:(\d+)/.exec(info.stdout ?? '')?.[1]);
 if (!redisPid) {
-  process.stderr.write(`Redis is not reachable at ${REDIS} (redis-cli info server failed); start it first\n`);
+  process.stderr.write(
+    `Redis is not reachable at ${REDIS} (redis-cli info server failed); start it first\n`,
+  );
   process.exit(1);
 }
-const TICK_HZ = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+const TICK_HZ =
+  Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 /** CPU (user + system) µs a process has used, from /proc/<pid>/stat. */
 function procCpuUs(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -53,11 +65,17 @@ function procCpuUs(pid) {
   return ((Number(f[11]) + Number(f[12])) * 1e6) / TICK_HZ;
 }
 
-const q = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null);
+const q = (sorted, p) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null;
 const r2 = (x) => (x === null || x === undefined ? '–' : x < 10 ? x.toFixed(2) : x.toFixed(0));
 
 function rpc(url, method, params) {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), signal: AbortSignal.timeout(10_000) }).then((r) => r.json());
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    signal: AbortSignal.timeout(10_000),
+  }).then((r) => r.json());
 }
 
 /** Subscribe on `url` to task `id`; `onEvent(result, receivedAtMs)` per event; resolves at the end (bounded). */
@@ -67,7 +85,18 @@ function subscribe(url, id, onEvent) {
   return new Promise((resolve) => {
     let buf = '';
     const req = http.request(
-      { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', timeout: 30_000, headers: { 'content-type': 'application/json', 'a2a-version': '1.0', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        timeout: 30_000,
+        headers: {
+          'content-type': 'application/json',
+          'a2a-version': '1.0',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
       (res) => {
         res.setEncoding('utf8');
         res.on('data', (chunk) => {
@@ -77,7 +106,11 @@ function subscribe(url, id, onEvent) {
           while ((i = buf.indexOf('\n\n')) >= 0) {
             const block = buf.slice(0, i);
             buf = buf.slice(i + 2);
-            const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('');
+            const data = block
+              .split('\n')
+              .filter((l) => l.startsWith('data:'))
+              .map((l) => l.slice(5).trim())
+              .join('');
             if (data) onEvent(JSON.parse(data).result, at);
           }
         });
@@ -95,7 +128,14 @@ function subscribe(url, id, onEvent) {
 async function latency(pub, sub) {
   const samples = [];
   for (let t = 0; t < TASKS; t++) {
-    const sent = await rpc(pub, 'SendMessage', { message: { messageId: `lat-${t}-${Date.now()}`, role: 'ROLE_USER', parts: [{ text: `tick:${TICKS}:5` }] }, configuration: { returnImmediately: true } });
+    const sent = await rpc(pub, 'SendMessage', {
+      message: {
+        messageId: `lat-${t}-${Date.now()}`,
+        role: 'ROLE_USER',
+        parts: [{ text: `tick:${TICKS}:5` }],
+      },
+      configuration: { returnImmediately: true },
+    });
     const id = sent.result?.task?.id;
     if (!id) throw new Error(`tick task not created: ${JSON.stringify(sent)}`);
     await subscribe(sub, id, (r, at) => {
@@ -120,7 +160,20 @@ async function streams(servers) {
   const redis0 = procCpuUs(redisPid);
   const per = Math.max(1, Math.floor(CONCURRENCY / servers.length));
   const loads = await Promise.all(
-    servers.map((s) => runLoad('stream-load.mjs', { url: `${s.origin}/a2a/jsonrpc`, concurrency: per, k: K, duration: SECONDS, warmup: 1, maxStreams: 1_000_000 }, SECONDS + 60)),
+    servers.map((s) =>
+      runLoad(
+        'stream-load.mjs',
+        {
+          url: `${s.origin}/a2a/jsonrpc`,
+          concurrency: per,
+          k: K,
+          duration: SECONDS,
+          warmup: 1,
+          maxStreams: 1_000_000,
+        },
+        SECONDS + 60,
+      ),
+    ),
   );
   const redisUs = procCpuUs(redisPid) - redis0;
   const cpu1 = await Promise.all(servers.map((s) => s.cpu()));
@@ -137,7 +190,16 @@ async function streams(servers) {
   };
 }
 
-const results = { date, loadBefore: loadavg()[0], redis: REDIS, seconds: SECONDS, concurrency: CONCURRENCY, k: K, tasks: TASKS, ticks: TICKS };
+const results = {
+  date,
+  loadBefore: loadavg()[0],
+  redis: REDIS,
+  seconds: SECONDS,
+  concurrency: CONCURRENCY,
+  k: K,
+  tasks: TASKS,
+  ticks: TICKS,
+};
 try {
   const pair = await instances(2, true, dbFor('lat'));
   try {
@@ -146,13 +208,22 @@ try {
     const remote = await latency(a, b);
     results.latency = {
       sameInstance: { n: local.length, p50: q(local, 50), p99: q(local, 99), max: local.at(-1) },
-      crossInstance: { n: remote.length, p50: q(remote, 50), p99: q(remote, 99), max: remote.at(-1) },
+      crossInstance: {
+        n: remote.length,
+        p50: q(remote, 50),
+        p99: q(remote, 99),
+        max: remote.at(-1),
+      },
     };
   } finally {
     await Promise.all(pair.map((s) => s.stop()));
   }
   results.streams = {};
-  for (const [name, n, bus] of [['one instance, no bus', 1, false], ['one instance + Redis bus', 1, true], ['two instances + Redis bus', 2, true]]) {
+  for (const [name, n, bus] of [
+    ['one instance, no bus', 1, false],
+    ['one instance + Redis bus', 1, true],
+    ['two instances + Redis bus', 2, true],
+  ]) {
     const servers = await instances(n, bus, dbFor(`${n}-${bus}`));
     try {
       results.streams[name] = await streams(servers);
@@ -162,9 +233,15 @@ try {
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
-  for (const schema of schemas) spawnSync('psql', [PG, '-qc', `DROP SCHEMA IF EXISTS ${schema} CASCADE`]);
-  const keys = spawnSync('redis-cli', ['-u', REDIS, '--scan', '--pattern', `${prefix}:*`], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
-  for (let i = 0; i < keys.length; i += 500) spawnSync('redis-cli', ['-u', REDIS, 'del', ...keys.slice(i, i + 500)]);
+  for (const schema of schemas)
+    spawnSync('psql', [PG, '-qc', `DROP SCHEMA IF EXISTS ${schema} CASCADE`]);
+  const keys = spawnSync('redis-cli', ['-u', REDIS, '--scan', '--pattern', `${prefix}:*`], {
+    encoding: 'utf8',
+  })
+    .stdout.split('\n')
+    .filter(Boolean);
+  for (let i = 0; i < keys.length; i += 500)
+    spawnSync('redis-cli', ['-u', REDIS, 'del', ...keys.slice(i, i + 500)]);
 }
 
 const L = results.latency;
@@ -187,7 +264,10 @@ const lines = [
   '',
   '| setup | events/s | first event p50 / p99 ms | server CPU µs/event | Redis CPU µs/event | errors |',
   '|---|---|---|---|---|---|',
-  ...Object.entries(results.streams).map(([name, s]) => `| ${name} | ${s.eventsPerS.toFixed(0)} | ${r2(s.ttfeP50)} / ${r2(s.ttfeP99)} | ${r2(s.serverUsPerEvent)} | ${r2(s.redisUsPerEvent)} | ${s.errors} |`),
+  ...Object.entries(results.streams).map(
+    ([name, s]) =>
+      `| ${name} | ${s.eventsPerS.toFixed(0)} | ${r2(s.ttfeP50)} / ${r2(s.ttfeP99)} | ${r2(s.serverUsPerEvent)} | ${r2(s.redisUsPerEvent)} | ${s.errors} |`,
+  ),
   '',
 ];
 const out = values.out ?? here(`./results/${date}-cluster.md`);

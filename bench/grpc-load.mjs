@@ -15,12 +15,21 @@ const cfg = JSON.parse(process.argv[2]);
 // generator must cost far less per call than the servers it measures, or it measures itself.
 const session = http2.connect(`http://${cfg.target}`);
 session.on('error', () => undefined);
-const headers = (path) => ({ ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers', 'a2a-version': '1.0' });
+const headers = (path) => ({
+  ':method': 'POST',
+  ':path': path,
+  'content-type': 'application/grpc',
+  te: 'trailers',
+  'a2a-version': '1.0',
+});
 const SEND_HEADERS = headers(GRPC_METHODS.SendMessage.path);
 const STREAM_HEADERS = headers(GRPC_METHODS.SendStreamingMessage.path);
 
 // The same bytes for every call, as the HTTP scenarios send the same body.
-const request = (text) => encodeFramed('SendMessageRequest', { message: { messageId: 'bench-1', role: 'ROLE_USER', parts: [{ text }] } });
+const request = (text) =>
+  encodeFramed('SendMessageRequest', {
+    message: { messageId: 'bench-1', role: 'ROLE_USER', parts: [{ text }] },
+  });
 const SEND = request('hello');
 const STREAM = request(`stream:${cfg.k}`);
 
@@ -29,7 +38,10 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-const completedWithOneArtifact = (t) => t?.status?.state === 'TASK_STATE_COMPLETED' && Array.isArray(t.artifacts) && t.artifacts.length === 1;
+const completedWithOneArtifact = (t) =>
+  t?.status?.state === 'TASK_STATE_COMPLETED' &&
+  Array.isArray(t.artifacts) &&
+  t.artifacts.length === 1;
 
 /**
  * One call: sends `body`, hands every whole message of the answer to `onMessage`, resolves with the
@@ -98,7 +110,14 @@ async function stream(bytes) {
       ok = false;
     }
   });
-  const valid = code === 0 && ok && events === cfg.k + 4 && first?.task !== undefined && last?.statusUpdate?.status?.state === 'TASK_STATE_COMPLETED' && artifacts === 1 && working === cfg.k + 1;
+  const valid =
+    code === 0 &&
+    ok &&
+    events === cfg.k + 4 &&
+    first?.task !== undefined &&
+    last?.statusUpdate?.status?.state === 'TASK_STATE_COMPLETED' &&
+    artifacts === 1 &&
+    working === cfg.k + 1;
   return { events, ttfeMs: ttfe, ok: valid };
 }
 
@@ -141,7 +160,13 @@ if (cfg.k === undefined) {
     responses: s.calls,
     durationS: s.elapsedS,
     throughputRps: s.calls / s.elapsedS,
-    latency: { p50: percentile(s.lat, 50), p90: percentile(s.lat, 90), p99: percentile(s.lat, 99), max: s.lat.at(-1) ?? null, mean },
+    latency: {
+      p50: percentile(s.lat, 50),
+      p90: percentile(s.lat, 90),
+      p99: percentile(s.lat, 99),
+      max: s.lat.at(-1) ?? null,
+      mean,
+    },
     codes: s.codes,
     errors: s.errors,
   };
@@ -153,7 +178,11 @@ if (cfg.k === undefined) {
     elapsedS: s.elapsedS,
     eventsPerS: s.events / s.elapsedS,
     streamsPerS: s.calls / s.elapsedS,
-    ttfeMs: { p50: percentile(s.ttfe, 50), p99: percentile(s.ttfe, 99), max: s.ttfe.at(-1) ?? null },
+    ttfeMs: {
+      p50: percentile(s.ttfe, 50),
+      p99: percentile(s.ttfe, 99),
+      max: s.ttfe.at(-1) ?? null,
+    },
     errors: s.errors,
   };
 }

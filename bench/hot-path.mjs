@@ -17,12 +17,16 @@ const { OperationDispatcher } = await import(`${dist}server/dispatch/dispatcher.
 const { OPERATIONS } = await import(`${dist}protocol/index.js`);
 const { resultJson } = await import(`${dist}server/tasks/json.js`);
 
-const { values: o } = cliOptions('node bench/hot-path.mjs [--binding grpc|jsonrpc] [--calls N] [--alloc] [--top N]', {
-  binding: { type: 'string' },
-  calls: { type: 'string' },
-  alloc: { type: 'boolean' },
-  top: { type: 'string' },
-}, { numbers: ['calls', 'top'] });
+const { values: o } = cliOptions(
+  'node bench/hot-path.mjs [--binding grpc|jsonrpc] [--calls N] [--alloc] [--top N]',
+  {
+    binding: { type: 'string' },
+    calls: { type: 'string' },
+    alloc: { type: 'boolean' },
+    top: { type: 'string' },
+  },
+  { numbers: ['calls', 'top'] },
+);
 const binding = o.binding ?? 'grpc';
 const calls = Math.max(1000, Math.min(1_000_000, o.calls ?? 100_000));
 if (binding !== 'grpc' && binding !== 'jsonrpc') {
@@ -30,22 +34,39 @@ if (binding !== 'grpc' && binding !== 'jsonrpc') {
   process.exit(2);
 }
 
-const dispatcher = new OperationDispatcher({ card: echoCard('http://127.0.0.1:1'), executor: echo });
+const dispatcher = new OperationDispatcher({
+  card: echoCard('http://127.0.0.1:1'),
+  executor: echo,
+});
 const op = OPERATIONS.find((x) => x.name === 'SendMessage');
-const context = { binding: binding === 'grpc' ? 'GRPC' : 'JSONRPC', version: '1.0', requestedExtensions: [], activatedExtensions: new Set(), header: () => undefined };
+const context = {
+  binding: binding === 'grpc' ? 'GRPC' : 'JSONRPC',
+  version: '1.0',
+  requestedExtensions: [],
+  activatedExtensions: new Set(),
+  header: () => undefined,
+};
 const message = { messageId: 'bench-1', role: 'ROLE_USER', parts: [{ text: 'hello' }] };
 
 let decode;
 let encode;
 if (binding === 'grpc') {
-  const { decodeMessage, encodeFramed, encodeMessage } = await import(`${dist}protocol/grpc/index.js`);
+  const { decodeMessage, encodeFramed, encodeMessage } = await import(
+    `${dist}protocol/grpc/index.js`
+  );
   const bytes = encodeMessage('SendMessageRequest', { message });
   decode = () => decodeMessage('SendMessageRequest', bytes);
   encode = (result) => encodeFramed('SendMessageResponse', result);
 } else {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'SendMessage',
+    params: { message },
+  });
   decode = () => JSON.parse(body).params;
-  encode = (result) => Buffer.from(`{"jsonrpc":"2.0","id":1,"result":${resultJson('SendMessage', result)}}`);
+  encode = (result) =>
+    Buffer.from(`{"jsonrpc":"2.0","id":1,"result":${resultJson('SendMessage', result)}}`);
 }
 
 const spent = { decode: 0, dispatch: 0, encode: 0 };
@@ -69,7 +90,11 @@ if (o.alloc) {
   const session = new Session();
   session.connect();
   await session.post('HeapProfiler.enable');
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 256,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
   for (let i = 0; i < calls; i++) await one(false);
   const { profile } = await session.post('HeapProfiler.stopSampling');
   const byFunction = new Map();
@@ -82,13 +107,18 @@ if (o.alloc) {
     for (const c of node.children) walk(c);
   };
   walk(profile.head);
-  console.log(`${binding}: ~${Math.round(total / calls)} bytes allocated per SendMessage; by function:`);
+  console.log(
+    `${binding}: ~${Math.round(total / calls)} bytes allocated per SendMessage; by function:`,
+  );
   for (const [where, bytes] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, o.top ?? 25)) {
-    if (bytes / calls >= 1) console.log(`${String(Math.round(bytes / calls)).padStart(7)}  ${where}`);
+    if (bytes / calls >= 1)
+      console.log(`${String(Math.round(bytes / calls)).padStart(7)}  ${where}`);
   }
 } else {
   const t0 = performance.now();
   for (let i = 0; i < calls; i++) await one(true);
   const us = (ms) => ((ms * 1000) / calls).toFixed(2);
-  console.log(`${binding}: ${us(performance.now() - t0)} µs per SendMessage — decode ${us(spent.decode)}, dispatch ${us(spent.dispatch)}, encode ${us(spent.encode)} (${calls} calls after 20,000 to warm up)`);
+  console.log(
+    `${binding}: ${us(performance.now() - t0)} µs per SendMessage — decode ${us(spent.decode)}, dispatch ${us(spent.dispatch)}, encode ${us(spent.encode)} (${calls} calls after 20,000 to warm up)`,
+  );
 }

@@ -20,7 +20,11 @@ export function cliOptions(usage, options, { positionals = 0, numbers = [] } = {
   };
   let parsed;
   try {
-    parsed = parseArgs({ options: { ...options, help: { type: 'boolean' } }, allowPositionals: positionals > 0, strict: true });
+    parsed = parseArgs({
+      options: { ...options, help: { type: 'boolean' } },
+      allowPositionals: positionals > 0,
+      strict: true,
+    });
   } catch (err) {
     fail(err.message);
   }
@@ -28,18 +32,21 @@ export function cliOptions(usage, options, { positionals = 0, numbers = [] } = {
     process.stdout.write(`usage: ${usage}\n`);
     process.exit(0);
   }
-  if (parsed.positionals.length !== positionals) fail(`expected ${positionals} argument(s), got ${parsed.positionals.length}`);
+  if (parsed.positionals.length !== positionals)
+    fail(`expected ${positionals} argument(s), got ${parsed.positionals.length}`);
   for (const name of numbers) {
     if (parsed.values[name] === undefined) continue;
     const n = Number(parsed.values[name]);
-    if (!Number.isFinite(n)) fail(`--${name} needs a number, got ${JSON.stringify(parsed.values[name])}`);
+    if (!Number.isFinite(n))
+      fail(`--${name} needs a number, got ${JSON.stringify(parsed.values[name])}`);
     parsed.values[name] = n;
   }
   return parsed;
 }
 
 /** `taskset -c N` when it exists and there are at least two cores; otherwise no pinning. */
-export const canPin = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+export const canPin =
+  availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
 /**
  * On a shared machine other work competes for the same two cores; where allowed, bench processes run
@@ -64,8 +71,16 @@ function raisePriority() {
 
 function launch(core, args, env) {
   raisePriority();
-  const argv = [...(canNice ? ['nice', '-n', NICE] : []), ...(canPin ? ['taskset', '-c', String(core)] : []), process.execPath, ...args];
-  return spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
+  const argv = [
+    ...(canNice ? ['nice', '-n', NICE] : []),
+    ...(canPin ? ['taskset', '-c', String(core)] : []),
+    process.execPath,
+    ...args,
+  ];
+  return spawn(argv[0], argv.slice(1), {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...env },
+  });
 }
 
 /** Wait for the next IPC message matching `pred`, up to `ms`. */
@@ -95,8 +110,16 @@ export const SERVERS = ['ours', 'sdk', 'bare'];
 
 /** A fresh server on core 0; resolves { origin, rest, mem(), stop() }. */
 export async function startServer(name, nodeFlags = [], env = {}) {
-  const child = launch(0, ['--expose-gc', ...nodeFlags, here(`./servers/${name}.mjs`)], { NODE_ENV: 'production', ...env });
-  const ready = await nextMessage(child, (m) => m?.cmd === 'ready', 15_000, `${name} server start`).catch((e) => {
+  const child = launch(0, ['--expose-gc', ...nodeFlags, here(`./servers/${name}.mjs`)], {
+    NODE_ENV: 'production',
+    ...env,
+  });
+  const ready = await nextMessage(
+    child,
+    (m) => m?.cmd === 'ready',
+    15_000,
+    `${name} server start`,
+  ).catch((e) => {
     child.kill('SIGKILL');
     throw e;
   });
@@ -108,12 +131,14 @@ export async function startServer(name, nodeFlags = [], env = {}) {
     grpc: ready.grpc,
     async mem() {
       child.send({ cmd: 'mem' });
-      return (await nextMessage(child, (m) => m?.cmd === 'mem', 30_000, `${name} memory probe`)).mem;
+      return (await nextMessage(child, (m) => m?.cmd === 'mem', 30_000, `${name} memory probe`))
+        .mem;
     },
     /** CPU time (user + system, µs) the server has used so far. */
     async cpu() {
       child.send({ cmd: 'cpu' });
-      const c = (await nextMessage(child, (m) => m?.cmd === 'cpu', 10_000, `${name} cpu probe`)).cpu;
+      const c = (await nextMessage(child, (m) => m?.cmd === 'cpu', 10_000, `${name} cpu probe`))
+        .cpu;
       return c.user + c.system;
     },
     /** Send `{ cmd }` and resolve the server's answer with the same cmd (probes a server file adds). */
@@ -150,14 +175,24 @@ export function stats(values) {
   const v = values.filter((x) => typeof x === 'number' && Number.isFinite(x)).sort((a, b) => a - b);
   if (!v.length) return null;
   const mid = v.length >> 1;
-  return { median: v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2, min: v[0], max: v.at(-1), n: v.length };
+  return {
+    median: v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2,
+    min: v[0],
+    max: v.at(-1),
+    n: v.length,
+  };
 }
 
 /** Busy fraction of all CPUs over `ms`, from /proc/stat (null where that file does not exist). */
 async function cpuBusy(ms) {
   const { readFile } = await import('node:fs/promises');
   const read = async () => {
-    const f = (await readFile('/proc/stat', 'utf8')).split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const f = (await readFile('/proc/stat', 'utf8'))
+      .split('\n')[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     const idle = f[3] + (f[4] ?? 0);
     return { idle, total: f.reduce((a, b) => a + b, 0) };
   };

@@ -8,7 +8,9 @@ import autocannon from 'autocannon';
 const cfg = JSON.parse(process.argv[2]);
 
 const completedWithOneArtifact = (t) =>
-  t?.status?.state === 'TASK_STATE_COMPLETED' && Array.isArray(t.artifacts) && t.artifacts.length === 1;
+  t?.status?.state === 'TASK_STATE_COMPLETED' &&
+  Array.isArray(t.artifacts) &&
+  t.artifacts.length === 1;
 
 /** Per-scenario body checks; a throw or a falsy return counts as a mismatch. */
 const VERIFY = {
@@ -39,7 +41,10 @@ function run(opts) {
   return new Promise((resolve, reject) => {
     const inst = autocannon(opts, (err, res) => (err ? reject(err) : resolve(res)));
     // A hard stop in case the server stalls: duration + per-request timeout + slack.
-    const limit = setTimeout(() => inst.stop(), ((opts.duration ?? 60) + (opts.timeout ?? 10) + 5) * 1000);
+    const limit = setTimeout(
+      () => inst.stop(),
+      ((opts.duration ?? 60) + (opts.timeout ?? 10) + 5) * 1000,
+    );
     limit.unref();
   });
 }
@@ -57,10 +62,14 @@ const base = {
 
 if (cfg.warmup > 0) await run({ ...base, duration: cfg.warmup });
 const r = await run(
-  cfg.amount ? { ...base, amount: cfg.amount, duration: cfg.maxSeconds ?? 120 } : { ...base, duration: cfg.duration },
+  cfg.amount
+    ? { ...base, amount: cfg.amount, duration: cfg.maxSeconds ?? 120 }
+    : { ...base, duration: cfg.duration },
 );
 
-const codes = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]));
+const codes = Object.fromEntries(
+  Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]),
+);
 const responses = Object.values(codes).reduce((a, b) => a + b, 0);
 const good = codes[String(cfg.expectStatus)] ?? 0;
 const summary = {
@@ -68,10 +77,21 @@ const summary = {
   responses,
   durationS: r.duration,
   throughputRps: responses / r.duration,
-  latency: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max, mean: r.latency.mean },
+  latency: {
+    p50: r.latency.p50,
+    p90: r.latency.p90,
+    p99: r.latency.p99,
+    max: r.latency.max,
+    mean: r.latency.mean,
+  },
   codes,
   errors: r.errors + r.timeouts + r.mismatches + (responses - good),
-  detail: { errors: r.errors, timeouts: r.timeouts, mismatches: r.mismatches, wrongStatus: responses - good },
+  detail: {
+    errors: r.errors,
+    timeouts: r.timeouts,
+    mismatches: r.mismatches,
+    wrongStatus: responses - good,
+  },
 };
 if (process.send) process.send(summary, () => process.exit(0));
 else console.log(JSON.stringify(summary, null, 2));

@@ -24,15 +24,30 @@ const duration = Math.min(30, Math.max(2, o.duration ?? 5));
 const VARIANTS = ['none', 'api', 'hooks', 'sdk'];
 const H = { 'content-type': 'application/json', 'a2a-version': '1.0' };
 
-const results = Object.fromEntries(VARIANTS.map((v) => [v, { sendRps: [], sendCpu: [], streamEps: [], streamCpu: [] }]));
+const results = Object.fromEntries(
+  VARIANTS.map((v) => [v, { sendRps: [], sendCpu: [], streamEps: [], streamCpu: [] }]),
+);
 const started = Date.now();
 for (let r = 0; r < rounds; r++) {
   for (let i = 0; i < VARIANTS.length; i++) {
     const variant = VARIANTS[(i + r) % VARIANTS.length];
     const srv = await startServer('ours-otel', [], { BENCH_OTEL: variant });
     try {
-      const send = { url: `${srv.origin}/a2a/jsonrpc`, method: 'POST', headers: H, body: SEND_RPC, connections: 32, verify: 'send-jsonrpc', expectStatus: 200 };
-      const stream = { url: `${srv.origin}/a2a/jsonrpc`, concurrency: 32, k: STREAM_K, maxStreams: 1_000_000 };
+      const send = {
+        url: `${srv.origin}/a2a/jsonrpc`,
+        method: 'POST',
+        headers: H,
+        body: SEND_RPC,
+        connections: 32,
+        verify: 'send-jsonrpc',
+        expectStatus: 200,
+      };
+      const stream = {
+        url: `${srv.origin}/a2a/jsonrpc`,
+        concurrency: 32,
+        k: STREAM_K,
+        maxStreams: 1_000_000,
+      };
       await runLoad('load.mjs', { ...send, duration: 2, warmup: 0 }, 45);
       await waitQuiet();
       let cpu0 = await srv.cpu();
@@ -43,13 +58,16 @@ for (let r = 0; r < rounds; r++) {
       cpu0 = await srv.cpu();
       const st = await runLoad('stream-load.mjs', { ...stream, duration }, duration + 40);
       const streamCpu = (await srv.cpu()) - cpu0;
-      if (s.errors || st.errors) throw new Error(`${variant}: ${s.errors} send errors, ${st.errors} stream errors`);
+      if (s.errors || st.errors)
+        throw new Error(`${variant}: ${s.errors} send errors, ${st.errors} stream errors`);
       const x = results[variant];
       x.sendRps.push(s.throughputRps);
       x.sendCpu.push(sendCpu / s.responses);
       x.streamEps.push(st.eventsPerS);
       x.streamCpu.push(streamCpu / st.streams);
-      console.log(`round ${r + 1} ${variant.padEnd(5)} send ${s.throughputRps.toFixed(0)} req/s ${(sendCpu / s.responses).toFixed(0)} µs/req · stream ${st.eventsPerS.toFixed(0)} events/s ${(streamCpu / st.streams).toFixed(0)} µs/stream`);
+      console.log(
+        `round ${r + 1} ${variant.padEnd(5)} send ${s.throughputRps.toFixed(0)} req/s ${(sendCpu / s.responses).toFixed(0)} µs/req · stream ${st.eventsPerS.toFixed(0)} events/s ${(streamCpu / st.streams).toFixed(0)} µs/stream`,
+      );
     } finally {
       await srv.stop();
     }

@@ -11,7 +11,15 @@ const sendRpc = (conns) => ({
   kind: 'http',
   latency: true,
   async prepare(srv) {
-    return { url: `${srv.origin}/a2a/jsonrpc`, method: 'POST', headers: H, body: SEND_RPC, connections: conns, verify: 'send-jsonrpc', expectStatus: 200 };
+    return {
+      url: `${srv.origin}/a2a/jsonrpc`,
+      method: 'POST',
+      headers: H,
+      body: SEND_RPC,
+      connections: conns,
+      verify: 'send-jsonrpc',
+      expectStatus: 200,
+    };
   },
 });
 
@@ -41,7 +49,15 @@ export const SCENARIOS = [
     async prepare(srv) {
       if (!srv.rest) return null;
       const body = JSON.stringify({ message: msg('hello') });
-      return { url: `${srv.origin}/a2a/rest/message:send`, method: 'POST', headers: H, body, connections: 32, verify: 'send-rest', expectStatus: 200 };
+      return {
+        url: `${srv.origin}/a2a/rest/message:send`,
+        method: 'POST',
+        headers: H,
+        body,
+        connections: 32,
+        verify: 'send-rest',
+        expectStatus: 200,
+      };
     },
   },
   {
@@ -49,9 +65,22 @@ export const SCENARIOS = [
     title: 'JSON-RPC GetTask, 32 conns',
     kind: 'http',
     async prepare(srv) {
-      const r = await fetch(`${srv.origin}/a2a/jsonrpc`, { method: 'POST', headers: H, body: SEND_RPC, signal: AbortSignal.timeout(10_000) });
+      const r = await fetch(`${srv.origin}/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: H,
+        body: SEND_RPC,
+        signal: AbortSignal.timeout(10_000),
+      });
       const id = (await r.json()).result.task.id;
-      return { url: `${srv.origin}/a2a/jsonrpc`, method: 'POST', headers: H, body: rpc('GetTask', { id }), connections: 32, verify: 'get-jsonrpc', expectStatus: 200 };
+      return {
+        url: `${srv.origin}/a2a/jsonrpc`,
+        method: 'POST',
+        headers: H,
+        body: rpc('GetTask', { id }),
+        connections: 32,
+        verify: 'get-jsonrpc',
+        expectStatus: 200,
+      };
     },
   },
   {
@@ -59,7 +88,14 @@ export const SCENARIOS = [
     title: 'Agent card GET, 32 conns',
     kind: 'http',
     async prepare(srv) {
-      return { url: `${srv.origin}/.well-known/agent-card.json`, method: 'GET', headers: {}, connections: 32, verify: 'card', expectStatus: 200 };
+      return {
+        url: `${srv.origin}/.well-known/agent-card.json`,
+        method: 'GET',
+        headers: {},
+        connections: 32,
+        verify: 'card',
+        expectStatus: 200,
+      };
     },
   },
   {
@@ -67,11 +103,20 @@ export const SCENARIOS = [
     title: 'Agent card 304 revalidation, 32 conns',
     kind: 'http',
     async prepare(srv) {
-      const r = await fetch(`${srv.origin}/.well-known/agent-card.json`, { signal: AbortSignal.timeout(10_000) });
+      const r = await fetch(`${srv.origin}/.well-known/agent-card.json`, {
+        signal: AbortSignal.timeout(10_000),
+      });
       await r.arrayBuffer();
       const etag = r.headers.get('etag');
       if (!etag) return null;
-      return { url: `${srv.origin}/.well-known/agent-card.json`, method: 'GET', headers: { 'if-none-match': etag }, connections: 32, verify: 'empty', expectStatus: 304 };
+      return {
+        url: `${srv.origin}/.well-known/agent-card.json`,
+        method: 'GET',
+        headers: { 'if-none-match': etag },
+        connections: 32,
+        verify: 'empty',
+        expectStatus: 304,
+      };
     },
   },
   {
@@ -79,7 +124,12 @@ export const SCENARIOS = [
     title: `SendStreamingMessage, K=${STREAM_K} status updates, 32 streams`,
     kind: 'stream',
     async prepare(srv) {
-      return { url: `${srv.origin}/a2a/jsonrpc`, concurrency: 32, k: STREAM_K, maxStreams: 1_000_000 };
+      return {
+        url: `${srv.origin}/a2a/jsonrpc`,
+        concurrency: 32,
+        k: STREAM_K,
+        maxStreams: 1_000_000,
+      };
     },
   },
   sendGrpc(1),

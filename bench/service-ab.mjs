@@ -38,7 +38,9 @@ const card = {
   name: 'echo',
   description: 'Echoes what you send',
   version: '1.0.0',
-  supportedInterfaces: [{ url: 'http://127.0.0.1:1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  supportedInterfaces: [
+    { url: 'http://127.0.0.1:1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+  ],
   capabilities: { streaming: true },
   defaultInputModes: ['text/plain'],
   defaultOutputModes: ['text/plain'],
@@ -60,8 +62,11 @@ async function first(base, paths) {
 async function load(dist) {
   const base = pathToFileURL(`${resolve(dist)}/`).href;
   const server = await import(`${base}server/index.js`);
-  const OperationDispatcher = server.A2AService ?? (await first(base, ['server/dispatch/dispatcher.js'])).OperationDispatcher;
-  const { callContext } = server.callContext ? server : await first(base, ['server/dispatch/call-context.js']);
+  const OperationDispatcher =
+    server.A2AService ?? (await first(base, ['server/dispatch/dispatcher.js'])).OperationDispatcher;
+  const { callContext } = server.callContext
+    ? server
+    : await first(base, ['server/dispatch/call-context.js']);
   const { OPERATIONS_BY_METHOD } = await import(`${base}protocol/index.js`);
   const { resultJson } = await first(base, ['server/tasks/json.js', 'server/task-json.js']);
   const service = new OperationDispatcher({ card, executor: echo });
@@ -71,7 +76,8 @@ async function load(dist) {
       const msg = JSON.parse(BODY);
       const result = await service.call(op, msg.params, callContext({ version: '1.0' }));
       const text = resultJson('SendMessage', result);
-      if (!text.includes('TASK_STATE_COMPLETED')) throw new Error(`${dist}: unexpected answer ${text.slice(0, 200)}`);
+      if (!text.includes('TASK_STATE_COMPLETED'))
+        throw new Error(`${dist}: unexpected answer ${text.slice(0, 200)}`);
     }
   };
 }
@@ -92,7 +98,11 @@ for (let r = 0; r < rounds; r++) {
   ns[0].push(got[0]);
   ns[1].push(got[1]);
   ratios.push(got[1] / got[0]);
-  console.log(`round ${r + 1 - WARM_ROUNDS}: A ${got[0].toFixed(0)} ns  B ${got[1].toFixed(0)} ns  B/A ${(got[1] / got[0]).toFixed(3)}`);
+  console.log(
+    `round ${r + 1 - WARM_ROUNDS}: A ${got[0].toFixed(0)} ns  B ${got[1].toFixed(0)} ns  B/A ${(got[1] / got[0]).toFixed(3)}`,
+  );
 }
 const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
-console.log(`SendMessage through the service, ns per call: A ${median(ns[0]).toFixed(0)}, B ${median(ns[1]).toFixed(0)}; B/A median ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}) over ${ratios.length} rounds`);
+console.log(
+  `SendMessage through the service, ns per call: A ${median(ns[0]).toFixed(0)}, B ${median(ns[1]).toFixed(0)}; B/A median ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}) over ${ratios.length} rounds`,
+);

@@ -13,7 +13,12 @@ import { cliOptions, here } from './lib.mjs';
 
 const { values } = cliOptions(
   'node bench/soak.mjs [--minutes 10] [--concurrency 16] [--sample-seconds 15] [--out FILE]',
-  { minutes: { type: 'string' }, concurrency: { type: 'string' }, 'sample-seconds': { type: 'string' }, out: { type: 'string' } },
+  {
+    minutes: { type: 'string' },
+    concurrency: { type: 'string' },
+    'sample-seconds': { type: 'string' },
+    out: { type: 'string' },
+  },
   { numbers: ['minutes', 'concurrency', 'sample-seconds'] },
 );
 const minutes = values.minutes ?? 10;
@@ -34,9 +39,14 @@ const hook = createServer((req, res) => {
 await new Promise((r) => hook.listen(0, '127.0.0.1', r));
 const hookUrl = `http://127.0.0.1:${hook.address().port}/hook`;
 
-const child = fork(here('./servers/soak-server.mjs'), [], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const child = fork(here('./servers/soak-server.mjs'), [], {
+  execArgv: ['--expose-gc'],
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
 const origin = await new Promise((resolve, reject) => {
-  child.once('message', (m) => (m?.cmd === 'ready' ? resolve(m.origin) : reject(new Error('no ready message'))));
+  child.once('message', (m) =>
+    m?.cmd === 'ready' ? resolve(m.origin) : reject(new Error('no ready message')),
+  );
   child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
 });
 const rpcUrl = `${origin}/a2a/jsonrpc`;
@@ -55,10 +65,30 @@ const ask = (cmd) =>
   });
 
 let n = 0;
-const counts = { send: 0, rest: 0, stream: 0, abandoned: 0, followUp: 0, get: 0, list: 0, push: 0, errors: 0 };
-const message = (text, extra = {}) => ({ messageId: `soak-${++n}`, role: 'ROLE_USER', parts: [{ text }], ...extra });
+const counts = {
+  send: 0,
+  rest: 0,
+  stream: 0,
+  abandoned: 0,
+  followUp: 0,
+  get: 0,
+  list: 0,
+  push: 0,
+  errors: 0,
+};
+const message = (text, extra = {}) => ({
+  messageId: `soak-${++n}`,
+  role: 'ROLE_USER',
+  parts: [{ text }],
+  ...extra,
+});
 const rpc = async (method, params) => {
-  const res = await fetch(rpcUrl, { method: 'POST', headers: H, body: JSON.stringify({ jsonrpc: '2.0', id: ++n, method, params }), signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: H,
+    body: JSON.stringify({ jsonrpc: '2.0', id: ++n, method, params }),
+    signal: AbortSignal.timeout(30_000),
+  });
   const body = await res.json();
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
@@ -69,7 +99,12 @@ async function oneStream(abandon) {
   const res = await fetch(rpcUrl, {
     method: 'POST',
     headers: H,
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++n, method: 'SendStreamingMessage', params: { message: message('stream 20') } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: ++n,
+      method: 'SendStreamingMessage',
+      params: { message: message('stream 20') },
+    }),
     signal: AbortSignal.any([ctl.signal, AbortSignal.timeout(30_000)]),
   });
   const reader = res.body.getReader();
@@ -92,7 +127,12 @@ const scenarios = [
     counts.send++;
   },
   async () => {
-    const res = await fetch(`${restUrl}/message:send`, { method: 'POST', headers: H, body: JSON.stringify({ message: message('echo') }), signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(`${restUrl}/message:send`, {
+      method: 'POST',
+      headers: H,
+      body: JSON.stringify({ message: message('echo') }),
+      signal: AbortSignal.timeout(30_000),
+    });
     if (!res.ok) throw new Error(`REST ${res.status}`);
     await res.arrayBuffer();
     counts.rest++;
@@ -105,8 +145,15 @@ const scenarios = [
     counts.followUp++;
   },
   async () => {
-    const t = await rpc('SendMessage', { message: message('ask'), configuration: { returnImmediately: true } });
-    await rpc('CreateTaskPushNotificationConfig', { taskId: t.task.id, url: hookUrl, token: 'soak' });
+    const t = await rpc('SendMessage', {
+      message: message('ask'),
+      configuration: { returnImmediately: true },
+    });
+    await rpc('CreateTaskPushNotificationConfig', {
+      taskId: t.task.id,
+      url: hookUrl,
+      token: 'soak',
+    });
     await rpc('SendMessage', { message: message('answer', { taskId: t.task.id }) });
     counts.push++;
   },
@@ -126,8 +173,16 @@ const started = Date.now();
 const deadline = started + minutes * 60_000;
 const sample = async () => {
   const { mem } = await ask('mem');
-  samples.push({ s: Math.round((Date.now() - started) / 1000), rss: mem.rss, heap: mem.heapUsed, deliveries, ...counts });
-  process.stdout.write(`${samples.at(-1).s}s rss ${(mem.rss / 2 ** 20).toFixed(1)} MB heap ${(mem.heapUsed / 2 ** 20).toFixed(1)} MB, ${JSON.stringify(counts)}, deliveries ${deliveries}\n`);
+  samples.push({
+    s: Math.round((Date.now() - started) / 1000),
+    rss: mem.rss,
+    heap: mem.heapUsed,
+    deliveries,
+    ...counts,
+  });
+  process.stdout.write(
+    `${samples.at(-1).s}s rss ${(mem.rss / 2 ** 20).toFixed(1)} MB heap ${(mem.heapUsed / 2 ** 20).toFixed(1)} MB, ${JSON.stringify(counts)}, deliveries ${deliveries}\n`,
+  );
 };
 await sample();
 const timer = setInterval(() => void sample(), sampleMs);
@@ -169,7 +224,10 @@ const lines = [
   '',
   '| t (s) | RSS MB | heap MB | ops | deliveries |',
   '|--:|--:|--:|--:|--:|',
-  ...samples.map((x) => `| ${x.s} | ${mb(x.rss)} | ${mb(x.heap)} | ${x.send + x.rest + x.stream + x.abandoned + x.followUp + x.get + x.list + x.push} | ${x.deliveries} |`),
+  ...samples.map(
+    (x) =>
+      `| ${x.s} | ${mb(x.rss)} | ${mb(x.heap)} | ${x.send + x.rest + x.stream + x.abandoned + x.followUp + x.get + x.list + x.push} | ${x.deliveries} |`,
+  ),
   '',
 ];
 writeFileSync(out, lines.join('\n'));

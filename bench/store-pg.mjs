@@ -12,26 +12,46 @@
  * process named postgres on the machine is counted (other users of that server add noise).
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import {
+  chownSync,
+  chmodSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  mkdirSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliOptions, here, runLoad, startServer, waitQuiet } from './lib.mjs';
 
 const { values: o } = cliOptions(
   'node bench/store-pg.mjs [--seconds N] [--connections N] [--url postgres://…] [--async-commit] [--out FILE]',
-  { seconds: { type: 'string' }, connections: { type: 'string' }, url: { type: 'string' }, out: { type: 'string' }, 'async-commit': { type: 'boolean' } },
+  {
+    seconds: { type: 'string' },
+    connections: { type: 'string' },
+    url: { type: 'string' },
+    out: { type: 'string' },
+    'async-commit': { type: 'boolean' },
+  },
   { numbers: ['seconds', 'connections'] },
 );
 const seconds = Math.min(30, Math.max(1, o.seconds ?? 4));
 const connections = Math.min(256, Math.max(1, o.connections ?? 32));
 const H = { 'content-type': 'application/json', 'a2a-version': '1.0' };
 const rpc = (method, params) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
-const SEND = rpc('SendMessage', { message: { messageId: 'bench-1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } });
+const SEND = rpc('SendMessage', {
+  message: { messageId: 'bench-1', role: 'ROLE_USER', parts: [{ text: 'hello' }] },
+});
 
 /** Run a command as the postgres user when we are root (PostgreSQL refuses to run as root). */
 function asPostgres(cmd, args) {
   const root = process.getuid?.() === 0;
-  execFileSync(root ? 'runuser' : cmd, root ? ['-u', 'postgres', '--', cmd, ...args] : args, { stdio: 'ignore', timeout: 60_000 });
+  execFileSync(root ? 'runuser' : cmd, root ? ['-u', 'postgres', '--', cmd, ...args] : args, {
+    stdio: 'ignore',
+    timeout: 60_000,
+  });
 }
 
 let cluster;
@@ -39,10 +59,26 @@ let url = o.url;
 if (!url) {
   const dir = mkdtempSync(join(tmpdir(), 'a2a-bench-pg-'));
   chmodSync(dir, 0o700);
-  if (process.getuid?.() === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  if (process.getuid?.() === 0)
+    chownSync(
+      dir,
+      Number(execFileSync('id', ['-u', 'postgres']).toString()),
+      Number(execFileSync('id', ['-g', 'postgres']).toString()),
+    );
   const data = join(dir, 'data');
   asPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-  asPostgres('pg_ctl', ['-D', data, '-w', '-t', '30', '-l', join(dir, 'log'), '-o', `-p 55433 -k ${dir} -c listen_addresses=127.0.0.1${o['async-commit'] ? ' -c synchronous_commit=off' : ''}`, 'start']);
+  asPostgres('pg_ctl', [
+    '-D',
+    data,
+    '-w',
+    '-t',
+    '30',
+    '-l',
+    join(dir, 'log'),
+    '-o',
+    `-p 55433 -k ${dir} -c listen_addresses=127.0.0.1${o['async-commit'] ? ' -c synchronous_commit=off' : ''}`,
+    'start',
+  ]);
   cluster = { dir, data };
   url = 'postgres://postgres@127.0.0.1:55433/postgres';
 }
@@ -62,7 +98,9 @@ process.on('SIGINT', () => process.exit(130));
 /** CPU (µs) used so far by the database: the throwaway cluster's postmaster and its children, else every `postgres`. */
 function pgCpuUs() {
   const tick = 1e6 / 100; // USER_HZ is 100 on Linux
-  const root = cluster ? Number(readFileSync(join(cluster.data, 'postmaster.pid'), 'utf8').split('\n')[0]) : undefined;
+  const root = cluster
+    ? Number(readFileSync(join(cluster.data, 'postmaster.pid'), 'utf8').split('\n')[0])
+    : undefined;
   let sum = 0;
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     let stat;
@@ -81,7 +119,18 @@ function pgCpuUs() {
 }
 
 // The SDK's table, made by its own migration tool (its store does not migrate on first use).
-execFileSync(process.execPath, [here('../node_modules/@a2a-js/sdk/dist/cli/a2a_db.js'), 'upgrade', '--url', url, '--store', 'tasks'], { stdio: 'ignore', timeout: 60_000 });
+execFileSync(
+  process.execPath,
+  [
+    here('../node_modules/@a2a-js/sdk/dist/cli/a2a_db.js'),
+    'upgrade',
+    '--url',
+    url,
+    '--store',
+    'tasks',
+  ],
+  { stdio: 'ignore', timeout: 60_000 },
+);
 
 const sqliteDir = mkdtempSync(join(tmpdir(), 'a2a-bench-sqlite-'));
 process.on('exit', () => rmSync(sqliteDir, { recursive: true, force: true }));
@@ -97,11 +146,30 @@ for (const s of STORES) {
   const srv = await startServer('store-echo', [], { BENCH_IMPL: s.impl, BENCH_STORE: s.store });
   try {
     const endpoint = `${srv.origin}/a2a/jsonrpc`;
-    const first = await (await fetch(endpoint, { method: 'POST', headers: H, body: SEND, signal: AbortSignal.timeout(10_000) })).json();
+    const first = await (
+      await fetch(endpoint, {
+        method: 'POST',
+        headers: H,
+        body: SEND,
+        signal: AbortSignal.timeout(10_000),
+      })
+    ).json();
     const id = first.result?.task?.id;
-    if (!id) throw new Error(`${s.id}: SendMessage answered ${JSON.stringify(first).slice(0, 300)}`);
-    for (const [op, body, verify] of [['SendMessage', SEND, 'send-jsonrpc'], ['GetTask', rpc('GetTask', { id }), 'get-jsonrpc']]) {
-      const cfg = { url: endpoint, method: 'POST', headers: H, body, connections, verify, expectStatus: 200 };
+    if (!id)
+      throw new Error(`${s.id}: SendMessage answered ${JSON.stringify(first).slice(0, 300)}`);
+    for (const [op, body, verify] of [
+      ['SendMessage', SEND, 'send-jsonrpc'],
+      ['GetTask', rpc('GetTask', { id }), 'get-jsonrpc'],
+    ]) {
+      const cfg = {
+        url: endpoint,
+        method: 'POST',
+        headers: H,
+        body,
+        connections,
+        verify,
+        expectStatus: 200,
+      };
       await runLoad('load.mjs', { ...cfg, duration: 1 }, 30); // warm-up (JIT, pool connections, statement caches)
       // The warm-up's last requests may still be in the server: let them finish before counting.
       for (let last = -1, i = 0; i < 50; i++) {
@@ -111,9 +179,17 @@ for (const s of STORES) {
         await new Promise((r) => setTimeout(r, 200));
       }
       await waitQuiet();
-      const before = { cpu: await srv.cpu(), pg: s.pg ? pgCpuUs() : 0, q: (await srv.ask('queries')).queries };
+      const before = {
+        cpu: await srv.cpu(),
+        pg: s.pg ? pgCpuUs() : 0,
+        q: (await srv.ask('queries')).queries,
+      };
       const r = await runLoad('load.mjs', { ...cfg, duration: seconds }, seconds + 30);
-      const after = { cpu: await srv.cpu(), pg: s.pg ? pgCpuUs() : 0, q: (await srv.ask('queries')).queries };
+      const after = {
+        cpu: await srv.cpu(),
+        pg: s.pg ? pgCpuUs() : 0,
+        q: (await srv.ask('queries')).queries,
+      };
       const n = Math.max(1, r.responses);
       const row = {
         store: s.id,
@@ -145,11 +221,18 @@ const lines = [
   '',
   '| store | operation | req/s | server CPU µs/req | PostgreSQL CPU µs/req | statements/req | p50 ms | p99 ms | errors |',
   '|---|---|---:|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.store} | ${r.op} | ${r.rps} | ${r.serverCpuUs} | ${fmt(r.pgCpuUs)} | ${fmt(r.queries)} | ${r.p50} | ${r.p99} | ${r.errors} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.store} | ${r.op} | ${r.rps} | ${r.serverCpuUs} | ${fmt(r.pgCpuUs)} | ${fmt(r.queries)} | ${r.p50} | ${r.p99} | ${r.errors} |`,
+  ),
 ];
 const ours = rows.find((r) => r.store === 'postgres' && r.op === 'SendMessage');
 const sdk = rows.find((r) => r.store === 'sdk-postgres' && r.op === 'SendMessage');
-if (ours && sdk) lines.push('', `PostgreSQL SendMessage: ours ${ours.rps} req/s vs the SDK's DatabaseTaskStore ${sdk.rps} req/s = ${(ours.rps / Math.max(1, sdk.rps)).toFixed(2)}× (target ≥ 3×); ${ours.queries} statements per SendMessage (target ≤ 2).`);
+if (ours && sdk)
+  lines.push(
+    '',
+    `PostgreSQL SendMessage: ours ${ours.rps} req/s vs the SDK's DatabaseTaskStore ${sdk.rps} req/s = ${(ours.rps / Math.max(1, sdk.rps)).toFixed(2)}× (target ≥ 3×); ${ours.queries} statements per SendMessage (target ≤ 2).`,
+  );
 const out = o.out ?? here(`./results/${new Date().toISOString().slice(0, 10)}-store-pg.md`);
 mkdirSync(join(out, '..'), { recursive: true });
 writeFileSync(out, `${lines.join('\n')}\n`);

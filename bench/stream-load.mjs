@@ -31,7 +31,8 @@ function oneStream(body) {
     let working = 0;
     const onEvent = (block) => {
       let data = '';
-      for (const line of block.split('\n')) if (line.startsWith('data:')) data += line.slice(line[5] === ' ' ? 6 : 5);
+      for (const line of block.split('\n'))
+        if (line.startsWith('data:')) data += line.slice(line[5] === ' ' ? 6 : 5);
       if (!data) return;
       if (ttfe === null) ttfe = performance.now() - t0;
       events++;
@@ -53,7 +54,12 @@ function oneStream(body) {
         path: target.pathname,
         method: 'POST',
         agent,
-        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', accept: 'text/event-stream', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          'content-type': 'application/json',
+          'a2a-version': '1.0',
+          accept: 'text/event-stream',
+          'content-length': Buffer.byteLength(body),
+        },
         timeout: 10_000,
       },
       (res) => {
@@ -99,7 +105,13 @@ async function phase(seconds, record) {
         jsonrpc: '2.0',
         id: 1,
         method: 'SendStreamingMessage',
-        params: { message: { messageId: `m-${w}-${n++}`, role: 'ROLE_USER', parts: [{ text: `stream:${cfg.k}` }] } },
+        params: {
+          message: {
+            messageId: `m-${w}-${n++}`,
+            role: 'ROLE_USER',
+            parts: [{ text: `stream:${cfg.k}` }],
+          },
+        },
       });
       const r = await oneStream(body);
       if (!record) continue;

@@ -23,15 +23,24 @@ const watcher: AgentExecutor = async (ctx, task) => {
 const agent = createAgentServer({
   executor: watcher,
   card: (origin) => ({
-    name: 'watcher', description: 'Watches until told to stop', version: '1.0.0',
-    supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: {}, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+    name: 'watcher',
+    description: 'Watches until told to stop',
+    version: '1.0.0',
+    supportedInterfaces: [
+      { url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ],
+    capabilities: {},
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
     skills: [{ id: 'watch', name: 'Watch', description: 'Watches logs', tags: ['demo'] }],
   }),
 });
 const client = await A2AClient.connect(await agent.listen(0));
 
-const started = await client.sendMessage({ message: userMessage('watch'), configuration: { returnImmediately: true } });
+const started = await client.sendMessage({
+  message: userMessage('watch'),
+  configuration: { returnImmediately: true },
+});
 if (!('task' in started)) throw new Error('expected a task');
 console.log(`started: ${started.task.status.state}`);
 

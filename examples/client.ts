@@ -13,10 +13,19 @@ const local = process.argv[2] ? undefined : await echoAgent(0);
 const client = await A2AClient.connect(process.argv[2] ?? local!.origin);
 console.log(`${client.card.name} ${client.card.version}: ${client.interface.reason}`);
 
-for await (const event of client.sendStreamingMessage({ message: userMessage(process.argv[3] ?? 'hello') })) {
+for await (const event of client.sendStreamingMessage({
+  message: userMessage(process.argv[3] ?? 'hello'),
+})) {
   if ('task' in event) console.log(`task ${event.task.id} ${event.task.status.state}`);
-  else if ('statusUpdate' in event) console.log(event.statusUpdate.status.state, event.statusUpdate.status.message ? textOf(event.statusUpdate.status.message) : '');
-  else if ('artifactUpdate' in event) console.log(`artifact ${event.artifactUpdate.artifact.name}: ${event.artifactUpdate.artifact.parts.map((p) => p.text).join('')}`);
+  else if ('statusUpdate' in event)
+    console.log(
+      event.statusUpdate.status.state,
+      event.statusUpdate.status.message ? textOf(event.statusUpdate.status.message) : '',
+    );
+  else if ('artifactUpdate' in event)
+    console.log(
+      `artifact ${event.artifactUpdate.artifact.name}: ${event.artifactUpdate.artifact.parts.map((p) => p.text).join('')}`,
+    );
   else console.log(`message: ${textOf(event.message)}`);
 }
 await local?.close();

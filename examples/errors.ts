@@ -38,7 +38,8 @@ function explain(err: unknown): string {
         return `${kind} (JSON-RPC ${err.spec.jsonRpcCode}, HTTP ${err.spec.httpStatus}): ${err.message}`;
     }
   }
-  if (isA2AClientError(err)) return `client side, ${err.code} → check the URL, network or limits: ${err.message}`;
+  if (isA2AClientError(err))
+    return `client side, ${err.code} → check the URL, network or limits: ${err.message}`;
   throw err; // a bug of ours: let it crash
 }
 
@@ -54,9 +55,15 @@ async function attempt(what: string, call: () => Promise<unknown>): Promise<void
 const agent = createAgentServer({
   executor: picky,
   card: (origin) => ({
-    name: 'picky', description: 'Takes text only', version: '1.0.0',
-    supportedInterfaces: [{ url: `${origin}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' }],
-    capabilities: {}, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+    name: 'picky',
+    description: 'Takes text only',
+    version: '1.0.0',
+    supportedInterfaces: [
+      { url: `${origin}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    ],
+    capabilities: {},
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
     skills: [{ id: 'parse', name: 'Parse', description: 'Parses text', tags: ['demo'] }],
   }),
 });
@@ -64,10 +71,18 @@ const origin = await agent.listen(0);
 const client = await A2AClient.connect(origin);
 
 await attempt('GetTask of an unknown id', () => client.getTask('no-such-task'));
-await attempt('a data part', () => client.sendMessage({ message: userMessage([{ data: { n: 1 } }]) }));
-await attempt('push config without the capability', () => client.createPushNotificationConfig({ taskId: 'any', url: 'http://localhost/hook' }));
+await attempt('a data part', () =>
+  client.sendMessage({ message: userMessage([{ data: { n: 1 } }]) }),
+);
+await attempt('push config without the capability', () =>
+  client.createPushNotificationConfig({ taskId: 'any', url: 'http://localhost/hook' }),
+);
 const failed = await client.sendMessage({ message: userMessage('please crash') });
-console.log(`an agent that throws mid-task: no exception, the task is ${'task' in failed ? failed.task.status.state : 'a message'}`);
+console.log(
+  `an agent that throws mid-task: no exception, the task is ${'task' in failed ? failed.task.status.state : 'a message'}`,
+);
 
 await agent.close();
-await attempt('the agent is gone', () => A2AClient.connect(origin, { cache: false, cardTimeoutMs: 5000 }));
+await attempt('the agent is gone', () =>
+  A2AClient.connect(origin, { cache: false, cardTimeoutMs: 5000 }),
+);

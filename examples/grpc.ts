@@ -19,13 +19,19 @@ const agent = createAgentServer({
   executor: counter,
   grpc: { port: 0 }, // started by listen(), before the card is built: the card function gets its URL
   card: (origin, grpc) => ({
-    name: 'counter', description: 'Counts words', version: '1.0.0',
+    name: 'counter',
+    description: 'Counts words',
+    version: '1.0.0',
     supportedInterfaces: [
       { url: grpc!.url, protocolBinding: 'GRPC', protocolVersion: '1.0' },
       { url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
     ],
-    capabilities: { streaming: true }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'count', name: 'Count', description: 'Counts the words you send', tags: ['demo'] }],
+    capabilities: { streaming: true },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [
+      { id: 'count', name: 'Count', description: 'Counts the words you send', tags: ['demo'] },
+    ],
   }),
 });
 const origin = await agent.listen(0);
@@ -33,9 +39,13 @@ const origin = await agent.listen(0);
 // With the gRPC transport the client accepts GRPC too, and the card's order makes it the choice.
 const viaGrpc = await A2AClient.connect(origin, { transports: { GRPC: grpcTransport() } });
 console.log(`with grpcTransport: ${viaGrpc.interface.reason}`);
-for await (const event of viaGrpc.sendStreamingMessage({ message: userMessage('the quick brown fox') })) {
+for await (const event of viaGrpc.sendStreamingMessage({
+  message: userMessage('the quick brown fox'),
+})) {
   if ('statusUpdate' in event && event.statusUpdate.status.message) {
-    console.log(`  ${event.statusUpdate.status.state}  ${textOf(event.statusUpdate.status.message)}`);
+    console.log(
+      `  ${event.statusUpdate.status.state}  ${textOf(event.statusUpdate.status.message)}`,
+    );
   }
 }
 try {

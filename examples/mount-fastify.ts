@@ -16,7 +16,9 @@ const origin = `http://127.0.0.1:${port}`; // in production: your public URL
 const app = Fastify();
 app.get('/health', async () => 'ok');
 await app.register(a2aFastify(createAgentServer({ executor: echo, card: echoCard }), { origin })); // at the root
-await app.register(a2aFastify(createAgentServer({ executor: echo, card: echoCard }), { origin }), { prefix: '/reporter' });
+await app.register(a2aFastify(createAgentServer({ executor: echo, card: echoCard }), { origin }), {
+  prefix: '/reporter',
+});
 await app.listen({ port, host: '127.0.0.1' });
 
 await tryAgent('fastify', origin);

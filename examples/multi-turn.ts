@@ -23,9 +23,15 @@ const deployer: AgentExecutor = (ctx, task) => {
 const agent = createAgentServer({
   executor: deployer,
   card: (origin) => ({
-    name: 'deployer', description: 'Deploys, asking first for production', version: '1.0.0',
-    supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: {}, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+    name: 'deployer',
+    description: 'Deploys, asking first for production',
+    version: '1.0.0',
+    supportedInterfaces: [
+      { url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ],
+    capabilities: {},
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
     skills: [{ id: 'deploy', name: 'Deploy', description: 'Deploys to a target', tags: ['demo'] }],
   }),
 });
@@ -40,6 +46,10 @@ const say = (res: SendMessageResponse) => {
 
 const asked = say(await client.sendMessage({ message: userMessage('production') }));
 if (asked.status.state === 'TASK_STATE_INPUT_REQUIRED') {
-  say(await client.sendMessage({ message: userMessage('yes', { taskId: asked.id, contextId: asked.contextId }) }));
+  say(
+    await client.sendMessage({
+      message: userMessage('yes', { taskId: asked.id, contextId: asked.contextId }),
+    }),
+  );
 }
 await agent.close();

@@ -13,7 +13,10 @@ import { createAgentServer, type AgentExecutor } from 'a2a-kit/server';
 import { A2AClient, userMessage } from 'a2a-kit/client';
 
 const reporter: AgentExecutor = async (ctx, task) => {
-  const cities = ctx.text.split(',').map((c) => c.trim()).filter(Boolean);
+  const cities = ctx.text
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
   const rows = ['city,letters'];
   for (const [i, city] of cities.entries()) {
     if (ctx.signal.aborted) return; // canceled: stop quietly, the server has already recorded it
@@ -23,7 +26,13 @@ const reporter: AgentExecutor = async (ctx, task) => {
   }
   task.addArtifact({
     name: 'report',
-    parts: [{ raw: Buffer.from(rows.join('\n') + '\n').toString('base64'), filename: 'report.csv', mediaType: 'text/csv' }],
+    parts: [
+      {
+        raw: Buffer.from(rows.join('\n') + '\n').toString('base64'),
+        filename: 'report.csv',
+        mediaType: 'text/csv',
+      },
+    ],
   });
   task.complete(`measured ${cities.length} cities`);
 };
@@ -31,16 +40,24 @@ const reporter: AgentExecutor = async (ctx, task) => {
 const agent = createAgentServer({
   executor: reporter,
   card: (origin) => ({
-    name: 'reporter', description: 'Writes a CSV report', version: '1.0.0',
-    supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: { streaming: true }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain', 'text/csv'],
+    name: 'reporter',
+    description: 'Writes a CSV report',
+    version: '1.0.0',
+    supportedInterfaces: [
+      { url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ],
+    capabilities: { streaming: true },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain', 'text/csv'],
     skills: [{ id: 'report', name: 'Report', description: 'Measures city names', tags: ['demo'] }],
   }),
 });
 const client = await A2AClient.connect(await agent.listen(0));
 const out = mkdtempSync(path.join(tmpdir(), 'a2a-report-'));
 
-for await (const event of client.sendStreamingMessage({ message: userMessage('Brest, Lyon, Nice') })) {
+for await (const event of client.sendStreamingMessage({
+  message: userMessage('Brest, Lyon, Nice'),
+})) {
   if ('statusUpdate' in event) {
     const { state, message } = event.statusUpdate.status;
     console.log(`${state}${message ? `  ${textOf(message)}` : ''}`);
@@ -49,7 +66,9 @@ for await (const event of client.sendStreamingMessage({ message: userMessage('Br
       if (part.raw === undefined) continue;
       const file = path.join(out, part.filename ?? 'artifact.bin');
       writeFileSync(file, Buffer.from(part.raw, 'base64'));
-      console.log(`file ${part.filename} (${part.mediaType}) saved: ${JSON.stringify(Buffer.from(part.raw, 'base64').toString())}`);
+      console.log(
+        `file ${part.filename} (${part.mediaType}) saved: ${JSON.stringify(Buffer.from(part.raw, 'base64').toString())}`,
+      );
     }
   }
 }

@@ -25,9 +25,15 @@ const builder: AgentExecutor = async (_ctx, task) => {
 const agent = createAgentServer({
   executor: builder,
   card: (origin) => ({
-    name: 'builder', description: 'Builds, and tells you when done', version: '1.0.0',
-    supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: { pushNotifications: true }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+    name: 'builder',
+    description: 'Builds, and tells you when done',
+    version: '1.0.0',
+    supportedInterfaces: [
+      { url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ],
+    capabilities: { pushNotifications: true },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
     skills: [{ id: 'build', name: 'Build', description: 'Builds the app', tags: ['demo'] }],
   }),
   // Webhooks on loopback are refused by default (SSRF guard); this example's webhook is local.
@@ -44,8 +50,14 @@ const receiver = createPushReceiver({
   onEvent: (event: StreamResponse) => {
     if ('task' in event) console.log(`push: task ${event.task.status.state}`);
     if ('statusUpdate' in event) console.log(`push: ${event.statusUpdate.status.state}`);
-    if ('artifactUpdate' in event) console.log(`push: artifact ${event.artifactUpdate.artifact.name}`);
-    const state = 'task' in event ? event.task.status.state : 'statusUpdate' in event ? event.statusUpdate.status.state : undefined;
+    if ('artifactUpdate' in event)
+      console.log(`push: artifact ${event.artifactUpdate.artifact.name}`);
+    const state =
+      'task' in event
+        ? event.task.status.state
+        : 'statusUpdate' in event
+          ? event.statusUpdate.status.state
+          : undefined;
     if (state && isTerminal(state)) finished();
   },
 });
@@ -59,7 +71,10 @@ const res = await client.sendMessage({
 });
 console.log(`sent: task ${'task' in res ? res.task.status.state : '?'}; updates go to the webhook`);
 
-const timeout = setTimeout(() => (console.error('no terminal notification within 10 s'), process.exit(1)), 10_000);
+const timeout = setTimeout(
+  () => (console.error('no terminal notification within 10 s'), process.exit(1)),
+  10_000,
+);
 await done;
 clearTimeout(timeout);
 

@@ -13,12 +13,20 @@ export async function freePort(): Promise<number> {
 }
 
 /** Fetch the card under `base`, send one message to the interface it advertises, print what came back. */
-export async function tryAgent(label: string, base: string, options: ConnectOptions = {}): Promise<void> {
+export async function tryAgent(
+  label: string,
+  base: string,
+  options: ConnectOptions = {},
+): Promise<void> {
   const client = await A2AClient.connect(base, { cache: false, ...options });
   if (!client.interface.url.startsWith(`${base}/`)) {
-    throw new Error(`${label}: the card at ${base} advertises ${client.interface.url}, outside ${base}/`);
+    throw new Error(
+      `${label}: the card at ${base} advertises ${client.interface.url}, outside ${base}/`,
+    );
   }
   const res = await client.sendMessage({ message: userMessage(`hello via ${label}`) });
   const echoed = 'task' in res ? res.task.artifacts?.[0]?.parts[0]?.text : undefined;
-  console.log(`${label}: card at ${base} → ${client.interface.url} → ${'task' in res ? res.task.status.state : 'message'} "${echoed}"`);
+  console.log(
+    `${label}: card at ${base} → ${client.interface.url} → ${'task' in res ? res.task.status.state : 'message'} "${echoed}"`,
+  );
 }

@@ -22,7 +22,10 @@ const demo = spawn(process.execPath, ['kit/dist/cli/demo.js', '--ui', '--ports',
 });
 let output = '';
 const finished = new Promise<void>((resolve, reject) => {
-  const timer = setTimeout(() => reject(new Error(`the demo did not finish in 180 s:\n${output}`)), 180_000);
+  const timer = setTimeout(
+    () => reject(new Error(`the demo did not finish in 180 s:\n${output}`)),
+    180_000,
+  );
   demo.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString('utf8');
     if (output.includes('the inspector stays open')) {
@@ -30,7 +33,9 @@ const finished = new Promise<void>((resolve, reject) => {
       resolve();
     }
   });
-  demo.once('exit', (code) => reject(new Error(`the demo exited ${code} before the run ended:\n${output}`)));
+  demo.once('exit', (code) =>
+    reject(new Error(`the demo exited ${code} before the run ended:\n${output}`)),
+  );
 });
 
 try {
@@ -49,11 +54,17 @@ try {
     // Down to the card's JSON, which the README does not need to show.
     const json = await page.locator('#card-the-card-as-json').boundingBox();
     const height = json ? Math.round(json.y - 20) : 1400;
-    await page.screenshot({ path: path.join(outDir, 'inspector-card.png'), fullPage: true, clip: { x: 0, y: 0, width: 1200, height } });
+    await page.screenshot({
+      path: path.join(outDir, 'inspector-card.png'),
+      fullPage: true,
+      clip: { x: 0, y: 0, width: 1200, height },
+    });
   } finally {
     await browser.close();
   }
-  process.stdout.write(`wrote ${path.join(outDir, 'inspector-kit.png')} and ${path.join(outDir, 'inspector-card.png')}\n`);
+  process.stdout.write(
+    `wrote ${path.join(outDir, 'inspector-kit.png')} and ${path.join(outDir, 'inspector-card.png')}\n`,
+  );
 } finally {
   demo.kill('SIGINT');
   await new Promise((r) => (demo.exitCode !== null ? r(undefined) : demo.once('exit', r)));

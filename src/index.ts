@@ -32,7 +32,15 @@ export type {
   TaskStatus,
   TaskStatusUpdateEvent,
 } from './protocol/task.js';
-export { INTERRUPTED_STATES, ROLES, TASK_STATES, TERMINAL_STATES, isInterrupted, isTerminal, textOf } from './protocol/task.js';
+export {
+  INTERRUPTED_STATES,
+  ROLES,
+  TASK_STATES,
+  TERMINAL_STATES,
+  isInterrupted,
+  isTerminal,
+  textOf,
+} from './protocol/task.js';
 
 // Agent cards (§4.4, §8).
 export type {
@@ -99,7 +107,12 @@ export {
   type Operation,
   type OperationName,
 } from './protocol/operations.js';
-export { PUSH_ID_HEADER, PUSH_JWKS_PATH, PUSH_SIGNATURE_HEADER, PUSH_TOKEN_HEADER } from './protocol/push.js';
+export {
+  PUSH_ID_HEADER,
+  PUSH_JWKS_PATH,
+  PUSH_SIGNATURE_HEADER,
+  PUSH_TOKEN_HEADER,
+} from './protocol/push.js';
 export { majorMinor, requestedVersion } from './protocol/version.js';
 
 // The one logger shape of the server, the push sender and the client (pino-compatible).

@@ -26,7 +26,8 @@ function sources(dir: string): string[] {
 function specifiers(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const out: string[] = [];
-  for (const m of text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]/gm)) out.push(m[1]!);
+  for (const m of text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]/gm))
+    out.push(m[1]!);
   for (const m of text.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)) out.push(m[1]!);
   for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push(m[1]!);
   return out;
@@ -43,7 +44,14 @@ describe('architecture', () => {
   const lib = sources(path.join(root, 'src'));
 
   it('the library has no import cycle, type-only imports included', () => {
-    const graph = new Map(lib.map((f) => [f, specifiers(f).map((s) => resolveRelative(f, s)).filter((t): t is string => !!t)]));
+    const graph = new Map(
+      lib.map((f) => [
+        f,
+        specifiers(f)
+          .map((s) => resolveRelative(f, s))
+          .filter((t): t is string => !!t),
+      ]),
+    );
     const state = new Map<string, 'open' | 'done'>();
     const cycles: string[] = [];
     const visit = (f: string, trail: string[]): void => {
@@ -94,10 +102,19 @@ describe('architecture', () => {
           if (t) todo.push(t);
         }
       }
-      assert.ok(seen.size > 5 && seen.size < 2000, `walked the module graph of ${entry} (${seen.size} modules)`);
+      assert.ok(
+        seen.size > 5 && seen.size < 2000,
+        `walked the module graph of ${entry} (${seen.size} modules)`,
+      );
       return found;
     };
-    for (const entry of [['server', 'grpc', 'index.ts'], ['server', 'index.ts'], ['client', 'grpc', 'index.ts'], ['client', 'index.ts'], ['cli', 'a2a.ts']]) {
+    for (const entry of [
+      ['server', 'grpc', 'index.ts'],
+      ['server', 'index.ts'],
+      ['client', 'grpc', 'index.ts'],
+      ['client', 'index.ts'],
+      ['cli', 'a2a.ts'],
+    ]) {
       assert.deepEqual(reached(path.join(...entry)), [], entry.join('/'));
     }
     // The check itself sees grpc-js where it is: the grpc-js entry point reaches it.
@@ -110,12 +127,21 @@ describe('architecture', () => {
     assert.ok(files.length > 10, 'found the command line');
     const wrong = files.flatMap((f) =>
       specifiers(f)
-        .filter((s) => (s.startsWith('.') ? !resolveRelative(f, s)!.startsWith(cli + path.sep) : s.startsWith('a2a-kit/dist') || s.startsWith('a2a-kit/src')))
+        .filter((s) =>
+          s.startsWith('.')
+            ? !resolveRelative(f, s)!.startsWith(cli + path.sep)
+            : s.startsWith('a2a-kit/dist') || s.startsWith('a2a-kit/src'),
+        )
         .map((s) => `${rel(f)} imports ${s}`),
     );
     assert.deepEqual(wrong, []);
-    const byName = new Set(files.flatMap((f) => specifiers(f).filter((s) => s.startsWith('a2a-kit'))));
-    assert.ok(byName.has('a2a-kit/client') && byName.has('a2a-kit'), 'it is built on the public entry points');
+    const byName = new Set(
+      files.flatMap((f) => specifiers(f).filter((s) => s.startsWith('a2a-kit'))),
+    );
+    assert.ok(
+      byName.has('a2a-kit/client') && byName.has('a2a-kit'),
+      'it is built on the public entry points',
+    );
   });
 
   it('the inspector imports the library by package name, and its page only page modules', () => {
@@ -125,27 +151,55 @@ describe('architecture', () => {
     assert.ok(files.length > 10, 'found the inspector');
     const wrong = files.flatMap((f) =>
       specifiers(f)
-        .filter((s) => (s.startsWith('.') ? !resolveRelative(f, s)!.startsWith(dir + path.sep) : s.startsWith('a2a-kit/dist') || s.startsWith('a2a-kit/src')))
+        .filter((s) =>
+          s.startsWith('.')
+            ? !resolveRelative(f, s)!.startsWith(dir + path.sep)
+            : s.startsWith('a2a-kit/dist') || s.startsWith('a2a-kit/src'),
+        )
         .map((s) => `${rel(f)} imports ${s}`),
     );
     assert.deepEqual(wrong, []);
-    const byName = new Set(files.flatMap((f) => specifiers(f).filter((s) => s.startsWith('a2a-kit'))));
-    assert.ok(byName.has('a2a-kit/client') && byName.has('a2a-kit'), 'it is built on the public entry points');
+    const byName = new Set(
+      files.flatMap((f) => specifiers(f).filter((s) => s.startsWith('a2a-kit'))),
+    );
+    assert.ok(
+      byName.has('a2a-kit/client') && byName.has('a2a-kit'),
+      'it is built on the public entry points',
+    );
     // The page runs in the browser as served: at run time it may load only its own modules (types are erased).
     const loaded = (f: string) => {
       const text = readFileSync(f, 'utf8');
-      return [...text.matchAll(/^\s*import\s+(?!type\b)[^'"]*?from\s*['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+      return [...text.matchAll(/^\s*import\s+(?!type\b)[^'"]*?from\s*['"]([^'"]+)['"]/gm)].map(
+        (m) => m[1]!,
+      );
     };
-    const escapes = sources(page).flatMap((f) => loaded(f).filter((s) => !s.startsWith('./')).map((s) => `${rel(f)} loads ${s}`));
+    const escapes = sources(page).flatMap((f) =>
+      loaded(f)
+        .filter((s) => !s.startsWith('./'))
+        .map((s) => `${rel(f)} loads ${s}`),
+    );
     assert.deepEqual(escapes, []);
   });
 
   it('the kit and the examples import the library by package name, never by path', () => {
-    const users = [...sources(path.join(root, 'kit', 'src')), ...sources(path.join(root, 'examples'))];
+    const users = [
+      ...sources(path.join(root, 'kit', 'src')),
+      ...sources(path.join(root, 'examples')),
+    ];
     assert.ok(users.length > 20, 'found the kit and the examples');
     const wrong = users.flatMap((f) =>
       specifiers(f)
-        .filter((s) => s.startsWith('.') && !resolveRelative(f, s)!.startsWith(path.dirname(f.includes(`${path.sep}kit${path.sep}`) ? path.join(root, 'kit', 'src') : path.join(root, 'examples'))))
+        .filter(
+          (s) =>
+            s.startsWith('.') &&
+            !resolveRelative(f, s)!.startsWith(
+              path.dirname(
+                f.includes(`${path.sep}kit${path.sep}`)
+                  ? path.join(root, 'kit', 'src')
+                  : path.join(root, 'examples'),
+              ),
+            ),
+        )
         .map((s) => `${rel(f)} imports ${s}`),
     );
     assert.deepEqual(wrong, []);

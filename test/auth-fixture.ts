@@ -4,13 +4,25 @@
  * with whatever credentials the test puts on the request.
  */
 import assert from 'node:assert/strict';
-import { ERRORS, type A2AErrorKind, type AgentCard, type OperationName } from '../src/protocol/index.js';
-import { createAgentServer, type AgentExecutor, type AgentServer, type AgentServerOptions } from '../src/server/index.js';
+import {
+  ERRORS,
+  type A2AErrorKind,
+  type AgentCard,
+  type OperationName,
+} from '../src/protocol/index.js';
+import {
+  createAgentServer,
+  type AgentExecutor,
+  type AgentServer,
+  type AgentServerOptions,
+} from '../src/server/index.js';
 import { SERVED_BINDINGS } from '../src/server/bindings/registry.js';
 
 export type Transport = 'jsonrpc' | 'rest';
 /** The transports this build serves: REST joins as soon as its binding is registered. */
-export const TRANSPORTS: Transport[] = SERVED_BINDINGS['HTTP+JSON'] ? ['jsonrpc', 'rest'] : ['jsonrpc'];
+export const TRANSPORTS: Transport[] = SERVED_BINDINGS['HTTP+JSON']
+  ? ['jsonrpc', 'rest']
+  : ['jsonrpc'];
 
 /** Leaves every task in input-required (non-terminal, so it can be canceled and subscribed to). */
 export const asking: AgentExecutor = (_ctx, task) => {
@@ -47,7 +59,11 @@ export async function start(
   card: Partial<AgentCard>,
   options: Omit<AgentServerOptions, 'card' | 'executor'> & { executor?: AgentExecutor } = {},
 ): Promise<Running> {
-  const server = createAgentServer({ executor: asking, ...options, card: (origin) => baseCard(origin, card) });
+  const server = createAgentServer({
+    executor: asking,
+    ...options,
+    card: (origin) => baseCard(origin, card),
+  });
   const origin = await server.listen(0);
   return { origin, server, close: () => server.close(100) };
 }
@@ -60,7 +76,10 @@ export interface Answer {
   transport: Transport;
 }
 
-function restRequest(op: OperationName, params: Record<string, any>): { method: string; path: string; body?: unknown } {
+function restRequest(
+  op: OperationName,
+  params: Record<string, any>,
+): { method: string; path: string; body?: unknown } {
   switch (op) {
     case 'SendMessage':
       return { method: 'POST', path: '/message:send', body: params };
@@ -75,7 +94,11 @@ function restRequest(op: OperationName, params: Record<string, any>): { method: 
     case 'SubscribeToTask':
       return { method: 'GET', path: `/tasks/${encodeURIComponent(params.id)}:subscribe` };
     case 'CreateTaskPushNotificationConfig':
-      return { method: 'POST', path: `/tasks/${encodeURIComponent(params.taskId)}/pushNotificationConfigs`, body: params };
+      return {
+        method: 'POST',
+        path: `/tasks/${encodeURIComponent(params.taskId)}/pushNotificationConfigs`,
+        body: params,
+      };
     case 'GetExtendedAgentCard':
       return { method: 'GET', path: '/extendedAgentCard' };
     default:
@@ -116,7 +139,12 @@ export async function call(
     return { status: res.status, headers: res.headers, body: undefined, transport };
   }
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, transport };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: text ? JSON.parse(text) : undefined,
+    transport,
+  };
 }
 
 /** Assert a successful answer and return its result object. */
@@ -137,12 +165,20 @@ export function ok(a: Answer): any {
 export function failed(a: Answer, kind: A2AErrorKind): string {
   const spec = ERRORS[kind];
   if (a.transport === 'jsonrpc') {
-    assert.equal(a.body?.error?.code, spec.jsonRpcCode, `expected ${kind}, got ${a.status} ${JSON.stringify(a.body)}`);
+    assert.equal(
+      a.body?.error?.code,
+      spec.jsonRpcCode,
+      `expected ${kind}, got ${a.status} ${JSON.stringify(a.body)}`,
+    );
     assert.equal(a.body.jsonrpc, '2.0');
     if (kind === 'Unauthenticated') assert.equal(a.status, 401);
     return a.body.error.message as string;
   }
-  assert.equal(a.status, spec.httpStatus, `expected ${kind}, got ${a.status} ${JSON.stringify(a.body)}`);
+  assert.equal(
+    a.status,
+    spec.httpStatus,
+    `expected ${kind}, got ${a.status} ${JSON.stringify(a.body)}`,
+  );
   assert.equal(a.body?.error?.status, spec.grpcStatus);
   assert.equal(a.body.error.code, spec.httpStatus);
   return a.body.error.message as string;
@@ -153,5 +189,9 @@ export const basicHeader = (user: string, pass: string) => ({
   authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`,
 });
 export const say = (text: string) => ({
-  message: { messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'ROLE_USER' as const, parts: [{ text }] },
+  message: {
+    messageId: `m-${Math.random().toString(36).slice(2)}`,
+    role: 'ROLE_USER' as const,
+    parts: [{ text }],
+  },
 });

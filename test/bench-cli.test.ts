@@ -14,7 +14,8 @@ const autogroup = () => {
 const AUTOGROUP_AT_START = autogroup();
 
 // The bench scripts take minutes; a mistyped option must stop them before anything starts, not be ignored.
-const run = (script: string, ...args: string[]) => spawnSync(process.execPath, [`bench/${script}`, ...args], { encoding: 'utf8', timeout: 20_000 });
+const run = (script: string, ...args: string[]) =>
+  spawnSync(process.execPath, [`bench/${script}`, ...args], { encoding: 'utf8', timeout: 20_000 });
 
 for (const script of ['run.mjs', 'ab.mjs', 'service-ab.mjs', 'profile.mjs']) {
   test(`bench/${script}: --help prints the usage and exits 0`, () => {
@@ -37,7 +38,10 @@ test('bench/run.mjs: a value that is not a number, or an unknown scenario, exits
   assert.match(runs.stderr, /--runs needs a number, got "five"/);
   const only = run('run.mjs', '--only', 'rpc-send-c33');
   assert.equal(only.status, 2);
-  assert.match(only.stderr, /unknown scenario or server: rpc-send-c33; scenarios are rpc-send-c1, /);
+  assert.match(
+    only.stderr,
+    /unknown scenario or server: rpc-send-c33; scenarios are rpc-send-c1, /,
+  );
 });
 
 test('bench/ab.mjs: two builds are required', () => {
@@ -49,6 +53,7 @@ test('bench/ab.mjs: two builds are required', () => {
 // Last in this file: the tests above ran every script with --help and with a rejected option.
 test('bench scripts raise the scheduling priority of the session only when they start measuring, not for --help or a bad option', (t) => {
   if (AUTOGROUP_AT_START === undefined) return t.skip('no /proc/self/autogroup on this machine');
-  for (const script of ['run.mjs', 'ab.mjs', 'service-ab.mjs', 'profile.mjs']) run(script, '--runs', 'x');
+  for (const script of ['run.mjs', 'ab.mjs', 'service-ab.mjs', 'profile.mjs'])
+    run(script, '--runs', 'x');
   assert.equal(autogroup(), AUTOGROUP_AT_START);
 });

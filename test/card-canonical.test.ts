@@ -1,7 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  canonicalCardBytes, canonicalCardJson, canonicalCardObject, cardETag, servedCardBytes,
+  canonicalCardBytes,
+  canonicalCardJson,
+  canonicalCardObject,
+  cardETag,
+  servedCardBytes,
 } from '../src/protocol/card-canonical.js';
 import type { AgentCard } from '../src/protocol/card.js';
 import { fullCard } from './card-fixture.js';
@@ -27,7 +31,9 @@ test('§8.4.1 default-valued members without presence are dropped, recursively',
   card.provider = {};
   card.securitySchemes.bearer.httpAuthSecurityScheme.bearerFormat = '';
   card.securitySchemes.bearer.httpAuthSecurityScheme.description = '';
-  card.capabilities.extensions = [{ uri: 'https://ext.test/x', description: '', required: false, params: {} }];
+  card.capabilities.extensions = [
+    { uri: 'https://ext.test/x', description: '', required: false, params: {} },
+  ];
   card.skills[0].examples = [];
   card.skills[0].securityRequirements = [];
   card.securityRequirements[1].schemes.key.list = [];
@@ -48,7 +54,11 @@ test('§8.4.1 explicitly present optional members and oneof members survive at t
   card.capabilities = { streaming: false, pushNotifications: false, extendedAgentCard: false };
   const c = canonicalCardObject(card) as Loose;
   assert.equal(c.documentationUrl, '');
-  assert.deepEqual(c.capabilities, { streaming: false, pushNotifications: false, extendedAgentCard: false });
+  assert.deepEqual(c.capabilities, {
+    streaming: false,
+    pushNotifications: false,
+    extendedAgentCard: false,
+  });
   // The oneof choice is the information: an empty mTLS scheme must not vanish.
   assert.deepEqual(c.securitySchemes.mtls, { mtlsSecurityScheme: {} });
   // REQUIRED map kept even when empty.
@@ -70,7 +80,10 @@ test('§8.4.1 REQUIRED members are kept at default values', () => {
 
 test('§8.4.1 the signatures member is excluded from the canonical form', () => {
   const card = fullCard();
-  const signed: AgentCard = { ...card, signatures: [{ protected: 'eyJhbGciOiJFUzI1NiJ9', signature: 'abc' }] };
+  const signed: AgentCard = {
+    ...card,
+    signatures: [{ protected: 'eyJhbGciOiJFUzI1NiJ9', signature: 'abc' }],
+  };
   assert.equal(canonicalCardJson(signed), canonicalCardJson(card));
   assert.equal(canonicalCardJson(signed).includes('signatures'), false);
 });
@@ -78,17 +91,25 @@ test('§8.4.1 the signatures member is excluded from the canonical form', () => 
 test('§8.4.1 RFC 8785: keys sorted at every level, no whitespace, insertion order irrelevant', () => {
   const a = fullCard();
   const reversed = (o: unknown): unknown =>
-    Array.isArray(o) ? o.map(reversed)
-      : o && typeof o === 'object' ? Object.fromEntries(Object.entries(o).reverse().map(([k, v]) => [k, reversed(v)]))
+    Array.isArray(o)
+      ? o.map(reversed)
+      : o && typeof o === 'object'
+        ? Object.fromEntries(
+            Object.entries(o)
+              .reverse()
+              .map(([k, v]) => [k, reversed(v)]),
+          )
         : o;
   const b = reversed(a) as AgentCard;
   assert.deepEqual(canonicalCardBytes(a), canonicalCardBytes(b));
   const text = canonicalCardJson(a);
   assert.equal(/\s"|":\s|,\s"/.test(text), false);
   const sortedKeys = (o: unknown): boolean =>
-    Array.isArray(o) ? o.every(sortedKeys)
+    Array.isArray(o)
+      ? o.every(sortedKeys)
       : o && typeof o === 'object'
-        ? Object.keys(o).every((k, i, ks) => i === 0 || ks[i - 1]! < k) && Object.values(o).every(sortedKeys)
+        ? Object.keys(o).every((k, i, ks) => i === 0 || ks[i - 1]! < k) &&
+          Object.values(o).every(sortedKeys)
         : true;
   assert.ok(sortedKeys(JSON.parse(text)));
   assert.ok(text.startsWith('{"capabilities":{"extendedAgentCard":false,"extensions":'));
@@ -122,5 +143,9 @@ test('cardETag: strong, stable across member order, changes with any served chan
   assert.notEqual(cardETag(s1), cardETag(s2));
   assert.notEqual(cardETag(s1), tag);
   // Served bytes keep everything, default-valued members included.
-  assert.ok(servedCardBytes({ ...card, provider: { url: '', organization: '' } }).includes('"organization":""'));
+  assert.ok(
+    servedCardBytes({ ...card, provider: { url: '', organization: '' } }).includes(
+      '"organization":""',
+    ),
+  );
 });

@@ -7,7 +7,12 @@ export function fullCard(): AgentCard {
     description: 'Answers questions about tides at coastal stations.',
     supportedInterfaces: [
       { url: 'https://tides.test/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-      { url: 'https://tides.test/a2a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'north' },
+      {
+        url: 'https://tides.test/a2a/rest',
+        protocolBinding: 'HTTP+JSON',
+        protocolVersion: '1.0',
+        tenant: 'north',
+      },
     ],
     provider: { organization: 'Harbour Data Co', url: 'https://harbour.test' },
     version: '2.3.0',
@@ -16,7 +21,14 @@ export function fullCard(): AgentCard {
       streaming: true,
       pushNotifications: false,
       extendedAgentCard: false,
-      extensions: [{ uri: 'https://ext.test/units', description: 'Metric units', required: false, params: { unit: 'm' } }],
+      extensions: [
+        {
+          uri: 'https://ext.test/units',
+          description: 'Metric units',
+          required: false,
+          params: { unit: 'm' },
+        },
+      ],
     },
     securitySchemes: {
       key: { apiKeySecurityScheme: { location: 'header', name: 'X-Api-Key' } },
@@ -36,14 +48,25 @@ export function fullCard(): AgentCard {
       device: {
         oauth2SecurityScheme: {
           flows: {
-            deviceCode: { deviceAuthorizationUrl: 'https://auth.test/device', tokenUrl: 'https://auth.test/token', scopes: {} },
+            deviceCode: {
+              deviceAuthorizationUrl: 'https://auth.test/device',
+              tokenUrl: 'https://auth.test/token',
+              scopes: {},
+            },
           },
         },
       },
-      oidc: { openIdConnectSecurityScheme: { openIdConnectUrl: 'https://auth.test/.well-known/openid-configuration' } },
+      oidc: {
+        openIdConnectSecurityScheme: {
+          openIdConnectUrl: 'https://auth.test/.well-known/openid-configuration',
+        },
+      },
       mtls: { mtlsSecurityScheme: {} },
     },
-    securityRequirements: [{ schemes: { oauth: { list: ['tides:read'] } } }, { schemes: { key: { list: [] } } }],
+    securityRequirements: [
+      { schemes: { oauth: { list: ['tides:read'] } } },
+      { schemes: { key: { list: [] } } },
+    ],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain', 'application/json'],
     skills: [

@@ -22,7 +22,10 @@ test('§8.6.1 200: JSON body, Cache-Control max-age, ETag, Last-Modified', () =>
   });
   assert.deepEqual(JSON.parse(res.body!.toString('utf8')), card);
   assert.deepEqual(res.body, servedCardBytes(card));
-  assert.equal(new CardResponder(card, { maxAgeSeconds: 60 }).respond().headers['cache-control'], 'public, max-age=60');
+  assert.equal(
+    new CardResponder(card, { maxAgeSeconds: 60 }).respond().headers['cache-control'],
+    'public, max-age=60',
+  );
 });
 
 test('body and ETag are computed once per responder, not per request', () => {
@@ -56,13 +59,17 @@ test('If-None-Match: lists, weak comparison, *, and non-matching tags', () => {
 
 test('If-Modified-Since: 304 when not modified since; ignored when invalid or when If-None-Match is present', () => {
   const r = new CardResponder(fullCard(), { lastModified: LM });
-  const ims = (v: string, extra: Record<string, string> = {}) => r.respond({ 'if-modified-since': v, ...extra }).status;
+  const ims = (v: string, extra: Record<string, string> = {}) =>
+    r.respond({ 'if-modified-since': v, ...extra }).status;
   assert.equal(ims('Sun, 01 Mar 2026 10:20:30 GMT'), 304, 'same second (sub-second part ignored)');
   assert.equal(ims('Mon, 02 Mar 2026 00:00:00 GMT'), 304);
   assert.equal(ims('Sun, 01 Mar 2026 10:20:29 GMT'), 200);
   assert.equal(ims('yesterday-ish'), 200);
-  assert.equal(ims('Mon, 02 Mar 2026 00:00:00 GMT', { 'if-none-match': '"stale"' }), 200,
-    'If-None-Match decides alone when present');
+  assert.equal(
+    ims('Mon, 02 Mar 2026 00:00:00 GMT', { 'if-none-match': '"stale"' }),
+    200,
+    'If-None-Match decides alone when present',
+  );
 });
 
 test('header sources: mixed-case plain objects, Fetch Headers; HEAD has no body', () => {
@@ -104,7 +111,9 @@ test('over real HTTP: a conditional GET with the stored ETag gets 304', async ()
     const again = await fetch(url, { headers: { 'if-none-match': etag } });
     assert.equal(again.status, 304);
     assert.equal((await again.arrayBuffer()).byteLength, 0);
-    const since = await fetch(url, { headers: { 'if-modified-since': first.headers.get('last-modified')! } });
+    const since = await fetch(url, {
+      headers: { 'if-modified-since': first.headers.get('last-modified')! },
+    });
     assert.equal(since.status, 304);
     await since.arrayBuffer();
   } finally {

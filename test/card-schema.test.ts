@@ -11,7 +11,10 @@ const problemsOf = (value: unknown): string[] => {
 };
 
 test('a full card (all security schemes, flows, extensions, skills, signatures) is accepted unchanged', () => {
-  const card = { ...fullCard(), signatures: [{ protected: 'eyJhbGciOiJFUzI1NiJ9', signature: 'c2ln', header: { x: 1 } }] };
+  const card = {
+    ...fullCard(),
+    signatures: [{ protected: 'eyJhbGciOiJFUzI1NiJ9', signature: 'c2ln', header: { x: 1 } }],
+  };
   const r = parseAgentCard(card);
   assert.ok(r.ok, r.ok ? '' : r.problems.join('\n'));
   assert.deepEqual(r.card, card);
@@ -19,7 +22,11 @@ test('a full card (all security schemes, flows, extensions, skills, signatures) 
 });
 
 test('§5.7 unknown members are ignored and passed through untouched', () => {
-  const card = { ...fullCard(), nextGenField: { a: 1 }, capabilities: { ...fullCard().capabilities, futureFlag: true } };
+  const card = {
+    ...fullCard(),
+    nextGenField: { a: 1 },
+    capabilities: { ...fullCard().capabilities, futureFlag: true },
+  };
   const r = parseAgentCard(JSON.stringify(card));
   assert.ok(r.ok);
   assert.deepEqual(r.card, card);
@@ -52,7 +59,10 @@ test('a broken card yields actionable problems, one per fault', () => {
   card.provider.url = 42;
   card.capabilities.streaming = 'yes';
   card.securitySchemes.key.apiKeySecurityScheme.location = 'body';
-  card.securitySchemes.both = { mtlsSecurityScheme: {}, httpAuthSecurityScheme: { scheme: 'Basic' } };
+  card.securitySchemes.both = {
+    mtlsSecurityScheme: {},
+    httpAuthSecurityScheme: { scheme: 'Basic' },
+  };
   card.securitySchemes.oauth.oauth2SecurityScheme.flows = {};
   card.skills[0].tags = 'tides';
   card.signatures = [{ protected: 'not base64url!', signature: 'x' }];
@@ -69,7 +79,8 @@ test('a broken card yields actionable problems, one per fault', () => {
     'skills[0].tags: must be an array of strings',
     'signatures[0].protected: must be base64url without padding',
   ];
-  for (const e of expected) assert.ok(problems.includes(e), `missing "${e}" in\n${problems.join('\n')}`);
+  for (const e of expected)
+    assert.ok(problems.includes(e), `missing "${e}" in\n${problems.join('\n')}`);
   assert.equal(problems.length, expected.length, problems.join('\n'));
 });
 

@@ -5,7 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { FlattenedSign, exportJWK, generateKeyPair } from 'jose';
 import type { CryptoKey, JSONWebKeySet } from 'jose';
 import { signAgentCard } from '../src/server/card/signing.js';
-import { AgentCardVerificationError, assertAgentCardVerified, verifyAgentCard } from '../src/client/card-verify.js';
+import {
+  AgentCardVerificationError,
+  assertAgentCardVerified,
+  verifyAgentCard,
+} from '../src/client/card-verify.js';
 import { canonicalCardBytes } from '../src/protocol/card-canonical.js';
 import { parseAgentCard } from '../src/protocol/card-schema.js';
 import type { AgentCard } from '../src/protocol/card.js';
@@ -24,7 +28,9 @@ const decodeHeader = (p: string) => JSON.parse(Buffer.from(p, 'base64url').toStr
 const BAD = /signature does not match the card content/;
 
 test('§8.4.2 ES256: protected header is exactly {alg, typ: JOSE, kid}, payload detached, round trip verifies', async () => {
-  const signed = await signAgentCard(fullCard(), [{ privateKey: es.privateKey, kid: 'es-1', alg: 'ES256' }]);
+  const signed = await signAgentCard(fullCard(), [
+    { privateKey: es.privateKey, kid: 'es-1', alg: 'ES256' },
+  ]);
   assert.equal(signed.signatures?.length, 1);
   const sig = signed.signatures![0]!;
   assert.deepEqual(Object.keys(sig).sort(), ['protected', 'signature']);
@@ -40,7 +46,10 @@ test('§8.4.2 EdDSA with a private JWK and jku in the header; verifies after a J
     { privateKey: jwk, kid: 'ed-1', alg: 'EdDSA', jku: 'https://tides.test/jwks.json' },
   ]);
   assert.deepEqual(decodeHeader(signed.signatures![0]!.protected), {
-    alg: 'EdDSA', typ: 'JOSE', kid: 'ed-1', jku: 'https://tides.test/jwks.json',
+    alg: 'EdDSA',
+    typ: 'JOSE',
+    kid: 'ed-1',
+    jku: 'https://tides.test/jwks.json',
   });
   const parsed = parseAgentCard(JSON.stringify(signed));
   assert.ok(parsed.ok);
@@ -49,7 +58,9 @@ test('§8.4.2 EdDSA with a private JWK and jku in the header; verifies after a J
 });
 
 test('§8.4.1 a signature survives adding or dropping members that hold defaults without presence', async () => {
-  const signed = await signAgentCard(fullCard(), [{ privateKey: es.privateKey, kid: 'es-1', alg: 'ES256' }]);
+  const signed = await signAgentCard(fullCard(), [
+    { privateKey: es.privateKey, kid: 'es-1', alg: 'ES256' },
+  ]);
   const padded = structuredClone(signed) as any;
   padded.supportedInterfaces[0].tenant = '';
   padded.securitySchemes.key.apiKeySecurityScheme.description = '';
@@ -63,14 +74,24 @@ test('§8.4.1 a signature survives adding or dropping members that hold defaults
 });
 
 test('§8.4.3 tampering with one field fails with "signature does not match the card content"', async () => {
-  const signed = await signAgentCard(fullCard(), [{ privateKey: es.privateKey, kid: 'es-1', alg: 'ES256' }]);
+  const signed = await signAgentCard(fullCard(), [
+    { privateKey: es.privateKey, kid: 'es-1', alg: 'ES256' },
+  ]);
   const trust = { keys: [{ kid: 'es-1', key: es.publicKey }] };
   const cases: Array<(c: any) => void> = [
-    (c) => { c.supportedInterfaces[0].url = 'https://evil.test/a2a'; },
-    (c) => { c.skills[0].tags.push('extra'); },
+    (c) => {
+      c.supportedInterfaces[0].url = 'https://evil.test/a2a';
+    },
+    (c) => {
+      c.skills[0].tags.push('extra');
+    },
     // Dropping an explicitly present `false` changes the canonical form too.
-    (c) => { delete c.capabilities.pushNotifications; },
-    (c) => { c.injected = 'unknown members are covered'; },
+    (c) => {
+      delete c.capabilities.pushNotifications;
+    },
+    (c) => {
+      c.injected = 'unknown members are covered';
+    },
   ];
   for (const change of cases) {
     const t = structuredClone(signed);
@@ -84,19 +105,32 @@ test('§8.4.3 tampering with one field fails with "signature does not match the 
   }
   const t = structuredClone(signed);
   t.name = 'Evil Tide Agent';
-  await assert.rejects(assertAgentCardVerified(t, trust), (e: unknown) =>
-    e instanceof AgentCardVerificationError && e.reason === 'bad-signature' && BAD.test(e.message));
+  await assert.rejects(
+    assertAgentCardVerified(t, trust),
+    (e: unknown) =>
+      e instanceof AgentCardVerificationError &&
+      e.reason === 'bad-signature' &&
+      BAD.test(e.message),
+  );
 });
 
 test('re-signing replaces existing signatures; multiple keys give one signature each', async () => {
-  const once = await signAgentCard(fullCard(), [{ privateKey: es.privateKey, kid: 'es-1', alg: 'ES256' }]);
+  const once = await signAgentCard(fullCard(), [
+    { privateKey: es.privateKey, kid: 'es-1', alg: 'ES256' },
+  ]);
   const twice = await signAgentCard(once, [
     { privateKey: ed.privateKey, kid: 'ed-1', alg: 'EdDSA' },
     { privateKey: other.privateKey, kid: 'es-2', alg: 'ES256' },
   ]);
-  assert.deepEqual(twice.signatures!.map((s) => decodeHeader(s.protected).kid), ['ed-1', 'es-2']);
+  assert.deepEqual(
+    twice.signatures!.map((s) => decodeHeader(s.protected).kid),
+    ['ed-1', 'es-2'],
+  );
   assert.equal(once.signatures!.length, 1, 'input card untouched');
-  assert.equal((await verifyAgentCard(twice, { keys: [{ kid: 'es-1', key: es.publicKey }] })).verified, false);
+  assert.equal(
+    (await verifyAgentCard(twice, { keys: [{ kid: 'es-1', key: es.publicKey }] })).verified,
+    false,
+  );
   // Key rotation: a verifier that knows only the second key still accepts the card.
   const r = await verifyAgentCard(twice, { keys: [{ kid: 'es-2', key: other.publicKey }] });
   assert.deepEqual(r, { verified: true, kid: 'es-2', alg: 'ES256' });
@@ -104,7 +138,9 @@ test('re-signing replaces existing signatures; multiple keys give one signature 
 });
 
 test('unknown kid → unknown-kid; a wrong key under a known kid → bad-signature', async () => {
-  const signed = await signAgentCard(fullCard(), [{ privateKey: es.privateKey, kid: 'es-1', alg: 'ES256' }]);
+  const signed = await signAgentCard(fullCard(), [
+    { privateKey: es.privateKey, kid: 'es-1', alg: 'ES256' },
+  ]);
   const r = await verifyAgentCard(signed, { keys: [{ kid: 'someone-else', key: es.publicKey }] });
   assert.equal(r.verified, false);
   if (!r.verified) {
@@ -115,7 +151,9 @@ test('unknown kid → unknown-kid; a wrong key under a known kid → bad-signatu
   assert.equal(!wrong.verified && wrong.reason, 'bad-signature');
   // Unknown keys cannot be checked: tolerated unless a signature is required.
   await assertAgentCardVerified(signed, {});
-  await assert.rejects(assertAgentCardVerified(signed, { requireSignature: true }), { reason: 'unknown-kid' });
+  await assert.rejects(assertAgentCardVerified(signed, { requireSignature: true }), {
+    reason: 'unknown-kid',
+  });
 });
 
 test('§8.4.3 unsigned card: reported as unsigned; rejected only when requireSignature is set', async () => {
@@ -131,14 +169,20 @@ test('§8.4.3 unsigned card: reported as unsigned; rejected only when requireSig
 });
 
 test('JWKS trust: a static key set finds the key by kid', async () => {
-  const signed = await signAgentCard(fullCard(), [{ privateKey: ed.privateKey, kid: 'ed-1', alg: 'EdDSA' }]);
+  const signed = await signAgentCard(fullCard(), [
+    { privateKey: ed.privateKey, kid: 'ed-1', alg: 'EdDSA' },
+  ]);
   const jwks: JSONWebKeySet = {
     keys: [
       { ...(await exportJWK(other.publicKey)), kid: 'es-2', use: 'sig' },
       { ...(await exportJWK(ed.publicKey)), kid: 'ed-1', use: 'sig' },
     ],
   };
-  assert.deepEqual(await verifyAgentCard(signed, { jwks }), { verified: true, kid: 'ed-1', alg: 'EdDSA' });
+  assert.deepEqual(await verifyAgentCard(signed, { jwks }), {
+    verified: true,
+    kid: 'ed-1',
+    alg: 'EdDSA',
+  });
   // A JWK pinned to another algorithm is refused rather than tried.
   const pinned = { keys: [{ ...(await exportJWK(ed.publicKey)), kid: 'ed-1', alg: 'ES256' }] };
   const r = await verifyAgentCard(signed, { jwks: pinned });
@@ -155,9 +199,16 @@ test('jku is never fetched unless allowed; an allowed jku is fetched from a real
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const jku = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
-    const signed = await signAgentCard(fullCard(), [{ privateKey: es.privateKey, kid: 'es-1', alg: 'ES256', jku }]);
+    const signed = await signAgentCard(fullCard(), [
+      { privateKey: es.privateKey, kid: 'es-1', alg: 'ES256', jku },
+    ]);
     let fetcherCalls = 0;
-    const r = await verifyAgentCard(signed, { jwks: async () => { fetcherCalls++; return jwks; } });
+    const r = await verifyAgentCard(signed, {
+      jwks: async () => {
+        fetcherCalls++;
+        return jwks;
+      },
+    });
     assert.equal(!r.verified && r.reason, 'unknown-kid');
     assert.match(!r.verified ? r.message : '', /not in allowedJkuUrls/);
     assert.equal(fetcherCalls, 0);
@@ -176,15 +227,28 @@ test('algorithm allow-list: none and HS256 are refused by default; a narrowed li
   const hs = await new FlattenedSign(payload)
     .setProtectedHeader({ alg: 'HS256', typ: 'JOSE', kid: 'h' })
     .sign(new Uint8Array(32).fill(7));
-  const hsCard: AgentCard = { ...card, signatures: [{ protected: hs.protected!, signature: hs.signature }] };
-  const r1 = await verifyAgentCard(hsCard, { keys: [{ kid: 'h', key: await exportJWK(es.publicKey) }] });
+  const hsCard: AgentCard = {
+    ...card,
+    signatures: [{ protected: hs.protected!, signature: hs.signature }],
+  };
+  const r1 = await verifyAgentCard(hsCard, {
+    keys: [{ kid: 'h', key: await exportJWK(es.publicKey) }],
+  });
   assert.equal(!r1.verified && r1.reason, 'alg-not-allowed');
   const none = Buffer.from(JSON.stringify({ alg: 'none', kid: 'es-1' })).toString('base64url');
   const noneCard: AgentCard = { ...card, signatures: [{ protected: none, signature: 'AA' }] };
-  const r2 = await verifyAgentCard(noneCard, { keys: [{ kid: 'es-1', key: es.publicKey }], algorithms: ['none', 'ES256'] });
+  const r2 = await verifyAgentCard(noneCard, {
+    keys: [{ kid: 'es-1', key: es.publicKey }],
+    algorithms: ['none', 'ES256'],
+  });
   assert.equal(!r2.verified && r2.reason, 'alg-not-allowed');
-  const signed = await signAgentCard(card, [{ privateKey: es.privateKey, kid: 'es-1', alg: 'ES256' }]);
-  const r3 = await verifyAgentCard(signed, { keys: [{ kid: 'es-1', key: es.publicKey }], algorithms: ['EdDSA'] });
+  const signed = await signAgentCard(card, [
+    { privateKey: es.privateKey, kid: 'es-1', alg: 'ES256' },
+  ]);
+  const r3 = await verifyAgentCard(signed, {
+    keys: [{ kid: 'es-1', key: es.publicKey }],
+    algorithms: ['EdDSA'],
+  });
   assert.equal(!r3.verified && r3.reason, 'alg-not-allowed');
 });
 
@@ -196,7 +260,10 @@ test('malformed signatures: bad base64url, non-JSON header, missing kid', async 
     { protected: Buffer.from('not json').toString('base64url'), signature: 'AA' },
     { protected: noKid, signature: 'AA' },
   ]) {
-    const r = await verifyAgentCard({ ...card, signatures: [sig] }, { keys: [{ kid: 'es-1', key: es.publicKey }] });
+    const r = await verifyAgentCard(
+      { ...card, signatures: [sig] },
+      { keys: [{ kid: 'es-1', key: es.publicKey }] },
+    );
     assert.equal(!r.verified && r.reason, 'malformed');
   }
   await assert.rejects(

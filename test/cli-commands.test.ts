@@ -25,16 +25,31 @@ describe('a2a card', () => {
     assert.equal(r.code, 0, r.stderr);
     const out = r.stdout;
     assert.match(out, /^streamer 1\.2\.3 {2}— the streamer test agent$/m);
-    assert.match(out, new RegExp(`^  card +${agents.streaming.url}/\\.well-known/agent-card\\.json  \\(HTTP 200\\)$`, 'm'));
+    assert.match(
+      out,
+      new RegExp(
+        `^  card +${agents.streaming.url}/\\.well-known/agent-card\\.json  \\(HTTP 200\\)$`,
+        'm',
+      ),
+    );
     assert.match(out, /^ {2}→ \[0\] JSONRPC 1\.0 +http:\/\/127\.0\.0\.1:\d+\/a2a\/jsonrpc$/m);
-    assert.match(out, /^ {4}\[1\] HTTP\+JSON 1\.0 +http:\/\/127\.0\.0\.1:\d+\/a2a\/rest {2}fallback$/m);
+    assert.match(
+      out,
+      /^ {4}\[1\] HTTP\+JSON 1\.0 +http:\/\/127\.0\.0\.1:\d+\/a2a\/rest {2}fallback$/m,
+    );
     assert.match(out, /^ {2}why: chose \[0\] JSONRPC 1\.0 at /m);
     assert.match(out, /^ {2}streaming {11}yes$/m);
     assert.match(out, /^ {2}push notifications {2}yes$/m);
     assert.match(out, /^ {2}extended card {7}no$/m);
     assert.match(out, /^ {2}chat {2}Chat {2}\[test\]$/m);
     assert.match(out, /^ {2}none: anonymous calls$/m);
-    assert.match(out, new RegExp(`^  signed, not verified  ES256 kid ${agents.kid} — no trusted keys given; pass --trust-jwks FILE\\|URL to check it$`, 'm'));
+    assert.match(
+      out,
+      new RegExp(
+        `^  signed, not verified  ES256 kid ${agents.kid} — no trusted keys given; pass --trust-jwks FILE\\|URL to check it$`,
+        'm',
+      ),
+    );
     assert.match(out, /^ {2}Cache-Control {3}public, max-age=300$/m);
     assert.match(out, /^ {2}ETag {12}"[^"]+"$/m);
     assert.match(out, /a client may reuse it for 300 s, then revalidate with If-None-Match/);
@@ -52,13 +67,25 @@ describe('a2a card', () => {
   it('--trust-jwks: verified with the right key; with the wrong key, "does not verify" and exit 4', async () => {
     const good = await a2a(['card', agents.streaming.url, '--trust-jwks', agents.jwksFile]);
     assert.equal(good.code, 0, good.stderr);
-    assert.match(good.stdout, new RegExp(`^  ✓ verified  ES256, key ${agents.kid} \\(trusted via --trust-jwks\\)$`, 'm'));
+    assert.match(
+      good.stdout,
+      new RegExp(`^  ✓ verified  ES256, key ${agents.kid} \\(trusted via --trust-jwks\\)$`, 'm'),
+    );
     const bad = await a2a(['card', agents.streaming.url, '--trust-jwks', agents.wrongJwksFile]);
     assert.equal(bad.code, 4);
-    assert.match(bad.stdout, /✗ does not verify {2}signatures\[0\].*the signature does not match the card content/);
+    assert.match(
+      bad.stdout,
+      /✗ does not verify {2}signatures\[0\].*the signature does not match the card content/,
+    );
     assert.match(bad.stderr, /a2a: the card's signature is not accepted/);
     // Calls refuse such a card before sending anything.
-    const send = await a2a(['send', agents.streaming.url, 'hi', '--trust-jwks', agents.wrongJwksFile]);
+    const send = await a2a([
+      'send',
+      agents.streaming.url,
+      'hi',
+      '--trust-jwks',
+      agents.wrongJwksFile,
+    ]);
     assert.equal(send.code, 4);
     assert.equal(send.stdout, '');
     // An unsigned card passes unless signatures are required.
@@ -86,8 +113,13 @@ describe('a2a card', () => {
     assert.match(r.stdout, /^ {2}card +extended card from GetExtendedAgentCard/m);
     assert.match(r.stdout, /^ {2}compared with the public card: adds skill\(s\) admin$/m);
     assert.match(r.stdout, /^ {2}bearer +HTTP Bearer$/m);
-    const json = await a2a(['card', agents.secured.url, '--extended', '--json'], { env: { A2A_TOKEN: TOKEN } });
-    assert.deepEqual(JSON.parse(json.stdout).skills.map((s: { id: string }) => s.id), ['chat', 'admin']);
+    const json = await a2a(['card', agents.secured.url, '--extended', '--json'], {
+      env: { A2A_TOKEN: TOKEN },
+    });
+    assert.deepEqual(
+      JSON.parse(json.stdout).skills.map((s: { id: string }) => s.id),
+      ['chat', 'admin'],
+    );
     const none = await a2a(['card', agents.streaming.url, '--extended']);
     assert.equal(none.code, 1);
     assert.match(none.stderr, /streamer declares no extended card/);
@@ -113,24 +145,67 @@ describe('a2a get | list | cancel | subscribe', () => {
     const json = JSON.parse((await a2a(['get', agents.streaming.url, id, '--json'])).stdout);
     assert.equal(json.id, id);
     assert.equal(json.status.state, 'TASK_STATE_COMPLETED');
-    const missing = await a2a(['get', agents.streaming.url, '00000000-0000-4000-8000-000000000000']);
+    const missing = await a2a([
+      'get',
+      agents.streaming.url,
+      '00000000-0000-4000-8000-000000000000',
+    ]);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /TaskNotFound, -32001/);
   });
 
   it('list: filters by state and context, pages with --page-token', async () => {
-    for (const n of [1, 2, 3]) assert.equal((await a2a(['send', agents.plain.url, `work ${n}`, '--context', 'ctx-list'])).code, 0);
+    for (const n of [1, 2, 3])
+      assert.equal(
+        (await a2a(['send', agents.plain.url, `work ${n}`, '--context', 'ctx-list'])).code,
+        0,
+      );
     await a2a(['send', agents.plain.url, 'fail', '--context', 'ctx-list']);
-    const page1 = await a2a(['list', agents.plain.url, '--context', 'ctx-list', '--status', 'completed', '--page-size', '2']);
+    const page1 = await a2a([
+      'list',
+      agents.plain.url,
+      '--context',
+      'ctx-list',
+      '--status',
+      'completed',
+      '--page-size',
+      '2',
+    ]);
     assert.equal(page1.code, 0, page1.stderr);
     assert.equal(page1.lines.length, 2);
-    assert.ok(page1.lines.every((l) => /^[0-9a-f-]{36} {2}COMPLETED {6}/.test(l)), page1.stdout);
+    assert.ok(
+      page1.lines.every((l) => /^[0-9a-f-]{36} {2}COMPLETED {6}/.test(l)),
+      page1.stdout,
+    );
     const token = /next page: --page-token (\S+)/.exec(page1.stderr)?.[1];
     assert.ok(token, page1.stderr);
-    const page2 = JSON.parse((await a2a(['list', agents.plain.url, '--context', 'ctx-list', '--status', 'COMPLETED', '--page-size', '2', '--page-token', token, '--json'])).stdout);
+    const page2 = JSON.parse(
+      (
+        await a2a([
+          'list',
+          agents.plain.url,
+          '--context',
+          'ctx-list',
+          '--status',
+          'COMPLETED',
+          '--page-size',
+          '2',
+          '--page-token',
+          token,
+          '--json',
+        ])
+      ).stdout,
+    );
     assert.equal(page2.tasks.length, 1);
     assert.equal(page2.totalSize, 3);
-    const failed = await a2a(['list', agents.plain.url, '--context', 'ctx-list', '--status', 'failed']);
+    const failed = await a2a([
+      'list',
+      agents.plain.url,
+      '--context',
+      'ctx-list',
+      '--status',
+      'failed',
+    ]);
     assert.equal(failed.lines.length, 1);
     assert.match(failed.lines[0]!, /FAILED .*it broke$/);
   });
@@ -165,14 +240,27 @@ describe('a2a get | list | cancel | subscribe', () => {
     first.kill('SIGINT');
     const interrupted = await first.exit;
     assert.equal(interrupted.code, 130);
-    assert.match(interrupted.stderr, new RegExp(`resume with: a2a subscribe \\S+ ${id} --last-event-id ${eventId}`));
+    assert.match(
+      interrupted.stderr,
+      new RegExp(`resume with: a2a subscribe \\S+ ${id} --last-event-id ${eventId}`),
+    );
     // Whether the cancel lands before or after the resumed subscription opens, the agent replays what came after eventId.
-    const resumed = a2aBackground(['subscribe', agents.streaming.url, id, '--json', '--last-event-id', eventId]);
+    const resumed = a2aBackground([
+      'subscribe',
+      agents.streaming.url,
+      id,
+      '--json',
+      '--last-event-id',
+      eventId,
+    ]);
     assert.equal((await a2a(['cancel', agents.streaming.url, id])).code, 0);
     const r = await resumed.exit;
     assert.equal(r.code, 7, r.stderr);
     const events = ndjson(r);
-    assert.ok(!events.some((e) => 'task' in e), 'a resumed stream does not start over with the task');
+    assert.ok(
+      !events.some((e) => 'task' in e),
+      'a resumed stream does not start over with the task',
+    );
     assert.equal(events.at(-1).statusUpdate.status.state, 'TASK_STATE_CANCELED');
   });
 
@@ -200,29 +288,58 @@ describe('a2a agent flags', () => {
     assert.equal(none.code, 5);
     assert.match(none.stderr, /a2a: the agent refused the call: .*\(Unauthenticated\)/);
     assert.equal((await a2a(['send', agents.secured.url, 'work 1', '--token', TOKEN])).code, 0);
-    assert.equal((await a2a(['send', agents.secured.url, 'work 1'], { env: { A2A_TOKEN: TOKEN } })).code, 0);
-    assert.equal((await a2a(['send', agents.secured.url, 'work 1', '--token', 'wrong-token-0123456789'])).code, 5);
+    assert.equal(
+      (await a2a(['send', agents.secured.url, 'work 1'], { env: { A2A_TOKEN: TOKEN } })).code,
+      0,
+    );
+    assert.equal(
+      (await a2a(['send', agents.secured.url, 'work 1', '--token', 'wrong-token-0123456789'])).code,
+      5,
+    );
   });
 
   it('--verbose prints the exchanges on stderr with the credential masked; --header and --tenant go out', async () => {
-    const r = await a2a(['send', agents.secured.url, 'echo hi', '--verbose', '--token', TOKEN, '--header', 'X-Trace: cli-1', '--tenant', 'acme']);
+    const r = await a2a([
+      'send',
+      agents.secured.url,
+      'echo hi',
+      '--verbose',
+      '--token',
+      TOKEN,
+      '--header',
+      'X-Trace: cli-1',
+      '--tenant',
+      'acme',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.lines, ['message  hi'], 'stdout stays clean');
     assert.match(r.stderr, /^→ GET http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-card\.json$/m);
     assert.match(r.stderr, /^← HTTP 200 \d+ ms$/m);
-    assert.match(r.stderr, /^→ SendStreamingMessage JSONRPC http:\/\/127\.0\.0\.1:\d+\/a2a\/jsonrpc$/m);
+    assert.match(
+      r.stderr,
+      /^→ SendStreamingMessage JSONRPC http:\/\/127\.0\.0\.1:\d+\/a2a\/jsonrpc$/m,
+    );
     assert.match(r.stderr, /^ {2}X-Trace: cli-1$/m);
-    assert.match(r.stderr, new RegExp(`^  [Aa]uthorization: Bearer ••••\\(${TOKEN.length} chars\\)$`, 'm'));
+    assert.match(
+      r.stderr,
+      new RegExp(`^  [Aa]uthorization: Bearer ••••\\(${TOKEN.length} chars\\)$`, 'm'),
+    );
     assert.ok(!r.stderr.includes(TOKEN), 'the token itself is never printed');
     assert.match(r.stderr, /"tenant":"acme"/);
     assert.match(r.stderr, /^← HTTP 200 SendStreamingMessage \d+ ms, 1 event\(s\), stream ended$/m);
   });
 
   it('--tenant scopes the tasks: a task made in one tenant is listed there only', async () => {
-    const id = ndjson(await a2a(['send', agents.streaming.url, 'work 1', '--tenant', 'acme', '--json']))[0].task.id;
-    const inAcme = JSON.parse((await a2a(['list', agents.streaming.url, '--tenant', 'acme', '--json'])).stdout);
+    const id = ndjson(
+      await a2a(['send', agents.streaming.url, 'work 1', '--tenant', 'acme', '--json']),
+    )[0].task.id;
+    const inAcme = JSON.parse(
+      (await a2a(['list', agents.streaming.url, '--tenant', 'acme', '--json'])).stdout,
+    );
     assert.ok(inAcme.tasks.some((t: { id: string }) => t.id === id));
-    const elsewhere = JSON.parse((await a2a(['list', agents.streaming.url, '--tenant', 'globex', '--json'])).stdout);
+    const elsewhere = JSON.parse(
+      (await a2a(['list', agents.streaming.url, '--tenant', 'globex', '--json'])).stdout,
+    );
     assert.ok(!elsewhere.tasks.some((t: { id: string }) => t.id === id));
   });
 });

@@ -9,7 +9,14 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
-import { createAgentServer, generatePushSigner, staticBearerTokens, type AgentExecutor, type AgentServer, type CardSigningKey } from '../src/server/index.js';
+import {
+  createAgentServer,
+  generatePushSigner,
+  staticBearerTokens,
+  type AgentExecutor,
+  type AgentServer,
+  type CardSigningKey,
+} from '../src/server/index.js';
 import type { AgentCard } from '../src/index.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -28,7 +35,10 @@ export interface Run {
 }
 
 /** Runs `node dist/cli/a2a.js …` with a clean environment (no colours forced, no token) unless `env` adds some. */
-export function a2a(args: string[], opts: { env?: Record<string, string>; input?: string; boundMs?: number } = {}): Promise<Run> {
+export function a2a(
+  args: string[],
+  opts: { env?: Record<string, string>; input?: string; boundMs?: number } = {},
+): Promise<Run> {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run npm run build first`);
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env };
@@ -39,12 +49,21 @@ export function a2a(args: string[], opts: { env?: Record<string, string>; input?
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`a2a ${args.join(' ')} did not finish within ${opts.boundMs ?? BOUND_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(
+          `a2a ${args.join(' ')} did not finish within ${opts.boundMs ?? BOUND_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
+        ),
+      );
     }, opts.boundMs ?? BOUND_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, lines: stdout.split('\n').filter((l, i, all) => l !== '' || i < all.length - 1) });
+      resolve({
+        code,
+        stdout,
+        stderr,
+        lines: stdout.split('\n').filter((l, i, all) => l !== '' || i < all.length - 1),
+      });
     });
     child.stdin.end(opts.input ?? '');
   });
@@ -61,7 +80,10 @@ export interface Background {
 }
 
 export function a2aBackground(args: string[], env: Record<string, string> = {}): Background {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const out = { stdout: '', stderr: '' };
   const waiters: Array<() => void> = [];
   const wake = () => waiters.splice(0).forEach((w) => w());
@@ -92,7 +114,9 @@ export function a2aBackground(args: string[], env: Record<string, string> = {}):
           setTimeout(r, 200);
         });
       }
-      throw new Error(`no ${re} on ${stream} of a2a ${args.join(' ')}\nstdout: ${out.stdout}\nstderr: ${out.stderr}`);
+      throw new Error(
+        `no ${re} on ${stream} of a2a ${args.join(' ')}\nstdout: ${out.stdout}\nstderr: ${out.stderr}`,
+      );
     },
   };
 }
@@ -115,26 +139,53 @@ export const executor: AgentExecutor = async (ctx, task) => {
         task.working(`step ${i} of ${n}`);
         await new Promise((r) => setImmediate(r));
       }
-      const id = task.addArtifact({ name: 'story', parts: [{ text: 'once upon ' }] }, { lastChunk: false });
-      task.addArtifact({ artifactId: id, name: 'story', parts: [{ text: 'a time' }] }, { append: true, lastChunk: true });
+      const id = task.addArtifact(
+        { name: 'story', parts: [{ text: 'once upon ' }] },
+        { lastChunk: false },
+      );
+      task.addArtifact(
+        { artifactId: id, name: 'story', parts: [{ text: 'a time' }] },
+        { append: true, lastChunk: true },
+      );
       task.addArtifact({ name: 'numbers', parts: [{ data: { steps: n } }] });
       return task.complete(`did ${n} steps`);
     }
     case 'ask':
-      return task.inputRequired({ parts: [{ text: 'What is your name?' }, { data: { field: 'name' } }] });
+      return task.inputRequired({
+        parts: [{ text: 'What is your name?' }, { data: { field: 'name' } }],
+      });
     case 'fail':
       return task.fail('it broke');
     case 'reject':
       return task.reject('not for me');
     case 'wait':
       task.working('waiting until canceled');
-      await new Promise<void>((resolve) => (ctx.signal.aborted ? resolve() : ctx.signal.addEventListener('abort', () => resolve(), { once: true })));
+      await new Promise<void>((resolve) =>
+        ctx.signal.aborted
+          ? resolve()
+          : ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
       return;
     case 'files': {
-      const files = ctx.message.parts.filter((p) => p.raw !== undefined).map((p) => ({ filename: p.filename ?? null, mediaType: p.mediaType ?? null, bytes: Buffer.from(p.raw!, 'base64').length }));
+      const files = ctx.message.parts
+        .filter((p) => p.raw !== undefined)
+        .map((p) => ({
+          filename: p.filename ?? null,
+          mediaType: p.mediaType ?? null,
+          bytes: Buffer.from(p.raw!, 'base64').length,
+        }));
       const data = ctx.message.parts.filter((p) => p.data !== undefined).map((p) => p.data!);
       task.addArtifact({ name: 'received', parts: [{ data: { files, data } }] });
-      task.addArtifact({ name: 'copy', parts: [{ raw: Buffer.from('hello bytes').toString('base64'), filename: 'hello.bin', mediaType: 'application/octet-stream' }] });
+      task.addArtifact({
+        name: 'copy',
+        parts: [
+          {
+            raw: Buffer.from('hello bytes').toString('base64'),
+            filename: 'hello.bin',
+            mediaType: 'application/octet-stream',
+          },
+        ],
+      });
       return task.complete(`got ${files.length} file(s) and ${data.length} data part(s)`);
     }
     default:
@@ -162,16 +213,33 @@ export interface TestAgents {
   close(): Promise<void>;
 }
 
-function card(name: string, origin: string, extra: Partial<AgentCard> = {}, bindings = ['JSONRPC', 'HTTP+JSON']): AgentCard {
+function card(
+  name: string,
+  origin: string,
+  extra: Partial<AgentCard> = {},
+  bindings = ['JSONRPC', 'HTTP+JSON'],
+): AgentCard {
   return {
     name,
     description: `the ${name} test agent`,
     version: '1.2.3',
-    supportedInterfaces: bindings.map((b) => ({ url: `${origin}/a2a/${b === 'JSONRPC' ? 'jsonrpc' : 'rest'}`, protocolBinding: b, protocolVersion: '1.0' })),
+    supportedInterfaces: bindings.map((b) => ({
+      url: `${origin}/a2a/${b === 'JSONRPC' ? 'jsonrpc' : 'rest'}`,
+      protocolBinding: b,
+      protocolVersion: '1.0',
+    })),
     capabilities: { streaming: true, pushNotifications: true },
     defaultInputModes: ['text/plain', 'application/json', 'text/markdown'],
     defaultOutputModes: ['text/plain', 'application/json'],
-    skills: [{ id: 'chat', name: 'Chat', description: 'Does what the first word says', tags: ['test'], examples: ['work 3'] }],
+    skills: [
+      {
+        id: 'chat',
+        name: 'Chat',
+        description: 'Does what the first word says',
+        tags: ['test'],
+        examples: ['work 3'],
+      },
+    ],
     ...extra,
   };
 }
@@ -183,24 +251,59 @@ export async function startAgents(): Promise<TestAgents> {
   const other = await generateKeyPair('ES256', { extractable: true });
   const jwksFile = path.join(dir, 'jwks.json');
   const wrongJwksFile = path.join(dir, 'wrong-jwks.json');
-  writeFileSync(jwksFile, JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' }] }));
-  writeFileSync(wrongJwksFile, JSON.stringify({ keys: [{ ...(await exportJWK(other.publicKey)), kid, alg: 'ES256', use: 'sig' }] }));
-  const signingKeys: CardSigningKey[] = [{ privateKey: privateKey as CryptoKey, kid, alg: 'ES256' }];
+  writeFileSync(
+    jwksFile,
+    JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' }] }),
+  );
+  writeFileSync(
+    wrongJwksFile,
+    JSON.stringify({
+      keys: [{ ...(await exportJWK(other.publicKey)), kid, alg: 'ES256', use: 'sig' }],
+    }),
+  );
+  const signingKeys: CardSigningKey[] = [
+    { privateKey: privateKey as CryptoKey, kid, alg: 'ES256' },
+  ];
   const push = { push: { policy: { allowLoopback: true } } };
 
-  const streaming = createAgentServer({ executor, card: (o) => card('streamer', o), signingKeys, ...push });
+  const streaming = createAgentServer({
+    executor,
+    card: (o) => card('streamer', o),
+    signingKeys,
+    ...push,
+  });
   const plain = createAgentServer({
     executor,
-    card: (o) => card('plain', o, { capabilities: { streaming: false, pushNotifications: true } }, ['JSONRPC']),
+    card: (o) =>
+      card('plain', o, { capabilities: { streaming: false, pushNotifications: true } }, [
+        'JSONRPC',
+      ]),
     push: { ...push.push, sender: { signer: await generatePushSigner('ES256', 'push-key') } },
   });
-  const bearer = { securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } }, securityRequirements: [{ schemes: { bearer: { list: [] } } }] };
+  const bearer = {
+    securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+  };
   let extended: AgentCard | undefined;
   const secured = createAgentServer({
     executor,
     card: (o) => {
-      const c = card('secured', o, { ...bearer, capabilities: { streaming: true, extendedAgentCard: true } });
-      extended = { ...c, skills: [...c.skills, { id: 'admin', name: 'Admin', description: 'Only for callers with a token', tags: ['test'] }] };
+      const c = card('secured', o, {
+        ...bearer,
+        capabilities: { streaming: true, extendedAgentCard: true },
+      });
+      extended = {
+        ...c,
+        skills: [
+          ...c.skills,
+          {
+            id: 'admin',
+            name: 'Admin',
+            description: 'Only for callers with a token',
+            tags: ['test'],
+          },
+        ],
+      };
       return c;
     },
     extendedCard: () => extended,

@@ -30,7 +30,14 @@ describe('a2a over gRPC', () => {
         securityRequirements: [{ schemes: { bearer: { list: [] } } }],
         defaultInputModes: ['text/plain'],
         defaultOutputModes: ['text/plain', 'application/json'],
-        skills: [{ id: 'chat', name: 'Chat', description: 'Does what the first word says', tags: ['test'] }],
+        skills: [
+          {
+            id: 'chat',
+            name: 'Chat',
+            description: 'Does what the first word says',
+            tags: ['test'],
+          },
+        ],
       }),
     });
     url = await agent.listen(0, '127.0.0.1');
@@ -55,7 +62,16 @@ describe('a2a over gRPC', () => {
     assert.equal(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /→ \[0\] GRPC 1\.0/);
     assert.match(shown.stdout, /why: chose \[0\] GRPC/);
-    const r = await a2a(['send', url, 'work 1', '--token', TOKEN, '--binding', 'jsonrpc', '--verbose']);
+    const r = await a2a([
+      'send',
+      url,
+      'work 1',
+      '--token',
+      TOKEN,
+      '--binding',
+      'jsonrpc',
+      '--verbose',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /→ SendStreamingMessage JSONRPC/);
   });

@@ -8,7 +8,9 @@ import path from 'node:path';
 const A2A = path.resolve(import.meta.dirname, '..', 'dist', 'cli', 'a2a.js');
 
 it('a2a inspect <url> prints the link that opens the agent, serves the page, and exits 0 on SIGINT', async () => {
-  const child = spawn(process.execPath, [A2A, 'inspect', 'http://localhost:41242', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [A2A, 'inspect', 'http://localhost:41242', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   try {
     let out = '';

@@ -26,16 +26,33 @@ interface Kit {
 async function startKit(): Promise<Kit> {
   if (!existsSync(AGENTS)) throw new Error(`${AGENTS} is missing: run npm run build:kit first`);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-cli-kit-'));
-  for (const s of ['change-ok', 'change-broken']) cpSync(path.join(root, 'samples', s), path.join(dir, 'workspace', s), { recursive: true });
-  const child = spawn(process.execPath, [AGENTS, '--ports', '0,0,0', '--work-dir', path.join(dir, 'work'), '--workspace', path.join(dir, 'workspace'), '--memory'], {
-    env: { PATH: process.env.PATH, DEPLOYER_TOKEN: TOKEN, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  for (const s of ['change-ok', 'change-broken'])
+    cpSync(path.join(root, 'samples', s), path.join(dir, 'workspace', s), { recursive: true });
+  const child = spawn(
+    process.execPath,
+    [
+      AGENTS,
+      '--ports',
+      '0,0,0',
+      '--work-dir',
+      path.join(dir, 'work'),
+      '--workspace',
+      path.join(dir, 'workspace'),
+      '--memory',
+    ],
+    {
+      env: { PATH: process.env.PATH, DEPLOYER_TOKEN: TOKEN, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the kit's agents did not start:\n${out}\n${err}`)), BOUND_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`the kit's agents did not start:\n${out}\n${err}`)),
+      BOUND_MS,
+    );
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       if (out.includes('Press Ctrl-C to stop.')) {
@@ -43,13 +60,25 @@ async function startKit(): Promise<Kit> {
         resolve();
       }
     });
-    child.once('exit', (code) => reject(new Error(`the kit's agents exited with ${code}:\n${out}\n${err}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the kit's agents exited with ${code}:\n${out}\n${err}`)),
+    );
   });
-  const url = (name: string) => new RegExp(`${name} +(http://localhost:\\d+)/\\.well-known/agent-card\\.json`).exec(out)![1]!;
-  return { child, dir, urls: { 'test-runner': url('test-runner'), 'code-reviewer': url('code-reviewer'), deployer: url('deployer') }, jwks: path.join(dir, 'work', 'card-signing-jwks.json') };
+  const url = (name: string) =>
+    new RegExp(`${name} +(http://localhost:\\d+)/\\.well-known/agent-card\\.json`).exec(out)![1]!;
+  return {
+    child,
+    dir,
+    urls: {
+      'test-runner': url('test-runner'),
+      'code-reviewer': url('code-reviewer'),
+      deployer: url('deployer'),
+    },
+    jwks: path.join(dir, 'work', 'card-signing-jwks.json'),
+  };
 }
 
-describe('a2a with the kit\'s agents', () => {
+describe("a2a with the kit's agents", () => {
   let kit: Kit;
   before(async () => {
     kit = await startKit();
@@ -61,7 +90,7 @@ describe('a2a with the kit\'s agents', () => {
     rmSync(kit.dir, { recursive: true, force: true });
   });
 
-  it('a2a card <code-reviewer>: streaming, no push, its skill, a signature checked with the kit\'s key set', async () => {
+  it("a2a card <code-reviewer>: streaming, no push, its skill, a signature checked with the kit's key set", async () => {
     const r = await a2a(['card', kit.urls['code-reviewer'], '--trust-jwks', kit.jwks]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^code-reviewer 1\.0\.0 {2}— /m);
@@ -69,7 +98,10 @@ describe('a2a with the kit\'s agents', () => {
     assert.match(r.stdout, /^ {2}streaming {11}yes$/m);
     assert.match(r.stdout, /^ {2}push notifications {2}no$/m);
     assert.match(r.stdout, /^ {2}review-code {2}/m);
-    assert.match(r.stdout, /^ {2}✓ verified {2}ES256, key kit-[0-9a-f]+ \(trusted via --trust-jwks\)$/m);
+    assert.match(
+      r.stdout,
+      /^ {2}✓ verified {2}ES256, key kit-[0-9a-f]+ \(trusted via --trust-jwks\)$/m,
+    );
     assert.match(r.stdout, /^ {2}Cache-Control {3}public, max-age=300$/m);
   });
 
@@ -84,15 +116,31 @@ describe('a2a with the kit\'s agents', () => {
     assert.equal(r.lines.at(-1), 'COMPLETED  All 8 tests passed in change-ok.');
     assert.equal(JSON.parse(readFileSync(path.join(out, 'test-results-2.json'), 'utf8')).passed, 8);
 
-    const broken = await a2a(['send', kit.urls['test-runner'], '--data', '{"path":"change-broken"}', '--json']);
+    const broken = await a2a([
+      'send',
+      kit.urls['test-runner'],
+      '--data',
+      '{"path":"change-broken"}',
+      '--json',
+    ]);
     const events = ndjson(broken);
-    assert.ok(events.some((e) => /^FAIL /.test(e.statusUpdate?.status.message?.parts[0]?.text ?? '')));
+    assert.ok(
+      events.some((e) => /^FAIL /.test(e.statusUpdate?.status.message?.parts[0]?.text ?? '')),
+    );
     assert.equal(events.at(-1).statusUpdate.status.state, 'TASK_STATE_COMPLETED');
   });
 
   it('files to the code-reviewer: a verdict', async () => {
     const src = path.join(kit.dir, 'workspace', 'change-ok', 'src');
-    const r = await a2a(['send', kit.urls['code-reviewer'], 'review these', '--file', path.join(src, 'math.js'), '--file', path.join(src, 'text.js')]);
+    const r = await a2a([
+      'send',
+      kit.urls['code-reviewer'],
+      'review these',
+      '--file',
+      path.join(src, 'math.js'),
+      '--file',
+      path.join(src, 'text.js'),
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.lines.at(-1)!, /^COMPLETED {2}Verdict: approve/);
   });
@@ -103,16 +151,32 @@ describe('a2a with the kit\'s agents', () => {
     const extended = await a2a(['card', kit.urls.deployer, '--extended', '--token', TOKEN]);
     assert.match(extended.stdout, /adds skill\(s\) rollback/);
 
-    const asked = await a2a(['send', kit.urls.deployer, 'deploy change-ok to production'], { env: { A2A_TOKEN: TOKEN } });
+    const asked = await a2a(['send', kit.urls.deployer, 'deploy change-ok to production'], {
+      env: { A2A_TOKEN: TOKEN },
+    });
     assert.equal(asked.code, 9, asked.stderr);
-    assert.match(asked.lines.at(-1)!, /INPUT_REQUIRED {2}Reply 'confirm' to deploy .* to production, or cancel the task\.$/);
+    assert.match(
+      asked.lines.at(-1)!,
+      /INPUT_REQUIRED {2}Reply 'confirm' to deploy .* to production, or cancel the task\.$/,
+    );
     const id = /task ([0-9a-f-]{36})/.exec(asked.stdout)![1]!;
-    assert.ok(asked.stderr.includes(`answer with: a2a send ${kit.urls.deployer} "<answer>" --task ${id}`), asked.stderr);
+    assert.ok(
+      asked.stderr.includes(`answer with: a2a send ${kit.urls.deployer} "<answer>" --task ${id}`),
+      asked.stderr,
+    );
 
-    const confirmed = await a2a(['send', kit.urls.deployer, 'confirm', '--task', id], { env: { A2A_TOKEN: TOKEN } });
+    const confirmed = await a2a(['send', kit.urls.deployer, 'confirm', '--task', id], {
+      env: { A2A_TOKEN: TOKEN },
+    });
     assert.equal(confirmed.code, 0, confirmed.stderr);
     assert.match(confirmed.lines.at(-1)!, /^COMPLETED {2}Deployed change-ok as v\S+ to production/);
-    const listed = JSON.parse((await a2a(['list', kit.urls.deployer, '--status', 'completed', '--json'], { env: { A2A_TOKEN: TOKEN } })).stdout);
+    const listed = JSON.parse(
+      (
+        await a2a(['list', kit.urls.deployer, '--status', 'completed', '--json'], {
+          env: { A2A_TOKEN: TOKEN },
+        })
+      ).stdout,
+    );
     assert.ok(listed.tasks.some((t: { id: string }) => t.id === id));
   });
 });

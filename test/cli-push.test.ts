@@ -16,31 +16,65 @@ describe('a2a push listen', () => {
 
   it('prints token-verified deliveries of a task registered with send --push-url, until the task is done', async () => {
     const listener = a2aBackground(['push', 'listen', '--until-done']);
-    const url = (await listener.waitFor('stderr', /listening for push notifications at (http:\/\/127\.0\.0\.1:\d+\/)/))[1]!;
+    const url = (
+      await listener.waitFor(
+        'stderr',
+        /listening for push notifications at (http:\/\/127\.0\.0\.1:\d+\/)/,
+      )
+    )[1]!;
     const token = (await listener.waitFor('stderr', /^token: (\S+)$/m))[1]!;
-    await listener.waitFor('stderr', new RegExp(`register it: a2a send <agent-url> "…" --push-url ${url} --push-token ${token}`));
+    await listener.waitFor(
+      'stderr',
+      new RegExp(`register it: a2a send <agent-url> "…" --push-url ${url} --push-token ${token}`),
+    );
 
     // Someone without the token is turned away, and the listener says so.
-    const forged = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-a2a-notification-token': 'nope' }, body: '{}' });
+    const forged = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-a2a-notification-token': 'nope' },
+      body: '{}',
+    });
     assert.equal(forged.status, 401);
     await listener.waitFor('stderr', /refused POST \/ from 127\.0\.0\.1: HTTP 401/);
 
-    const sent = await a2a(['send', agents.streaming.url, 'work 2', '--push-url', url, '--push-token', token]);
+    const sent = await a2a([
+      'send',
+      agents.streaming.url,
+      'work 2',
+      '--push-url',
+      url,
+      '--push-token',
+      token,
+    ]);
     assert.equal(sent.code, 0, sent.stderr);
     const r = await listener.exit;
     assert.equal(r.code, 0, r.stderr);
     const id = /task ([0-9a-f-]{36})/.exec(sent.stdout)![1]!;
     assert.ok(r.lines.length >= 4, r.stdout);
-    assert.ok(r.lines.every((l) => l.startsWith('push ') && l.endsWith('  (token)')), r.stdout);
+    assert.ok(
+      r.lines.every((l) => l.startsWith('push ') && l.endsWith('  (token)')),
+      r.stdout,
+    );
     assert.ok(r.lines.includes(`push ${id}  WORKING  step 2 of 2  (token)`), r.stdout);
     assert.equal(r.lines.at(-1), `push ${id}  COMPLETED  did 2 steps  (token)`);
   });
 
   it('--jwks: only signed notifications; --json lines; --until-done exits with the final state (FAILED 6)', async () => {
-    const listener = a2aBackground(['push', 'listen', '--jwks', `${agents.plain.url}/.well-known/a2a-push-jwks.json`, '--until-done', '--json']);
+    const listener = a2aBackground([
+      'push',
+      'listen',
+      '--jwks',
+      `${agents.plain.url}/.well-known/a2a-push-jwks.json`,
+      '--until-done',
+      '--json',
+    ]);
     const url = (await listener.waitFor('stderr', /listening for push notifications at (\S+)/))[1]!;
     assert.doesNotMatch(listener.stderr(), /^token:/m, 'no token when signatures are required');
-    const unsigned = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const unsigned = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(unsigned.status, 401);
 
     const sent = await a2a(['send', agents.plain.url, 'fail', '--push-url', url]);
@@ -59,12 +93,36 @@ describe('a2a push listen', () => {
   });
 
   it('--count stops after N notifications; a busy port is a usage error', async () => {
-    const listener = a2aBackground(['push', 'listen', '--count', '2', '--json', '--push-token', 'fixed-token-0123456789']);
-    const url = (await listener.waitFor('stderr', /listening for push notifications at (http:\/\/127\.0\.0\.1:(\d+)\/)/));
+    const listener = a2aBackground([
+      'push',
+      'listen',
+      '--count',
+      '2',
+      '--json',
+      '--push-token',
+      'fixed-token-0123456789',
+    ]);
+    const url = await listener.waitFor(
+      'stderr',
+      /listening for push notifications at (http:\/\/127\.0\.0\.1:(\d+)\/)/,
+    );
     const busy = await a2a(['push', 'listen', '--port', url[2]!]);
     assert.equal(busy.code, 2);
     assert.match(busy.stderr, /cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/);
-    assert.equal((await a2a(['send', agents.streaming.url, 'work 3', '--push-url', url[1]!, '--push-token', 'fixed-token-0123456789'])).code, 0);
+    assert.equal(
+      (
+        await a2a([
+          'send',
+          agents.streaming.url,
+          'work 3',
+          '--push-url',
+          url[1]!,
+          '--push-token',
+          'fixed-token-0123456789',
+        ])
+      ).code,
+      0,
+    );
     const r = await listener.exit;
     assert.equal(r.code, 0, r.stderr);
     assert.equal(ndjson(r).length, 2);

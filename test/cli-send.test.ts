@@ -37,18 +37,49 @@ describe('a2a send', () => {
     assert.equal(r.code, 0, r.stderr);
     const events = ndjson(r);
     assert.ok('task' in events[0]);
-    assert.deepEqual(events.map((e) => Object.keys(e)[0]), ['task', 'statusUpdate', 'artifactUpdate', 'artifactUpdate', 'artifactUpdate', 'statusUpdate']);
+    assert.deepEqual(
+      events.map((e) => Object.keys(e)[0]),
+      [
+        'task',
+        'statusUpdate',
+        'artifactUpdate',
+        'artifactUpdate',
+        'artifactUpdate',
+        'statusUpdate',
+      ],
+    );
     assert.equal(events.at(-1).statusUpdate.status.state, 'TASK_STATE_COMPLETED');
-    assert.ok(events.every((e) => (e.task?.id ?? e.statusUpdate?.taskId ?? e.artifactUpdate?.taskId) === events[0].task.id));
+    assert.ok(
+      events.every(
+        (e) =>
+          (e.task?.id ?? e.statusUpdate?.taskId ?? e.artifactUpdate?.taskId) === events[0].task.id,
+      ),
+    );
   });
 
   it('falls back to send + GetTask polling when the agent does not stream', async () => {
-    const r = await a2a(['send', agents.plain.url, 'work 2', '--out', path.join(agents.dir, 'plain-out')]);
+    const r = await a2a([
+      'send',
+      agents.plain.url,
+      'work 2',
+      '--out',
+      path.join(agents.dir, 'plain-out'),
+    ]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.lines[0]!, /^task [0-9a-f-]{36} \(context [0-9a-f-]{36}\) (SUBMITTED|WORKING|COMPLETED)/);
+    assert.match(
+      r.lines[0]!,
+      /^task [0-9a-f-]{36} \(context [0-9a-f-]{36}\) (SUBMITTED|WORKING|COMPLETED)/,
+    );
     assert.equal(r.lines.at(-1), 'COMPLETED  did 2 steps');
-    assert.equal(r.lines.filter((l) => l === 'artifact story: once upon a time').length, 1, r.stdout);
-    assert.deepEqual(readdirSync(path.join(agents.dir, 'plain-out')).sort(), ['numbers.json', 'story.txt']);
+    assert.equal(
+      r.lines.filter((l) => l === 'artifact story: once upon a time').length,
+      1,
+      r.stdout,
+    );
+    assert.deepEqual(readdirSync(path.join(agents.dir, 'plain-out')).sort(), [
+      'numbers.json',
+      'story.txt',
+    ]);
   });
 
   it('--no-stream on a streaming agent: SendMessage, then SubscribeToTask', async () => {
@@ -80,8 +111,16 @@ describe('a2a send', () => {
       assert.equal(r.code, 9, r.stderr);
       assert.match(r.lines.at(-1)!, /^(task .* )?INPUT_REQUIRED {2}What is your name\?$/);
       const id = /task ([0-9a-f-]{36})/.exec(r.stdout)![1]!;
-      assert.match(r.stderr, new RegExp(`a2a: task ${id} waits for input \\(stdin is not a terminal\\): What is your name\\?`));
-      assert.ok(r.stderr.includes(`answer with: a2a send ${agent.url} "<answer>" --task ${id}`), r.stderr);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `a2a: task ${id} waits for input \\(stdin is not a terminal\\): What is your name\\?`,
+        ),
+      );
+      assert.ok(
+        r.stderr.includes(`answer with: a2a send ${agent.url} "<answer>" --task ${id}`),
+        r.stderr,
+      );
 
       const answered = await a2a(['send', agent.url, 'Ada', '--task', id]);
       assert.equal(answered.code, 0, answered.stderr);
@@ -101,11 +140,26 @@ describe('a2a send', () => {
     writeFileSync(file, '# notes\n');
     writeFileSync(path.join(dir, 'req.json'), '{"from":"file"}');
     const out = path.join(dir, 'out');
-    const r = await a2a(['send', agents.streaming.url, 'files', '--file', file, '--data', '{"inline":true}', '--data', `@${path.join(dir, 'req.json')}`, '--out', out]);
+    const r = await a2a([
+      'send',
+      agents.streaming.url,
+      'files',
+      '--file',
+      file,
+      '--data',
+      '{"inline":true}',
+      '--data',
+      `@${path.join(dir, 'req.json')}`,
+      '--out',
+      out,
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.lines.at(-1), 'COMPLETED  got 1 file(s) and 2 data part(s)');
     const received = JSON.parse(readFileSync(path.join(out, 'received.json'), 'utf8'));
-    assert.deepEqual(received, { files: [{ filename: 'notes.md', mediaType: 'text/markdown', bytes: 8 }], data: [{ inline: true }, { from: 'file' }] });
+    assert.deepEqual(received, {
+      files: [{ filename: 'notes.md', mediaType: 'text/markdown', bytes: 8 }],
+      data: [{ inline: true }, { from: 'file' }],
+    });
     assert.equal(readFileSync(path.join(out, 'hello.bin'), 'utf8'), 'hello bytes');
     assert.match(r.stderr, /saved .*received\.json/);
   });

@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CardCache, discoverAgentCard, resolveAgentCard, isA2AClientError } from '../src/client/index.js';
+import {
+  CardCache,
+  discoverAgentCard,
+  resolveAgentCard,
+  isA2AClientError,
+} from '../src/client/index.js';
 import { wellKnownCardUrl } from '../src/client/discovery.js';
 import { makeCard, sendJson, startServer, type TestServer } from './client-fixture.js';
 
@@ -11,7 +16,10 @@ function clock(start = 1_000_000) {
   return { now: () => t, advance: (ms: number) => (t += ms) };
 }
 
-async function withServer(handler: Parameters<typeof startServer>[0], fn: (s: TestServer) => Promise<void>) {
+async function withServer(
+  handler: Parameters<typeof startServer>[0],
+  fn: (s: TestServer) => Promise<void>,
+) {
   const s = await startServer(handler);
   try {
     await fn(s);
@@ -22,7 +30,8 @@ async function withServer(handler: Parameters<typeof startServer>[0], fn: (s: Te
 
 test('§8.2 the card is fetched from <base>/.well-known/agent-card.json exactly, with A2A-Version', async () => {
   await withServer(
-    (req, res) => (req.path === CARD_PATH ? sendJson(res, 200, makeCard('http://x')) : sendJson(res, 404, {})),
+    (req, res) =>
+      req.path === CARD_PATH ? sendJson(res, 200, makeCard('http://x')) : sendJson(res, 404, {}),
     async (s) => {
       const card = await resolveAgentCard(`${s.url}/`, { cache: false });
       assert.equal(card.name, 'test-agent');
@@ -37,7 +46,10 @@ test('wellKnownCardUrl keeps a path prefix, drops query, rejects non-URLs', () =
   assert.equal(wellKnownCardUrl('http://h:1'), `http://h:1${CARD_PATH}`);
   assert.equal(wellKnownCardUrl('http://h:1/agents/a/?x=1'), `http://h:1/agents/a${CARD_PATH}`);
   assert.equal(wellKnownCardUrl(`http://h:1${CARD_PATH}`), `http://h:1${CARD_PATH}`);
-  assert.throws(() => wellKnownCardUrl('localhost:41241'), (e) => isA2AClientError(e) && e.code === 'INVALID_ARGUMENT');
+  assert.throws(
+    () => wellKnownCardUrl('localhost:41241'),
+    (e) => isA2AClientError(e) && e.code === 'INVALID_ARGUMENT',
+  );
 });
 
 test('§8.6.2 a card with max-age and ETag is reused while fresh, revalidated with If-None-Match when stale; 304 renews it', async () => {
@@ -87,7 +99,10 @@ test('§8.6.2 Last-Modified is sent back as If-Modified-Since', async () => {
         res.end();
         return;
       }
-      sendJson(res, 200, makeCard('http://x'), { 'Last-Modified': lm, 'Cache-Control': 'max-age=10' });
+      sendJson(res, 200, makeCard('http://x'), {
+        'Last-Modified': lm,
+        'Cache-Control': 'max-age=10',
+      });
     },
     async (s) => {
       await resolveAgentCard(s.url, { cache });
@@ -102,7 +117,11 @@ test('§8.6.2 Last-Modified is sent back as If-Modified-Since', async () => {
 test('§8.6.2 without caching headers the default freshness applies; no-store is never cached; no-cache always revalidates', async () => {
   const c = clock();
   const cache = new CardCache({ now: c.now, defaultMaxAgeMs: 30_000 });
-  const mode: Record<string, string | undefined> = { '/plain': undefined, '/nostore': 'no-store', '/nocache': 'no-cache' };
+  const mode: Record<string, string | undefined> = {
+    '/plain': undefined,
+    '/nostore': 'no-store',
+    '/nocache': 'no-cache',
+  };
   await withServer(
     (req, res) => {
       const prefix = req.path.replace(CARD_PATH, '');
@@ -112,7 +131,10 @@ test('§8.6.2 without caching headers the default freshness applies; no-store is
         return;
       }
       const cc = mode[prefix];
-      sendJson(res, 200, makeCard('http://x'), { ...(cc ? { 'Cache-Control': cc } : {}), ETag: '"n"' });
+      sendJson(res, 200, makeCard('http://x'), {
+        ...(cc ? { 'Cache-Control': cc } : {}),
+        ETag: '"n"',
+      });
     },
     async (s) => {
       const count = (p: string) => s.requests.filter((r) => r.path.startsWith(p)).length;
@@ -128,7 +150,10 @@ test('§8.6.2 without caching headers the default freshness applies; no-store is
       const second = await discoverAgentCard(`${s.url}/nostore`, { cache });
       assert.equal(second.from, 'network');
       assert.equal(count('/nostore'), 2);
-      assert.equal(s.requests.filter((r) => r.path.startsWith('/nostore'))[1]?.headers['if-none-match'], undefined);
+      assert.equal(
+        s.requests.filter((r) => r.path.startsWith('/nostore'))[1]?.headers['if-none-match'],
+        undefined,
+      );
 
       await resolveAgentCard(`${s.url}/nocache`, { cache });
       assert.equal((await discoverAgentCard(`${s.url}/nocache`, { cache })).from, 'revalidated');
@@ -141,7 +166,8 @@ test('Age is subtracted from max-age', async () => {
   const c = clock();
   const cache = new CardCache({ now: c.now });
   await withServer(
-    (_req, res) => sendJson(res, 200, makeCard('http://x'), { 'Cache-Control': 'max-age=60', Age: '50' }),
+    (_req, res) =>
+      sendJson(res, 200, makeCard('http://x'), { 'Cache-Control': 'max-age=60', Age: '50' }),
     async (s) => {
       await resolveAgentCard(s.url, { cache });
       c.advance(11_000);
@@ -151,7 +177,10 @@ test('Age is subtracted from max-age', async () => {
 });
 
 test('an invalid card fails with CARD_INVALID naming each problem', async () => {
-  const bad = { ...makeCard('http://x'), supportedInterfaces: [{ url: 'not a url', protocolBinding: 'JSONRPC' }] };
+  const bad = {
+    ...makeCard('http://x'),
+    supportedInterfaces: [{ url: 'not a url', protocolBinding: 'JSONRPC' }],
+  };
   await withServer(
     (_req, res) => sendJson(res, 200, bad),
     async (s) => {
@@ -190,17 +219,23 @@ test('a 404, a non-JSON body and a refused connection each get an actionable err
   const gone = await startServer(() => undefined);
   const url = gone.url;
   await gone.close();
-  await assert.rejects(resolveAgentCard(url, { cache: false, retry: { retries: 0 } }), (e: unknown) => {
-    assert.ok(isA2AClientError(e) && e.code === 'NETWORK');
-    assert.match(e.message, /ECONNREFUSED.*is the agent running/);
-    return true;
-  });
+  await assert.rejects(
+    resolveAgentCard(url, { cache: false, retry: { retries: 0 } }),
+    (e: unknown) => {
+      assert.ok(isA2AClientError(e) && e.code === 'NETWORK');
+      assert.match(e.message, /ECONNREFUSED.*is the agent running/);
+      return true;
+    },
+  );
 });
 
 test('a card fetch is retried after 503', async () => {
   let n = 0;
   await withServer(
-    (_req, res) => (n++ === 0 ? sendJson(res, 503, {}, { 'Retry-After': '0' }) : sendJson(res, 200, makeCard('http://x'))),
+    (_req, res) =>
+      n++ === 0
+        ? sendJson(res, 503, {}, { 'Retry-After': '0' })
+        : sendJson(res, 200, makeCard('http://x')),
     async (s) => {
       const card = await resolveAgentCard(s.url, { cache: false, retry: { baseDelayMs: 1 } });
       assert.equal(card.name, 'test-agent');
@@ -219,7 +254,10 @@ test('{ cardUrl } and { card } sources; a card given inline is validated too', a
   );
   const d = await discoverAgentCard({ card: makeCard('http://x') });
   assert.equal(d.from, 'inline');
-  await assert.rejects(discoverAgentCard({ card: { name: 1 } }), (e: unknown) => isA2AClientError(e) && e.code === 'CARD_INVALID');
+  await assert.rejects(
+    discoverAgentCard({ card: { name: 1 } }),
+    (e: unknown) => isA2AClientError(e) && e.code === 'CARD_INVALID',
+  );
 });
 
 test('a verify hook that throws rejects the card with CARD_SIGNATURE_INVALID and nothing is cached', async () => {
@@ -228,8 +266,16 @@ test('a verify hook that throws rejects the card with CARD_SIGNATURE_INVALID and
     (_req, res) => sendJson(res, 200, makeCard('http://x'), { 'Cache-Control': 'max-age=60' }),
     async (s) => {
       await assert.rejects(
-        resolveAgentCard(s.url, { cache, verify: () => { throw new Error('untrusted key'); } }),
-        (e: unknown) => isA2AClientError(e) && e.code === 'CARD_SIGNATURE_INVALID' && /untrusted key/.test(e.message),
+        resolveAgentCard(s.url, {
+          cache,
+          verify: () => {
+            throw new Error('untrusted key');
+          },
+        }),
+        (e: unknown) =>
+          isA2AClientError(e) &&
+          e.code === 'CARD_SIGNATURE_INVALID' &&
+          /untrusted key/.test(e.message),
       );
       assert.equal(cache.get(wellKnownCardUrl(s.url)), undefined);
     },
@@ -244,7 +290,10 @@ test('a card served from a shared cache is still checked against the trust of ea
       await resolveAgentCard(s.url, { cache });
       await assert.rejects(
         discoverAgentCard(s.url, { cache, trust: { keys: [], requireSignature: true } }),
-        (e: unknown) => isA2AClientError(e) && e.code === 'CARD_SIGNATURE_INVALID' && /unsigned|signature/i.test(e.message),
+        (e: unknown) =>
+          isA2AClientError(e) &&
+          e.code === 'CARD_SIGNATURE_INVALID' &&
+          /unsigned|signature/i.test(e.message),
       );
       assert.equal(s.requests.length, 1);
     },
@@ -255,7 +304,9 @@ test('§8.4.3 a signed card verifies against a trusted key; a tampered one is re
   const { generateKeyPair } = await import('jose');
   const { signAgentCard } = await import('../src/server/index.js');
   const { publicKey, privateKey } = await generateKeyPair('ES256');
-  const signed = await signAgentCard(makeCard('http://x'), [{ kid: 'k1', alg: 'ES256', privateKey }]);
+  const signed = await signAgentCard(makeCard('http://x'), [
+    { kid: 'k1', alg: 'ES256', privateKey },
+  ]);
   const trust = { keys: [{ kid: 'k1', key: publicKey }], requireSignature: true };
   assert.equal((await discoverAgentCard({ card: signed }, { trust })).card.name, 'test-agent');
   await assert.rejects(

@@ -47,7 +47,9 @@ test('every @example in the client doc comments type-checks against the package 
   // The main entry points each carry one; fewer means the extraction broke.
   assert.ok(examples.length >= 10, `found only ${examples.length} examples`);
 
-  const base = JSON.parse(readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8')) as { compilerOptions: object };
+  const base = JSON.parse(readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8')) as {
+    compilerOptions: object;
+  };
   const { options, errors } = ts.convertCompilerOptionsFromJson(base.compilerOptions, root);
   assert.deepEqual(errors, []);
   Object.assign(options, {
@@ -68,7 +70,9 @@ test('every @example in the client doc comments type-checks against the package 
   host.readFile = (f) => virtual.get(f) ?? readFile.call(host, f);
   host.getSourceFile = (f, lang, ...rest) => {
     const code = virtual.get(f);
-    return code !== undefined ? ts.createSourceFile(f, code, lang) : getSourceFile.call(host, f, lang, ...rest);
+    return code !== undefined
+      ? ts.createSourceFile(f, code, lang)
+      : getSourceFile.call(host, f, lang, ...rest);
   };
   const program = ts.createProgram({ rootNames: [...virtual.keys()], options, host });
 
@@ -76,9 +80,14 @@ test('every @example in the client doc comments type-checks against the package 
   for (const e of examples) {
     const sf = program.getSourceFile(e.file);
     assert.ok(sf, `${e.origin} was not compiled`);
-    for (const d of [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)]) {
+    for (const d of [
+      ...program.getSyntacticDiagnostics(sf),
+      ...program.getSemanticDiagnostics(sf),
+    ]) {
       const at = d.start !== undefined ? sf.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
-      problems.push(`${e.origin} (example line ${at}): ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+      problems.push(
+        `${e.origin} (example line ${at}): ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+      );
     }
   }
   assert.deepEqual(problems, []);

@@ -15,9 +15,15 @@ before(async () => {
   signer = await generateKeyPair('ES256', { extractable: true });
   stranger = await generateKeyPair('ES256', { extractable: true });
   const base = (o: string) => ({
-    name: 'ext', description: 'has an extended card', version: '1.0.0',
-    supportedInterfaces: [{ url: `${o}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: { extendedAgentCard: true }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+    name: 'ext',
+    description: 'has an extended card',
+    version: '1.0.0',
+    supportedInterfaces: [
+      { url: `${o}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ],
+    capabilities: { extendedAgentCard: true },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
     securityRequirements: [{ schemes: { bearer: { list: [] } } }],
     skills: [{ id: 'a', name: 'A', description: 'a', tags: ['t'] }],
@@ -26,13 +32,17 @@ before(async () => {
   server = createAgentServer({
     executor: (_ctx, task) => task.complete(),
     card: (o) => {
-      extended = { ...base(o), skills: [...base(o).skills, { id: 'secret', name: 'S', description: 's', tags: ['t'] }] };
+      extended = {
+        ...base(o),
+        skills: [...base(o).skills, { id: 'secret', name: 'S', description: 's', tags: ['t'] }],
+      };
       return base(o);
     },
     extendedCard: () => extended,
     signingKeys: [{ privateKey: signer.privateKey, kid: 'k1', alg: 'ES256' }],
     authenticate: (req) => {
-      if (req.headers.authorization !== 'Bearer good-token-123') throw new A2AError('Unauthenticated', 'A bearer token is required');
+      if (req.headers.authorization !== 'Bearer good-token-123')
+        throw new A2AError('Unauthenticated', 'A bearer token is required');
       return { id: 'alice' };
     },
   });
@@ -42,7 +52,11 @@ after(() => server.close(1000));
 
 test('§8.4.3 a signed extended card verified with the trusted key replaces the public card', async () => {
   const key = await exportJWK(signer.publicKey);
-  const client = await A2AClient.connect(origin, { cache: false, credentials: { bearer: 'good-token-123' }, trust: { keys: [{ kid: 'k1', key }], requireSignature: true } });
+  const client = await A2AClient.connect(origin, {
+    cache: false,
+    credentials: { bearer: 'good-token-123' },
+    trust: { keys: [{ kid: 'k1', key }], requireSignature: true },
+  });
   const ext = await client.getExtendedAgentCard();
   assert.ok(ext.skills.some((s) => s.id === 'secret'));
   assert.equal(client.card, ext);
@@ -52,7 +66,13 @@ test('§8.4.3 an extended card that fails the trust check does not replace the p
   const other = await exportJWK(stranger.publicKey);
   const publicCard = (await A2AClient.connect(origin, { cache: false })).card;
   // A client that trusts only a key which did not sign this agent's cards.
-  const client = A2AClient.fromCard(publicCard, { credentials: { bearer: 'good-token-123' }, trust: { keys: [{ kid: 'k1', key: other }], requireSignature: true } });
-  await assert.rejects(client.getExtendedAgentCard(), (e: unknown) => e instanceof AgentCardVerificationError);
+  const client = A2AClient.fromCard(publicCard, {
+    credentials: { bearer: 'good-token-123' },
+    trust: { keys: [{ kid: 'k1', key: other }], requireSignature: true },
+  });
+  await assert.rejects(
+    client.getExtendedAgentCard(),
+    (e: unknown) => e instanceof AgentCardVerificationError,
+  );
   assert.equal(client.card, publicCard);
 });

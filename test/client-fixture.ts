@@ -74,9 +74,18 @@ export async function startServer(handler: Handler): Promise<TestServer> {
   };
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -98,7 +107,9 @@ export const rpcError = (id: unknown, code: number, message: string, reason: str
   error: {
     code,
     message,
-    data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' }],
+    data: [
+      { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' },
+    ],
   },
 });
 /** A google.rpc.Status body (§11.6). */
@@ -107,7 +118,9 @@ export const restError = (code: number, status: string, message: string, reason:
     code,
     status,
     message,
-    details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' }],
+    details: [
+      { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' },
+    ],
   },
 });
 
@@ -116,11 +129,19 @@ export function task(id: string, state: TaskState = 'TASK_STATE_WORKING'): Task 
 }
 
 export const statusUpdate = (taskId: string, state: TaskState) => ({
-  statusUpdate: { taskId, contextId: 'ctx-1', status: { state, timestamp: '2026-01-01T00:00:01Z' } },
+  statusUpdate: {
+    taskId,
+    contextId: 'ctx-1',
+    status: { state, timestamp: '2026-01-01T00:00:01Z' },
+  },
 });
 
 export const userMessage = (text: string) => ({
-  message: { messageId: `m-${text.length}-${text.slice(0, 8)}`, role: 'ROLE_USER' as const, parts: [{ text }] },
+  message: {
+    messageId: `m-${text.length}-${text.slice(0, 8)}`,
+    role: 'ROLE_USER' as const,
+    parts: [{ text }],
+  },
 });
 
 /** A valid 1.0 card; interfaces default to one JSON-RPC 1.0 entry at `${base}/a2a/jsonrpc`. */
@@ -129,7 +150,9 @@ export function makeCard(base: string, overrides: Partial<AgentCard> = {}): Agen
     name: 'test-agent',
     description: 'an agent for client tests',
     version: '1.0.0',
-    supportedInterfaces: [{ url: `${base}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    supportedInterfaces: [
+      { url: `${base}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ],
     capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
@@ -140,6 +163,8 @@ export function makeCard(base: string, overrides: Partial<AgentCard> = {}): Agen
 
 export const restCard = (base: string, overrides: Partial<AgentCard> = {}): AgentCard =>
   makeCard(base, {
-    supportedInterfaces: [{ url: `${base}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' }],
+    supportedInterfaces: [
+      { url: `${base}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    ],
     ...overrides,
   });

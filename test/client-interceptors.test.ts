@@ -14,7 +14,12 @@ import {
   type ClientInterceptor,
   type FetchLike,
 } from '../src/client/index.js';
-import { createAgentServer, staticBearerTokens, type AgentExecutor, type AgentServerOptions } from '../src/server/index.js';
+import {
+  createAgentServer,
+  staticBearerTokens,
+  type AgentExecutor,
+  type AgentServerOptions,
+} from '../src/server/index.js';
 import type { AgentCard, StreamResponse } from '../src/protocol/index.js';
 
 const BINDINGS = ['JSONRPC', 'HTTP+JSON'] as const;
@@ -36,12 +41,16 @@ const executor: AgentExecutor = async (ctx, task) => {
 
 function cardFor(origin: string, extra: Partial<AgentCard> = {}): AgentCard {
   return {
-    name: 'intercepted', description: 'echo for client interceptors', version: '1.0.0',
+    name: 'intercepted',
+    description: 'echo for client interceptors',
+    version: '1.0.0',
     supportedInterfaces: [
       { url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: `${origin}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
     ],
-    capabilities: { streaming: true }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+    capabilities: { streaming: true },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
     skills: [{ id: 'echo', name: 'Echo', description: 'echoes', tags: ['t'] }],
     ...extra,
   };
@@ -62,7 +71,11 @@ async function withServer(
 }
 
 const msg = (text: string) => ({
-  message: { messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'ROLE_USER' as const, parts: [{ text }] },
+  message: {
+    messageId: `m-${Math.random().toString(36).slice(2)}`,
+    role: 'ROLE_USER' as const,
+    parts: [{ text }],
+  },
 });
 
 async function collect(it: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
@@ -90,7 +103,13 @@ function recorder(): ClientInterceptor & { attempts: Attempt[]; started: ClientC
 
 /** How the outcome reads in a count: `ok`, the agent's error kind, or the client error's code. */
 const kindOf = (o: ClientCallOutcome): string =>
-  o.ok ? 'ok' : isA2AError(o.error) ? o.error.kind : isA2AClientError(o.error) ? o.error.code : String(o.error);
+  o.ok
+    ? 'ok'
+    : isA2AError(o.error)
+      ? o.error.kind
+      : isA2AClientError(o.error)
+        ? o.error.code
+        : String(o.error);
 
 for (const binding of BINDINGS) {
   test(`[${binding}] interceptors count operations by kind, with the result or the error, its HTTP status and a duration`, async () => {
@@ -103,15 +122,25 @@ for (const binding of BINDINGS) {
         },
       };
       const rec = recorder();
-      const client = await A2AClient.connect(origin, { bindings: [binding], cache: false, interceptors: [count, rec] });
+      const client = await A2AClient.connect(origin, {
+        bindings: [binding],
+        cache: false,
+        interceptors: [count, rec],
+      });
 
       const sent = await client.sendMessage(msg('hello'));
       assert.ok('task' in sent);
       await client.getTask(sent.task.id);
       await client.listTasks({ pageSize: 5 });
       await collect(client.sendStreamingMessage(msg('streamed')));
-      await assert.rejects(client.getTask('00000000-0000-4000-8000-000000000000'), (e: unknown) => isA2AError(e) && e.kind === 'TaskNotFound');
-      await assert.rejects(client.cancelTask(sent.task.id), (e: unknown) => isA2AError(e) && e.kind === 'TaskNotCancelable');
+      await assert.rejects(
+        client.getTask('00000000-0000-4000-8000-000000000000'),
+        (e: unknown) => isA2AError(e) && e.kind === 'TaskNotFound',
+      );
+      await assert.rejects(
+        client.cancelTask(sent.task.id),
+        (e: unknown) => isA2AError(e) && e.kind === 'TaskNotCancelable',
+      );
 
       assert.deepEqual(Object.fromEntries(counts), {
         'SendMessage ok': 1,
@@ -178,20 +207,32 @@ for (const binding of BINDINGS) {
   test(`[${binding}] a stream's after reports its event count and how it ended: ended, or stopped by the reader`, async () => {
     await withServer({}, async (origin) => {
       const rec = recorder();
-      const client = await A2AClient.connect(origin, { bindings: [binding], cache: false, interceptors: [rec] });
+      const client = await A2AClient.connect(origin, {
+        bindings: [binding],
+        cache: false,
+        interceptors: [rec],
+      });
       const events = await collect(client.sendStreamingMessage(msg('streamed')));
       assert.ok(events.length >= 2);
       const [whole] = rec.attempts;
       assert.equal(whole?.call.operation, 'SendStreamingMessage');
       assert.equal(whole.call.streaming, true);
       assert.deepEqual(
-        { ok: whole.outcome.ok, events: whole.outcome.events, end: whole.outcome.end, status: whole.outcome.status },
+        {
+          ok: whole.outcome.ok,
+          events: whole.outcome.events,
+          end: whole.outcome.end,
+          status: whole.outcome.status,
+        },
         { ok: true, events: events.length, end: 'ended', status: 200 },
       );
 
       for await (const _first of client.sendStreamingMessage(msg('streamed'))) break;
       const stopped = rec.attempts[1];
-      assert.deepEqual({ events: stopped?.outcome.events, end: stopped?.outcome.end, ok: stopped?.outcome.ok }, { events: 1, end: 'stopped', ok: true });
+      assert.deepEqual(
+        { events: stopped?.outcome.events, end: stopped?.outcome.end, ok: stopped?.outcome.ok },
+        { events: 1, end: 'stopped', ok: true },
+      );
       assert.equal(rec.started.length, 2);
     });
   });
@@ -208,12 +249,16 @@ for (const binding of BINDINGS) {
       });
       const ids: string[] = [];
       const events: StreamResponse[] = [];
-      for await (const ev of client.sendStreamingMessage(msg('wait'), { onEventId: (id) => ids.push(id) })) {
+      for await (const ev of client.sendStreamingMessage(msg('wait'), {
+        onEventId: (id) => ids.push(id),
+      })) {
         events.push(ev);
         if (events.length === 1) release();
       }
       const last = events.at(-1);
-      assert.ok(last && 'statusUpdate' in last && last.statusUpdate.status.state === 'TASK_STATE_COMPLETED');
+      assert.ok(
+        last && 'statusUpdate' in last && last.statusUpdate.status.state === 'TASK_STATE_COMPLETED',
+      );
 
       assert.deepEqual(
         rec.attempts.map(({ call, outcome }) => [call.operation, outcome.end, kindOf(outcome)]),
@@ -226,7 +271,10 @@ for (const binding of BINDINGS) {
       assert.equal(dropped?.outcome.events, 1);
       assert.equal(dropped.call.lastEventId, undefined);
       assert.equal(resumed?.call.lastEventId, ids[0]);
-      assert.equal(resumed?.call.params['id'], 'task' in events[0]! ? events[0].task.id : undefined);
+      assert.equal(
+        resumed?.call.params['id'],
+        'task' in events[0]! ? events[0].task.id : undefined,
+      );
       assert.ok((resumed?.outcome.events ?? 0) >= events.length - 1);
     });
   });
@@ -245,7 +293,12 @@ for (const binding of BINDINGS) {
             call.headers['Authorization'] = `Bearer ${token}`;
           },
           after: (_call, outcome) => {
-            if (!outcome.ok && isA2AError(outcome.error) && outcome.error.kind === 'Unauthenticated') token = 'fresh';
+            if (
+              !outcome.ok &&
+              isA2AError(outcome.error) &&
+              outcome.error.kind === 'Unauthenticated'
+            )
+              token = 'fresh';
           },
         };
         const rec = recorder();
@@ -258,7 +311,11 @@ for (const binding of BINDINGS) {
         const sent = await client.sendMessage(msg('hello'));
         assert.ok('task' in sent);
         assert.deepEqual(
-          rec.attempts.map(({ call, outcome }) => [call.headers['Authorization'], kindOf(outcome), outcome.status]),
+          rec.attempts.map(({ call, outcome }) => [
+            call.headers['Authorization'],
+            kindOf(outcome),
+            outcome.status,
+          ]),
           [
             ['Bearer stale', 'Unauthenticated', 401],
             ['Bearer fresh', 'ok', 200],
@@ -281,7 +338,10 @@ test('retries pass through interceptors one by one; an unreachable agent is a NE
     retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 5 },
   });
   await server.close(100);
-  await assert.rejects(client.getTask('t-1'), (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK');
+  await assert.rejects(
+    client.getTask('t-1'),
+    (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK',
+  );
   assert.deepEqual(
     rec.attempts.map(({ call, outcome }) => [call.operation, kindOf(outcome), outcome.status]),
     [
@@ -310,7 +370,10 @@ test('a before that throws stops the request: nothing is sent, earlier intercept
         },
         after: () => assert.fail('the after of an interceptor whose before threw must not run'),
       };
-      const client = await A2AClient.connect(origin, { cache: false, interceptors: [rec, limiter] });
+      const client = await A2AClient.connect(origin, {
+        cache: false,
+        interceptors: [rec, limiter],
+      });
       await assert.rejects(client.sendMessage(msg('hello')), (e: unknown) => e === limited);
       assert.equal(requests, 0);
       assert.equal(rec.attempts.length, 1);
@@ -326,7 +389,10 @@ test('a call refused by the card (no streaming capability) passes through no int
     async (origin) => {
       const rec = recorder();
       const client = await A2AClient.connect(origin, { cache: false, interceptors: [rec] });
-      assert.throws(() => client.sendStreamingMessage(msg('hi')), (e: unknown) => isA2AError(e) && e.kind === 'UnsupportedOperation');
+      assert.throws(
+        () => client.sendStreamingMessage(msg('hi')),
+        (e: unknown) => isA2AError(e) && e.kind === 'UnsupportedOperation',
+      );
       assert.equal(rec.started.length + rec.attempts.length, 0);
     },
     { capabilities: {} },
@@ -341,7 +407,12 @@ function cutFirstStreamAfterOneEvent(): FetchLike {
   let cut = false;
   return async (input, init) => {
     const res = await fetch(input, init);
-    if (cut || !res.body || !(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) return res;
+    if (
+      cut ||
+      !res.body ||
+      !(res.headers.get('content-type') ?? '').startsWith('text/event-stream')
+    )
+      return res;
     cut = true;
     const reader = res.body.getReader();
     let buffered = Buffer.alloc(0);
@@ -362,6 +433,10 @@ function cutFirstStreamAfterOneEvent(): FetchLike {
         delivered = true;
       },
     });
-    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    return new Response(body, {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
   };
 }

@@ -30,7 +30,11 @@ async function rpcAgent(handlers: Record<string, RpcHandler>): Promise<TestServe
   });
 }
 
-async function withAgent(handlers: Record<string, RpcHandler>, fn: (s: TestServer, client: A2AClient) => Promise<void>, card = {}) {
+async function withAgent(
+  handlers: Record<string, RpcHandler>,
+  fn: (s: TestServer, client: A2AClient) => Promise<void>,
+  card = {},
+) {
   const s = await rpcAgent(handlers);
   try {
     await fn(s, new A2AClient(makeCard(s.url, card), { extensions: ['https://ext.example/a'] }));
@@ -40,34 +44,52 @@ async function withAgent(handlers: Record<string, RpcHandler>, fn: (s: TestServe
 }
 
 test('§9 SendMessage is a JSON-RPC 2.0 POST to the interface URL with A2A-Version, Content-Type and A2A-Extensions', async () => {
-  await withAgent({ SendMessage: () => ({ task: task('t1', 'TASK_STATE_COMPLETED') }) }, async (s, client) => {
-    const res = await client.sendMessage(userMessage('hello'), { extensions: ['https://ext.example/b'] });
-    assert.deepEqual(res, { task: task('t1', 'TASK_STATE_COMPLETED') });
-    const [r] = s.requests;
-    assert.equal(r?.method, 'POST');
-    assert.equal(r?.path, '/a2a/jsonrpc');
-    assert.equal(r?.headers['a2a-version'], '1.0');
-    assert.match(String(r?.headers['content-type']), /^application\/json/);
-    assert.equal(r?.headers['a2a-extensions'], 'https://ext.example/a,https://ext.example/b');
-    assert.equal(r?.json.jsonrpc, '2.0');
-    assert.equal(typeof r?.json.id, 'number');
-    assert.equal(r?.json.method, 'SendMessage');
-    assert.deepEqual(r?.json.params, userMessage('hello'));
-    assert.equal(Object.hasOwn(r!.json.params, 'tenant'), false);
-  });
+  await withAgent(
+    { SendMessage: () => ({ task: task('t1', 'TASK_STATE_COMPLETED') }) },
+    async (s, client) => {
+      const res = await client.sendMessage(userMessage('hello'), {
+        extensions: ['https://ext.example/b'],
+      });
+      assert.deepEqual(res, { task: task('t1', 'TASK_STATE_COMPLETED') });
+      const [r] = s.requests;
+      assert.equal(r?.method, 'POST');
+      assert.equal(r?.path, '/a2a/jsonrpc');
+      assert.equal(r?.headers['a2a-version'], '1.0');
+      assert.match(String(r?.headers['content-type']), /^application\/json/);
+      assert.equal(r?.headers['a2a-extensions'], 'https://ext.example/a,https://ext.example/b');
+      assert.equal(r?.json.jsonrpc, '2.0');
+      assert.equal(typeof r?.json.id, 'number');
+      assert.equal(r?.json.method, 'SendMessage');
+      assert.deepEqual(r?.json.params, userMessage('hello'));
+      assert.equal(Object.hasOwn(r!.json.params, 'tenant'), false);
+    },
+  );
 });
 
 test('§8.3.2 the interface tenant is set in every request, replacing a caller-supplied one', async () => {
-  const s = await rpcAgent({ GetTask: (p) => task(p.id), ListTasks: () => ({ tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 }) });
+  const s = await rpcAgent({
+    GetTask: (p) => task(p.id),
+    ListTasks: () => ({ tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 }),
+  });
   try {
     const client = new A2AClient(
       makeCard(s.url, {
-        supportedInterfaces: [{ url: `${s.url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: 'acme' }],
+        supportedInterfaces: [
+          {
+            url: `${s.url}/a2a/jsonrpc`,
+            protocolBinding: 'JSONRPC',
+            protocolVersion: '1.0',
+            tenant: 'acme',
+          },
+        ],
       }),
     );
     await client.getTask({ id: 't1', tenant: 'other' });
     await client.listTasks();
-    assert.deepEqual(s.requests.map((r) => r.json.params.tenant), ['acme', 'acme']);
+    assert.deepEqual(
+      s.requests.map((r) => r.json.params.tenant),
+      ['acme', 'acme'],
+    );
   } finally {
     await s.close();
   }
@@ -76,10 +98,21 @@ test('§8.3.2 the interface tenant is set in every request, replacing a caller-s
 test('§9.5 JSON-RPC errors become A2AError of the same kind, with their details', async () => {
   await withAgent(
     {
-      GetTask: (_p, _r, res, id) => sendJson(res, 200, rpcError(id, -32001, 'Task not found: nope', 'TASK_NOT_FOUND')),
-      CancelTask: (_p, _r, res, id) => sendJson(res, 200, rpcError(id, -32002, 'not cancelable', 'TASK_NOT_CANCELABLE')),
+      GetTask: (_p, _r, res, id) =>
+        sendJson(res, 200, rpcError(id, -32001, 'Task not found: nope', 'TASK_NOT_FOUND')),
+      CancelTask: (_p, _r, res, id) =>
+        sendJson(res, 200, rpcError(id, -32002, 'not cancelable', 'TASK_NOT_CANCELABLE')),
       CreateTaskPushNotificationConfig: (_p, _r, res, id) =>
-        sendJson(res, 200, rpcError(id, -32003, 'Push notifications are not supported', 'PUSH_NOTIFICATION_NOT_SUPPORTED')),
+        sendJson(
+          res,
+          200,
+          rpcError(
+            id,
+            -32003,
+            'Push notifications are not supported',
+            'PUSH_NOTIFICATION_NOT_SUPPORTED',
+          ),
+        ),
     },
     async (_s, client) => {
       const kindOf = async (p: Promise<unknown>) =>
@@ -89,7 +122,12 @@ test('§9.5 JSON-RPC errors become A2AError of the same kind, with their details
         );
       assert.equal(await kindOf(client.getTask('nope')), 'TaskNotFound');
       assert.equal(await kindOf(client.cancelTask('t')), 'TaskNotCancelable');
-      assert.equal(await kindOf(client.createPushNotificationConfig({ taskId: 't', url: 'http://127.0.0.1:9/hook' })), 'PushNotificationNotSupported');
+      assert.equal(
+        await kindOf(
+          client.createPushNotificationConfig({ taskId: 't', url: 'http://127.0.0.1:9/hook' }),
+        ),
+        'PushNotificationNotSupported',
+      );
       const err = (await client.getTask('nope').catch((e: A2AError) => e)) as A2AError;
       assert.equal(err.message, 'Task not found: nope');
       assert.equal((err.details[0] as { reason?: string }).reason, 'TASK_NOT_FOUND');
@@ -112,7 +150,10 @@ test('§9.4.2 SendStreamingMessage reads SSE whose data lines are JSON-RPC respo
     async (_s, client) => {
       const ids: string[] = [];
       const events = [];
-      for await (const ev of client.sendStreamingMessage(userMessage('go'), { onEventId: (i) => ids.push(i) })) events.push(ev);
+      for await (const ev of client.sendStreamingMessage(userMessage('go'), {
+        onEventId: (i) => ids.push(i),
+      }))
+        events.push(ev);
       assert.equal(events.length, 3);
       assert.ok('task' in events[0]!);
       assert.deepEqual(events[2], statusUpdate('t1', 'TASK_STATE_COMPLETED'));
@@ -125,7 +166,12 @@ test('a JSON-RPC error before or inside a stream is thrown as A2AError', async (
   await withAgent(
     {
       SubscribeToTask: (p, _r, res, id) => {
-        if (p.id === 'done') return sendJson(res, 200, rpcError(id, -32004, 'task is terminal', 'UNSUPPORTED_OPERATION'));
+        if (p.id === 'done')
+          return sendJson(
+            res,
+            200,
+            rpcError(id, -32004, 'task is terminal', 'UNSUPPORTED_OPERATION'),
+          );
         startSse(res);
         sseEvent(res, rpcResult(id, { task: task(p.id) }));
         sseEvent(res, rpcError(id, -32603, 'boom', 'INTERNAL'));
@@ -154,7 +200,8 @@ test('a JSON-RPC error before or inside a stream is thrown as A2AError', async (
 test('§3.1.11 GetExtendedAgentCard replaces the card in use; Delete resolves to nothing', async () => {
   await withAgent(
     {
-      GetExtendedAgentCard: (_p, req) => makeCard(`http://${req.headers.host}`, { name: 'extended', description: 'more skills' }),
+      GetExtendedAgentCard: (_p, req) =>
+        makeCard(`http://${req.headers.host}`, { name: 'extended', description: 'more skills' }),
       DeleteTaskPushNotificationConfig: () => ({}),
     },
     async (s, client) => {
@@ -174,7 +221,10 @@ test('a response that is not JSON-RPC, or answers another id, is a BAD_RESPONSE'
       ListTasks: (_p, _r, res) => sendJson(res, 200, { hello: 'world' }),
     },
     async (_s, client) => {
-      await assert.rejects(client.getTask('x'), (e: any) => e.code === 'BAD_RESPONSE' && /does not match/.test(e.message));
+      await assert.rejects(
+        client.getTask('x'),
+        (e: any) => e.code === 'BAD_RESPONSE' && /does not match/.test(e.message),
+      );
       await assert.rejects(client.listTasks(), (e: any) => e.code === 'BAD_RESPONSE');
     },
   );

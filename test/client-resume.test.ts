@@ -2,7 +2,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { A2AClient, isA2AClientError, type A2AClientOptions } from '../src/client/index.js';
 import type { StreamResponse } from '../src/protocol/index.js';
-import { makeCard, restCard, rpcResult, sseEvent, startServer, startSse, statusUpdate, task, userMessage } from './client-fixture.js';
+import {
+  makeCard,
+  restCard,
+  rpcResult,
+  sseEvent,
+  startServer,
+  startSse,
+  statusUpdate,
+  task,
+  userMessage,
+} from './client-fixture.js';
 
 const fastResume: A2AClientOptions = { resume: { baseDelayMs: 1, maxDelayMs: 2 } };
 
@@ -33,7 +43,9 @@ test('§3.5.2 a stream dropped mid-way is resumed with SubscribeToTask and Last-
     const client = new A2AClient(makeCard(s.url), fastResume);
     const events = await collect(client.sendStreamingMessage(userMessage('long job')));
     assert.deepEqual(
-      events.map((e) => ('task' in e ? e.task.status.state : 'statusUpdate' in e ? e.statusUpdate.status.state : '?')),
+      events.map((e) =>
+        'task' in e ? e.task.status.state : 'statusUpdate' in e ? e.statusUpdate.status.state : '?',
+      ),
       ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED'],
     );
     assert.equal(s.requests.length, 2);
@@ -62,10 +74,10 @@ test('§3.5.2 REST subscribe resumes after a drop, sending Last-Event-ID', async
     const client = new A2AClient(restCard(s.url), fastResume);
     const events = await collect(client.subscribeToTask('t7'));
     assert.equal(events.length, 2);
-    assert.deepEqual(s.requests.map((r) => `${r.method} ${r.path} ${r.headers['last-event-id'] ?? '-'}`), [
-      'POST /a2a/rest/tasks/t7:subscribe -',
-      'POST /a2a/rest/tasks/t7:subscribe a',
-    ]);
+    assert.deepEqual(
+      s.requests.map((r) => `${r.method} ${r.path} ${r.headers['last-event-id'] ?? '-'}`),
+      ['POST /a2a/rest/tasks/t7:subscribe -', 'POST /a2a/rest/tasks/t7:subscribe a'],
+    );
   } finally {
     await s.close();
   }
@@ -78,8 +90,13 @@ test('resumption is bounded: an agent that keeps dropping yields a NETWORK error
     setTimeout(() => res.socket?.destroy(), 10);
   });
   try {
-    const client = new A2AClient(makeCard(s.url), { resume: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 } });
-    await assert.rejects(collect(client.subscribeToTask('t1')), (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK');
+    const client = new A2AClient(makeCard(s.url), {
+      resume: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 },
+    });
+    await assert.rejects(
+      collect(client.subscribeToTask('t1')),
+      (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK',
+    );
     assert.equal(s.requests.length, 3);
   } finally {
     await s.close();
@@ -105,7 +122,10 @@ test('no resumption after a final event, or with resume: false', async () => {
 
     mode = 'off';
     const noResume = new A2AClient(makeCard(s.url), { resume: false });
-    await assert.rejects(collect(noResume.subscribeToTask('t1')), (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK');
+    await assert.rejects(
+      collect(noResume.subscribeToTask('t1')),
+      (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK',
+    );
     assert.equal(s.requests.length, 2);
   } finally {
     await s.close();
@@ -150,7 +170,17 @@ test('an agent that ends a stream before a final state (e.g. a slow reader) is r
     startSse(res);
     if (connection++ === 0) {
       sseEvent(res, rpcResult(req.json.id, { task: task('t1') }), '4');
-      sseEvent(res, rpcResult(req.json.id, { artifactUpdate: { taskId: 't1', contextId: 'ctx-1', artifact: { artifactId: 'a', parts: [{ text: 'x' }] } } }), '5');
+      sseEvent(
+        res,
+        rpcResult(req.json.id, {
+          artifactUpdate: {
+            taskId: 't1',
+            contextId: 'ctx-1',
+            artifact: { artifactId: 'a', parts: [{ text: 'x' }] },
+          },
+        }),
+        '5',
+      );
       return res.end();
     }
     sseEvent(res, rpcResult(req.json.id, statusUpdate('t1', 'TASK_STATE_COMPLETED')), '6');
@@ -167,7 +197,9 @@ test('an agent that ends a stream before a final state (e.g. a slow reader) is r
       res.end();
     });
     try {
-      const c2 = new A2AClient(makeCard(bounded.url), { resume: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 } });
+      const c2 = new A2AClient(makeCard(bounded.url), {
+        resume: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 },
+      });
       assert.equal((await collect(c2.subscribeToTask('t2'))).length, 3);
       assert.equal(bounded.requests.length, 3);
     } finally {

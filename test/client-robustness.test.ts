@@ -1,7 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { A2AClient, isA2AClientError } from '../src/client/index.js';
-import { makeCard, restCard, rpcResult, sendJson, sseEvent, startServer, startSse, task, userMessage, type TestServer } from './client-fixture.js';
+import {
+  makeCard,
+  restCard,
+  rpcResult,
+  sendJson,
+  sseEvent,
+  startServer,
+  startSse,
+  task,
+  userMessage,
+  type TestServer,
+} from './client-fixture.js';
 
 const fast = { retry: { baseDelayMs: 1, maxDelayMs: 5 } };
 
@@ -47,21 +58,31 @@ test("the caller's AbortSignal cancels a call with an AbortError", async () => {
 test('GetTask is retried after a 503 and succeeds', async () => {
   let n = 0;
   const s = await startServer((req, res) =>
-    n++ === 0 ? sendJson(res, 503, { oops: 1 }) : sendJson(res, 200, rpcResult(req.json.id, task('t1'))),
+    n++ === 0
+      ? sendJson(res, 503, { oops: 1 })
+      : sendJson(res, 200, rpcResult(req.json.id, task('t1'))),
   );
   await using(s, async () => {
     const client = new A2AClient(makeCard(s.url), fast);
     assert.equal((await client.getTask('t1')).id, 't1');
     assert.equal(s.requests.length, 2);
-    assert.deepEqual(s.requests.map((r) => r.json.method), ['GetTask', 'GetTask']);
+    assert.deepEqual(
+      s.requests.map((r) => r.json.method),
+      ['GetTask', 'GetTask'],
+    );
   });
 });
 
 test('GetTask retries are bounded; the last UNAVAILABLE error is thrown with its status', async () => {
   const s = await startServer((_req, res) => sendJson(res, 502, {}));
   await using(s, async () => {
-    const client = new A2AClient(restCard(s.url), { retry: { retries: 3, baseDelayMs: 1, maxDelayMs: 2 } });
-    await assert.rejects(client.getTask('t1'), (e: unknown) => isA2AClientError(e) && e.code === 'UNAVAILABLE' && e.status === 502);
+    const client = new A2AClient(restCard(s.url), {
+      retry: { retries: 3, baseDelayMs: 1, maxDelayMs: 2 },
+    });
+    await assert.rejects(
+      client.getTask('t1'),
+      (e: unknown) => isA2AClientError(e) && e.code === 'UNAVAILABLE' && e.status === 502,
+    );
     assert.equal(s.requests.length, 4);
   });
 });
@@ -70,9 +91,15 @@ test('SendMessage and CancelTask are NOT retried after a 503 unless the caller o
   const s = await startServer((_req, res) => sendJson(res, 503, {}));
   await using(s, async () => {
     const client = new A2AClient(makeCard(s.url), fast);
-    await assert.rejects(client.sendMessage(userMessage('once')), (e: unknown) => isA2AClientError(e) && e.code === 'UNAVAILABLE');
+    await assert.rejects(
+      client.sendMessage(userMessage('once')),
+      (e: unknown) => isA2AClientError(e) && e.code === 'UNAVAILABLE',
+    );
     assert.equal(s.requests.length, 1);
-    await assert.rejects(client.cancelTask('t1'), (e: unknown) => isA2AClientError(e) && e.code === 'UNAVAILABLE');
+    await assert.rejects(
+      client.cancelTask('t1'),
+      (e: unknown) => isA2AClientError(e) && e.code === 'UNAVAILABLE',
+    );
     assert.equal(s.requests.length, 2);
 
     const optIn = new A2AClient(makeCard(s.url), { ...fast, retrySend: true });
@@ -88,7 +115,11 @@ test('a response body over maxResponseBytes fails with RESPONSE_TOO_LARGE', asyn
   const s = await startServer((req, res) => sendJson(res, 200, rpcResult(req.json.id, big)));
   await using(s, async () => {
     const client = new A2AClient(makeCard(s.url), { maxResponseBytes: 1000 });
-    await assert.rejects(client.getTask('t1'), (e: unknown) => isA2AClientError(e) && e.code === 'RESPONSE_TOO_LARGE' && /1000 bytes/.test(e.message));
+    await assert.rejects(
+      client.getTask('t1'),
+      (e: unknown) =>
+        isA2AClientError(e) && e.code === 'RESPONSE_TOO_LARGE' && /1000 bytes/.test(e.message),
+    );
     // Without Content-Length the cap still holds (streamed read).
     const s2 = await startServer((req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -96,7 +127,10 @@ test('a response body over maxResponseBytes fails with RESPONSE_TOO_LARGE', asyn
     });
     await using(s2, async () => {
       const c2 = new A2AClient(makeCard(s2.url), { maxResponseBytes: 1000 });
-      await assert.rejects(c2.getTask('t1'), (e: unknown) => isA2AClientError(e) && e.code === 'RESPONSE_TOO_LARGE');
+      await assert.rejects(
+        c2.getTask('t1'),
+        (e: unknown) => isA2AClientError(e) && e.code === 'RESPONSE_TOO_LARGE',
+      );
     });
   });
 });
@@ -105,7 +139,10 @@ test('a single SSE event over maxEventBytes fails with RESPONSE_TOO_LARGE; small
   const s = await startServer((req, res) => {
     startSse(res);
     sseEvent(res, rpcResult(req.json.id, { task: task('t1') }));
-    sseEvent(res, rpcResult(req.json.id, { task: { ...task('t1'), metadata: { pad: 'y'.repeat(20_000) } } }));
+    sseEvent(
+      res,
+      rpcResult(req.json.id, { task: { ...task('t1'), metadata: { pad: 'y'.repeat(20_000) } } }),
+    );
     res.end();
   });
   await using(s, async () => {
@@ -115,7 +152,8 @@ test('a single SSE event over maxEventBytes fails with RESPONSE_TOO_LARGE; small
       (async () => {
         for await (const ev of client.subscribeToTask('t1')) got.push(ev);
       })(),
-      (e: unknown) => isA2AClientError(e) && e.code === 'RESPONSE_TOO_LARGE' && /stream event/.test(e.message),
+      (e: unknown) =>
+        isA2AClientError(e) && e.code === 'RESPONSE_TOO_LARGE' && /stream event/.test(e.message),
     );
     assert.equal(got.length, 1);
   });
@@ -126,7 +164,10 @@ test('a refused connection is a NETWORK error naming the URL', async () => {
   const url = s.url;
   await s.close();
   const client = new A2AClient(makeCard(url), { retry: false });
-  await assert.rejects(client.getTask('t1'), (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK' && e.message.includes(url));
+  await assert.rejects(
+    client.getTask('t1'),
+    (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK' && e.message.includes(url),
+  );
 });
 
 test('an interface URL where nothing answers A2A (bare 404) says to check the URL, on both bindings', async () => {

@@ -37,14 +37,18 @@ test('§3.6 patch versions never matter when matching', () => {
   assert.equal(majorMinor('1'), '1.0');
   assert.equal(majorMinor('x'), undefined);
   const card = makeCard(B, {
-    supportedInterfaces: [{ url: `${B}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0.7' }],
+    supportedInterfaces: [
+      { url: `${B}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0.7' },
+    ],
   });
   assert.equal(selectInterface(card).protocolVersion, '1.0');
 });
 
 test('§8.3.2 the chosen entry carries its tenant', () => {
   const card = makeCard(B, {
-    supportedInterfaces: [{ url: `${B}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: 'acme' }],
+    supportedInterfaces: [
+      { url: `${B}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: 'acme' },
+    ],
   });
   assert.equal(selectInterface(card).tenant, 'acme');
 });
@@ -66,7 +70,10 @@ test('when nothing matches, the error lists what the card offers and what the cl
       return true;
     },
   );
-  assert.throws(() => new A2AClient(card), (e: unknown) => isA2AClientError(e) && e.code === 'NO_COMPATIBLE_INTERFACE');
+  assert.throws(
+    () => new A2AClient(card),
+    (e: unknown) => isA2AClientError(e) && e.code === 'NO_COMPATIBLE_INTERFACE',
+  );
 });
 
 test('a custom transport makes its binding acceptable', () => {
@@ -108,18 +115,30 @@ test('§5.2 when the chosen interface cannot be reached, the next compatible ent
       ],
     });
     const warnings: string[] = [];
-    const client = new A2AClient(card, { retry: false, logger: { warn: (_o, m) => warnings.push(m) } });
+    const client = new A2AClient(card, {
+      retry: false,
+      logger: { warn: (_o, m) => warnings.push(m) },
+    });
     assert.equal(client.interface.index, 0);
     assert.equal((await client.cancelTask('t1')).id, 't1');
     assert.equal(client.interface.index, 2);
-    assert.match(client.interface.reason, /chose \[2\] HTTP\+JSON 1\.0 .*after \[1\] JSONRPC at .* could not be reached/);
+    assert.match(
+      client.interface.reason,
+      /chose \[2\] HTTP\+JSON 1\.0 .*after \[1\] JSONRPC at .* could not be reached/,
+    );
     assert.equal(warnings.length, 2);
-    assert.deepEqual(live.requests.map((r) => `${r.method} ${r.path}`), ['POST /a2a/jsonrpc', 'POST /a2a/rest/tasks/t1:cancel']);
+    assert.deepEqual(
+      live.requests.map((r) => `${r.method} ${r.path}`),
+      ['POST /a2a/jsonrpc', 'POST /a2a/rest/tasks/t1:cancel'],
+    );
     await client.getTask('t1');
     assert.equal(live.requests.length, 3);
 
     const stubborn = new A2AClient(card, { retry: false, fallback: false });
-    await assert.rejects(stubborn.getTask('t1'), (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK');
+    await assert.rejects(
+      stubborn.getTask('t1'),
+      (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK',
+    );
   } finally {
     await live.close();
   }
@@ -139,7 +158,12 @@ test('§5.2 no fallback once the agent may have seen the request (connection bro
       ],
     });
     const client = new A2AClient(card);
-    await assert.rejects(client.sendMessage({ message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'x' }] } }), (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK');
+    await assert.rejects(
+      client.sendMessage({
+        message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'x' }] },
+      }),
+      (e: unknown) => isA2AClientError(e) && e.code === 'NETWORK',
+    );
     assert.equal(s.requests.length, 1);
     assert.equal(client.interface.index, 0);
   } finally {

@@ -6,7 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createAgentServer, InMemoryTaskStore, type AgentExecutor, type AgentServerOptions, type TaskStore } from '../src/server/index.js';
+import {
+  createAgentServer,
+  InMemoryTaskStore,
+  type AgentExecutor,
+  type AgentServerOptions,
+  type TaskStore,
+} from '../src/server/index.js';
 import { redisEvents, type RedisEventsOptions } from '../src/server/events/redis.js';
 import { card } from './core-fixture.js';
 
@@ -19,7 +25,12 @@ export const START_REDIS =
  * how to start it). Under CI=true an unreachable Redis throws instead: there a skip is a failure.
  */
 export async function redisMissing(url = REDIS_URL): Promise<string | undefined> {
-  const r = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const r = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   let first: Error | undefined;
   r.on('error', (e: Error) => (first ??= e));
   try {
@@ -28,7 +39,8 @@ export async function redisMissing(url = REDIS_URL): Promise<string | undefined>
     return undefined;
   } catch (err) {
     const why = `Redis is not reachable at ${url} (${(first ?? (err as Error)).message}); start it with: ${START_REDIS}`;
-    if (process.env.CI === 'true') throw new Error(`${why} — under CI=true the cluster tests must run`, { cause: err });
+    if (process.env.CI === 'true')
+      throw new Error(`${why} — under CI=true the cluster tests must run`, { cause: err });
     return why;
   } finally {
     r.disconnect();
@@ -81,7 +93,13 @@ export interface Instance {
 export async function startCluster(
   n: number,
   executor: AgentExecutor,
-  opts: { prefix: string; store: TaskStore; bus?: RedisEventsOptions; redisUrl?: string; server?: Partial<AgentServerOptions> },
+  opts: {
+    prefix: string;
+    store: TaskStore;
+    bus?: RedisEventsOptions;
+    redisUrl?: string;
+    server?: Partial<AgentServerOptions>;
+  },
 ): Promise<Instance[]> {
   const out: Instance[] = [];
   for (let i = 0; i < n; i++) {
@@ -89,7 +107,11 @@ export async function startCluster(
       executor,
       store: opts.store,
       card: (o) => card(o, { streaming: true, pushNotifications: true }),
-      events: redisEvents(opts.redisUrl ?? REDIS_URL, { prefix: opts.prefix, lease: { ttlMs: 1000, scanMs: 200 }, ...opts.bus }),
+      events: redisEvents(opts.redisUrl ?? REDIS_URL, {
+        prefix: opts.prefix,
+        lease: { ttlMs: 1000, scanMs: 200 },
+        ...opts.bus,
+      }),
       ...opts.server,
     });
     const origin = await server.listen(0);

@@ -39,7 +39,10 @@ const server = createAgentServer({
   executor: agent,
   store: await clusterStore(),
   card: (o) => card(o, { streaming: true }),
-  events: redisEvents(REDIS_URL, { prefix: process.env.A2A_BUS_PREFIX ?? 'a2a-test', lease: { ttlMs: 1000, scanMs: 250 } }),
+  events: redisEvents(REDIS_URL, {
+    prefix: process.env.A2A_BUS_PREFIX ?? 'a2a-test',
+    lease: { ttlMs: 1000, scanMs: 250 },
+  }),
 });
 const origin = await server.listen(Number(process.env.PORT ?? 0));
 process.stdout.write(`${JSON.stringify({ origin })}\n`);

@@ -4,7 +4,12 @@
  * bounded collector for streams. Webhooks come from push-fixture.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { createAgentServer, type AgentExecutor, type AgentServer, type AgentServerOptions } from '../src/server/index.js';
+import {
+  createAgentServer,
+  type AgentExecutor,
+  type AgentServer,
+  type AgentServerOptions,
+} from '../src/server/index.js';
 import type { AgentCard } from '../src/protocol/index.js';
 
 /** Upper bound on one wait: a hang fails the test instead of blocking the run. */
@@ -43,7 +48,9 @@ export function compatCard(origin: string, extra: Partial<AgentCard> = {}): Agen
 }
 
 /** Our agent speaking 1.0 and 0.3 on port 0; webhooks on loopback are allowed (the tests' own). */
-export async function startCompatAgent(extra: Partial<AgentServerOptions> = {}): Promise<{ server: AgentServer; origin: string; close(): Promise<void> }> {
+export async function startCompatAgent(
+  extra: Partial<AgentServerOptions> = {},
+): Promise<{ server: AgentServer; origin: string; close(): Promise<void> }> {
   const server = createAgentServer({
     executor: echoOrWait,
     card: (origin) => compatCard(origin),
@@ -76,7 +83,11 @@ export const msg03 = (text: string, more: Record<string, unknown> = {}) => ({
  * Collects a stream's items until it ends, calling `each` as they come (e.g. to cancel once the task is
  * there). Bounded in count and in time.
  */
-export async function collect<T>(items: AsyncIterable<T>, each?: (item: T, index: number) => unknown, max = 200): Promise<T[]> {
+export async function collect<T>(
+  items: AsyncIterable<T>,
+  each?: (item: T, index: number) => unknown,
+  max = 200,
+): Promise<T[]> {
   const out: T[] = [];
   const deadline = Date.now() + BOUND_MS;
   for await (const item of items) {
@@ -88,7 +99,13 @@ export async function collect<T>(items: AsyncIterable<T>, each?: (item: T, index
 }
 
 /** Raw JSON-RPC over fetch, with the headers given (none by default: a 0.3 client sends no A2A-Version). */
-export async function rpcRaw(url: string, method: string, params: unknown, headers: Record<string, string> = {}, id: number | string = 1): Promise<{ status: number; body: any }> {
+export async function rpcRaw(
+  url: string,
+  method: string,
+  params: unknown,
+  headers: Record<string, string> = {},
+  id: number | string = 1,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },

@@ -11,7 +11,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
-import { A2AClient, isA2AClientError, verifyAgentCard, type CardTrust } from '../src/client/index.js';
+import {
+  A2AClient,
+  isA2AClientError,
+  verifyAgentCard,
+  type CardTrust,
+} from '../src/client/index.js';
 import { createAgentServer, type CardSigningKey } from '../src/server/index.js';
 import { toFetchHandler } from '../src/server/adapters/fetch.js';
 import { SqliteTaskStore } from '../src/server/store/sqlite.js';
@@ -19,7 +24,14 @@ import { V03AwarePushConfigStore, V03_WEBHOOK } from '../src/server/compat/push.
 import { V03Registrations } from '../src/server/compat/registrations.js';
 import { cardFromV03 } from '../src/protocol/v03/card.js';
 import { closeAll, startWebhook, track } from './push-fixture.js';
-import { compatCard, echoOrWait, msg03, msg10, rpcRaw, startCompatAgent } from './compat-fixture.js';
+import {
+  compatCard,
+  echoOrWait,
+  msg03,
+  msg10,
+  rpcRaw,
+  startCompatAgent,
+} from './compat-fixture.js';
 
 afterEach(closeAll);
 
@@ -34,26 +46,52 @@ async function plainAgent() {
 describe('§3.6.2 the version comes first, on every binding (1.0-only agent)', () => {
   test('JSON-RPC: message/send without A2A-Version → -32009 VersionNotSupported, not -32601', async () => {
     const a = await plainAgent();
-    const r = await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'message/send', { message: msg03('hi') }, {}, 5);
+    const r = await rpcRaw(
+      `${a.origin}/a2a/jsonrpc`,
+      'message/send',
+      { message: msg03('hi') },
+      {},
+      5,
+    );
     assert.equal(r.status, 200);
     assert.equal(r.body.id, 5);
     assert.equal(r.body.error.code, -32009);
-    assert.match(r.body.error.message, /no A2A-Version, which means 0\.3 \(§3\.6\.2\); this interface speaks only 1\.0/);
+    assert.match(
+      r.body.error.message,
+      /no A2A-Version, which means 0\.3 \(§3\.6\.2\); this interface speaks only 1\.0/,
+    );
     // A method that exists in no version at all is still a version error when the version is wrong.
-    assert.equal((await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'NoSuchMethod', {}, { 'a2a-version': '2.0' })).body.error.code, -32009);
+    assert.equal(
+      (await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'NoSuchMethod', {}, { 'a2a-version': '2.0' })).body
+        .error.code,
+      -32009,
+    );
   });
 
   test('JSON-RPC: a 0.3 method name sent as 1.0 → -32601 naming its 1.0 name', async () => {
     const a = await plainAgent();
-    const r = await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'message/send', { message: msg10('hi') }, V10);
+    const r = await rpcRaw(
+      `${a.origin}/a2a/jsonrpc`,
+      'message/send',
+      { message: msg10('hi') },
+      V10,
+    );
     assert.equal(r.body.error.code, -32601);
     assert.match(r.body.error.message, /message\/send is the A2A 0\.3 name of SendMessage/);
   });
 
   test('HTTP+JSON: a 0.3 route, an unknown route and a 1.0 route without A2A-Version → 400 VERSION_NOT_SUPPORTED', async () => {
     const a = await plainAgent();
-    for (const [method, p] of [['POST', '/v1/message:send'], ['GET', '/no/such/route'], ['GET', '/tasks']] as const) {
-      const res = await fetch(`${a.origin}/a2a/rest${p}`, { method, headers: { 'content-type': 'application/json' }, ...(method === 'POST' ? { body: '{}' } : {}) });
+    for (const [method, p] of [
+      ['POST', '/v1/message:send'],
+      ['GET', '/no/such/route'],
+      ['GET', '/tasks'],
+    ] as const) {
+      const res = await fetch(`${a.origin}/a2a/rest${p}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        ...(method === 'POST' ? { body: '{}' } : {}),
+      });
       assert.equal(res.status, 400, `${method} ${p}`);
       const body = await res.json();
       assert.equal(body.error.details[0].reason, 'VERSION_NOT_SUPPORTED');
@@ -66,20 +104,36 @@ describe('§3.6.2 the version comes first, on every binding (1.0-only agent)', (
 describe('bad input gets an error naming the version understood and what was wrong', () => {
   test('a mix of 0.3 and 1.0 shapes read as 0.3 (no header) → -32602 naming each 1.0 spelling', async () => {
     const a = track(await startCompatAgent());
-    const r = await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'message/send', { message: { kind: 'message', messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } });
+    const r = await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'message/send', {
+      message: { kind: 'message', messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] },
+    });
     assert.equal(r.body.error.code, -32602);
     assert.match(r.body.error.message, /read as A2A 0\.3 because it has no A2A-Version header/);
     assert.match(r.body.error.message, /message\.role: is "ROLE_USER", the A2A 1\.0 spelling/);
-    assert.match(r.body.error.message, /message\.parts\[0\]\.kind: is missing; a part with "text" and no "kind" is the A2A 1\.0 shape/);
-    assert.deepEqual(r.body.error.data.fieldViolations.map((v: any) => v.field), ['message.role', 'message.parts[0].kind']);
+    assert.match(
+      r.body.error.message,
+      /message\.parts\[0\]\.kind: is missing; a part with "text" and no "kind" is the A2A 1\.0 shape/,
+    );
+    assert.deepEqual(
+      r.body.error.data.fieldViolations.map((v: any) => v.field),
+      ['message.role', 'message.parts[0].kind'],
+    );
   });
 
   test('an unknown kind → -32602 naming it', async () => {
     const a = track(await startCompatAgent());
-    const r = await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'message/send', { message: msg03('x', { parts: [{ kind: 'image', url: 'https://x/y.png' }] }) }, { 'a2a-version': '0.3' });
+    const r = await rpcRaw(
+      `${a.origin}/a2a/jsonrpc`,
+      'message/send',
+      { message: msg03('x', { parts: [{ kind: 'image', url: 'https://x/y.png' }] }) },
+      { 'a2a-version': '0.3' },
+    );
     assert.equal(r.body.error.code, -32602);
     assert.match(r.body.error.message, /because it says A2A-Version 0\.3/);
-    assert.match(r.body.error.message, /message\.parts\[0\]\.kind: "image" is not a 0\.3 part kind \(text, file, data\)/);
+    assert.match(
+      r.body.error.message,
+      /message\.parts\[0\]\.kind: "image" is not a 0\.3 part kind \(text, file, data\)/,
+    );
   });
 
   test('0.3 enum spellings and kinds on a 1.0 request → -32602 that says the body has 0.3 shapes', async () => {
@@ -87,25 +141,47 @@ describe('bad input gets an error naming the version understood and what was wro
     const r = await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'SendMessage', { message: msg03('hi') }, V10);
     assert.equal(r.body.error.code, -32602);
     assert.match(r.body.error.message, /message\.role: must be ROLE_USER or ROLE_AGENT/);
-    assert.match(r.body.error.message, /Read as A2A 1\.0 \(the version the request asked for\), but it has A2A 0\.3 shapes: .*message\.role "user" \(1\.0 spells it ROLE_USER\)/);
+    assert.match(
+      r.body.error.message,
+      /Read as A2A 1\.0 \(the version the request asked for\), but it has A2A 0\.3 shapes: .*message\.role "user" \(1\.0 spells it ROLE_USER\)/,
+    );
     const list = await fetch(`${a.origin}/a2a/rest/tasks?status=completed`, { headers: V10 });
     assert.equal(list.status, 400);
-    assert.match((await list.json()).error.message, /status "completed" \(1\.0 spells states TASK_STATE_COMPLETED\)/);
+    assert.match(
+      (await list.json()).error.message,
+      /status "completed" \(1\.0 spells states TASK_STATE_COMPLETED\)/,
+    );
   });
 
   test('a 1.0 method or route read as 0.3, and a 1.0-only operation, are named as such', async () => {
     const a = track(await startCompatAgent());
     const m = await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'SendMessage', { message: msg10('hi') });
     assert.equal(m.body.error.code, -32601);
-    assert.match(m.body.error.message, /SendMessage is an A2A 1\.0 method; this request was read as A2A 0\.3 because it has no A2A-Version header.*Send A2A-Version: 1\.0/);
+    assert.match(
+      m.body.error.message,
+      /SendMessage is an A2A 1\.0 method; this request was read as A2A 0\.3 because it has no A2A-Version header.*Send A2A-Version: 1\.0/,
+    );
     const list = await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'tasks/list', {});
     assert.match(list.body.error.message, /ListTasks\) is not part of A2A 0\.3/);
-    const route = await fetch(`${a.origin}/a2a/rest/message:send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: msg10('x') }) });
+    const route = await fetch(`${a.origin}/a2a/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: msg10('x') }),
+    });
     assert.equal(route.status, 404);
     const body = await route.json();
     assert.equal(body.code, -32601); // a 0.3 error body: bare, no google.rpc.Status
-    assert.match(body.message, /is an A2A 1\.0 route; this request was read as A2A 0\.3 .* whose routes start with \/v1/);
-    const bad = await fetch(`${a.origin}/a2a/rest/v1/message:send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: { messageId: 'm', role: 'ROLE_USER', content: [{ image: 'x' }] } }) });
+    assert.match(
+      body.message,
+      /is an A2A 1\.0 route; this request was read as A2A 0\.3 .* whose routes start with \/v1/,
+    );
+    const bad = await fetch(`${a.origin}/a2a/rest/v1/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        message: { messageId: 'm', role: 'ROLE_USER', content: [{ image: 'x' }] },
+      }),
+    });
     assert.equal(bad.status, 400);
     assert.equal((await bad.json()).code, -32602);
   });
@@ -113,20 +189,37 @@ describe('bad input gets an error naming the version understood and what was wro
   test('a 1.0 agent that lists a 0.3 interface without compat refuses to start, saying how to serve it', async () => {
     const server = createAgentServer({
       executor: echoOrWait,
-      card: (o) => compatCard(o, { supportedInterfaces: [{ url: `${o}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }] }),
+      card: (o) =>
+        compatCard(o, {
+          supportedInterfaces: [
+            { url: `${o}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+          ],
+        }),
     });
-    await assert.rejects(server.listen(0), /lists JSONRPC 0\.3, which this server does not serve unless told to: set compat: \{ v03: true \}/);
+    await assert.rejects(
+      server.listen(0),
+      /lists JSONRPC 0\.3, which this server does not serve unless told to: set compat: \{ v03: true \}/,
+    );
     const apart = createAgentServer({
       executor: echoOrWait,
       compat: { v03: true },
-      card: (o) => compatCard(o, { supportedInterfaces: [...compatCard(o).supportedInterfaces, { url: `${o}/a2a/v03`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }] }),
+      card: (o) =>
+        compatCard(o, {
+          supportedInterfaces: [
+            ...compatCard(o).supportedInterfaces,
+            { url: `${o}/a2a/v03`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+          ],
+        }),
     });
-    await assert.rejects(apart.listen(0), /answers 0\.3 at the URL of the 1\.0 interface of the same binding/);
+    await assert.rejects(
+      apart.listen(0),
+      /answers 0\.3 at the URL of the 1\.0 interface of the same binding/,
+    );
   });
 });
 
 describe('the card in both forms', () => {
-  test('no A2A-Version → the 0.3 form, consistent with the 1.0 form\'s 0.3 entries; Vary and separate ETags', async () => {
+  test("no A2A-Version → the 0.3 form, consistent with the 1.0 form's 0.3 entries; Vary and separate ETags", async () => {
     const a = track(await startCompatAgent());
     const res10 = await fetch(`${a.origin}/.well-known/agent-card.json`, { headers: V10 });
     const res03 = await fetch(`${a.origin}/.well-known/agent-card.json`);
@@ -136,48 +229,87 @@ describe('the card in both forms', () => {
     const c10 = await res10.json();
     const c03 = await res03.json();
     const v03 = c10.supportedInterfaces.filter((i: any) => i.protocolVersion === '0.3');
-    assert.deepEqual(v03.map((i: any) => [i.protocolBinding, i.url]), [['JSONRPC', `${a.origin}/a2a/jsonrpc`], ['HTTP+JSON', `${a.origin}/a2a/rest`]]);
+    assert.deepEqual(
+      v03.map((i: any) => [i.protocolBinding, i.url]),
+      [
+        ['JSONRPC', `${a.origin}/a2a/jsonrpc`],
+        ['HTTP+JSON', `${a.origin}/a2a/rest`],
+      ],
+    );
     assert.equal(c03.protocolVersion, '0.3');
     assert.equal(c03.url, v03[0].url);
     assert.equal(c03.preferredTransport, v03[0].protocolBinding);
-    assert.deepEqual(c03.additionalInterfaces, v03.map((i: any) => ({ url: i.url, transport: i.protocolBinding })));
+    assert.deepEqual(
+      c03.additionalInterfaces,
+      v03.map((i: any) => ({ url: i.url, transport: i.protocolBinding })),
+    );
     assert.deepEqual(c03.capabilities, { pushNotifications: true, streaming: true });
     // Each form answers 304 to its own ETag only.
-    const again = await fetch(`${a.origin}/.well-known/agent-card.json`, { headers: { 'if-none-match': res03.headers.get('etag')! } });
+    const again = await fetch(`${a.origin}/.well-known/agent-card.json`, {
+      headers: { 'if-none-match': res03.headers.get('etag')! },
+    });
     assert.equal(again.status, 304);
-    const other = await fetch(`${a.origin}/.well-known/agent-card.json`, { headers: { ...V10, 'if-none-match': res03.headers.get('etag')! } });
+    const other = await fetch(`${a.origin}/.well-known/agent-card.json`, {
+      headers: { ...V10, 'if-none-match': res03.headers.get('etag')! },
+    });
     assert.equal(other.status, 200);
   });
 
   test('§8.4 each form is signed on its own; the 1.0 signatures do not cover the 0.3 form; the extended card over 0.3 too', async () => {
     const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
     const keys: CardSigningKey[] = [{ privateKey, kid: 'k1', alg: 'ES256' }];
-    const trust: CardTrust = { keys: [{ kid: 'k1', key: { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' } }], requireSignature: true };
+    const trust: CardTrust = {
+      keys: [{ kid: 'k1', key: { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' } }],
+      requireSignature: true,
+    };
     const a = track(
       await startCompatAgent({
         signingKeys: keys,
-        card: (o) => compatCard(o, { capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true } }),
+        card: (o) =>
+          compatCard(o, {
+            capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
+          }),
         extendedCard: (caller) => ({ ...compatCard('http://127.0.0.1'), name: `for ${caller.id}` }),
-        authenticate: (req) => (req.headers['x-user'] ? { id: String(req.headers['x-user']) } : undefined),
+        authenticate: (req) =>
+          req.headers['x-user'] ? { id: String(req.headers['x-user']) } : undefined,
       }),
     );
-    const c10 = await (await fetch(`${a.origin}/.well-known/agent-card.json`, { headers: V10 })).json();
+    const c10 = await (
+      await fetch(`${a.origin}/.well-known/agent-card.json`, { headers: V10 })
+    ).json();
     const c03 = await (await fetch(`${a.origin}/.well-known/agent-card.json`)).json();
     assert.equal((await verifyAgentCard(c10, trust)).verified, true);
     assert.equal(c03.supportsAuthenticatedExtendedCard, true);
-    assert.equal((await verifyAgentCard(cardFromV03(c03), trust)).verified, true, 'the 0.3 form verifies as served');
-    const swapped = await verifyAgentCard(cardFromV03({ ...c03, signatures: c10.signatures }), trust);
+    assert.equal(
+      (await verifyAgentCard(cardFromV03(c03), trust)).verified,
+      true,
+      'the 0.3 form verifies as served',
+    );
+    const swapped = await verifyAgentCard(
+      cardFromV03({ ...c03, signatures: c10.signatures }),
+      trust,
+    );
     assert.equal(swapped.verified, false);
 
     // A 0.3 client: the card read from its 0.3 form, signature checked, extended card fetched over 0.3.
-    const raw = await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'agent/getAuthenticatedExtendedCard', undefined, { 'x-user': 'ann' });
+    const raw = await rpcRaw(
+      `${a.origin}/a2a/jsonrpc`,
+      'agent/getAuthenticatedExtendedCard',
+      undefined,
+      { 'x-user': 'ann' },
+    );
     assert.equal(raw.body.result.name, 'for ann');
     assert.equal(raw.body.result.url, `${a.origin}/a2a/jsonrpc`);
     assert.equal((await verifyAgentCard(cardFromV03(raw.body.result), trust)).verified, true);
-    const proto = await (await fetch(`${a.origin}/a2a/rest/v1/card`, { headers: { 'x-user': 'bob' } })).json();
+    const proto = await (
+      await fetch(`${a.origin}/a2a/rest/v1/card`, { headers: { 'x-user': 'bob' } })
+    ).json();
     assert.equal(proto.name, 'for bob');
     for (const binding of ['JSONRPC', 'HTTP+JSON']) {
-      const client = await A2AClient.connect({ card: c03 }, { trust, bindings: [binding], versions: ['0.3'], headers: { 'x-user': 'cy' } });
+      const client = await A2AClient.connect(
+        { card: c03 },
+        { trust, bindings: [binding], versions: ['0.3'], headers: { 'x-user': 'cy' } },
+      );
       const ext = await client.getExtendedAgentCard();
       assert.equal(ext.name, 'for cy');
       assert.equal(client.interface.protocolVersion, '0.3');
@@ -190,24 +322,62 @@ describe('the card in both forms', () => {
     assert.equal(res.headers.get('vary'), null);
     assert.equal((await res.json()).supportedInterfaces.length, 2);
     assert.equal(a.server.service.pushConfigs.constructor.name, 'InMemoryTaskStore');
-    await assert.rejects(A2AClient.connect(a.origin, { cache: false, versions: ['0.3'] }), (e: unknown) => isA2AClientError(e) && e.code === 'NO_COMPATIBLE_INTERFACE');
+    await assert.rejects(
+      A2AClient.connect(a.origin, { cache: false, versions: ['0.3'] }),
+      (e: unknown) => isA2AClientError(e) && e.code === 'NO_COMPATIBLE_INTERFACE',
+    );
   });
 });
 
 describe('behind the Web fetch adapter (no node:http)', () => {
   test('the 0.3 card form, a 0.3 message/send and a 0.3 stream answer as over node:http', async () => {
-    const server = createAgentServer({ executor: echoOrWait, card: (o) => compatCard(o), compat: { v03: true } });
+    const server = createAgentServer({
+      executor: echoOrWait,
+      card: (o) => compatCard(o),
+      compat: { v03: true },
+    });
     const handle = toFetchHandler(server, { origin: 'http://agent.test' });
-    const card = await (await handle(new Request('http://agent.test/.well-known/agent-card.json'))).json();
+    const card = await (
+      await handle(new Request('http://agent.test/.well-known/agent-card.json'))
+    ).json();
     assert.equal(card.url, 'http://agent.test/a2a/jsonrpc');
     const post = (body: object, accept = 'application/json') =>
-      handle(new Request('http://agent.test/a2a/jsonrpc', { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) }));
-    const sent = await (await post({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: msg03('web') } })).json();
+      handle(
+        new Request('http://agent.test/a2a/jsonrpc', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept },
+          body: JSON.stringify(body),
+        }),
+      );
+    const sent = await (
+      await post({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: { message: msg03('web') },
+      })
+    ).json();
     assert.equal(sent.result.kind, 'task');
     assert.equal(sent.result.status.state, 'completed');
-    const stream = await (await post({ jsonrpc: '2.0', id: 2, method: 'message/stream', params: { message: msg03('web stream') } }, 'text/event-stream')).text();
-    const events = stream.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)).result);
-    assert.deepEqual(events.map((e) => e.kind), ['task', 'status-update', 'artifact-update', 'status-update']);
+    const stream = await (
+      await post(
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'message/stream',
+          params: { message: msg03('web stream') },
+        },
+        'text/event-stream',
+      )
+    ).text();
+    const events = stream
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)).result);
+    assert.deepEqual(
+      events.map((e) => e.kind),
+      ['task', 'status-update', 'artifact-update', 'status-update'],
+    );
     assert.equal(events.at(-1).final, true);
     await server.close(100);
   });
@@ -218,10 +388,27 @@ describe('push: each webhook gets the body of the version it was registered with
     const a = track(await startCompatAgent());
     const hook10 = track(await startWebhook());
     const hook03 = track(await startWebhook());
-    const started = await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'SendMessage', { message: msg10('wait'), configuration: { returnImmediately: true } }, V10);
+    const started = await rpcRaw(
+      `${a.origin}/a2a/jsonrpc`,
+      'SendMessage',
+      { message: msg10('wait'), configuration: { returnImmediately: true } },
+      V10,
+    );
     const id = started.body.result.task.id;
-    assert.ok((await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'CreateTaskPushNotificationConfig', { taskId: id, id: 'v10', url: hook10.url, token: 't10' }, V10)).body.result);
-    const set03 = await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'tasks/pushNotificationConfig/set', { taskId: id, pushNotificationConfig: { id: 'v03', url: hook03.url, token: 't03' } });
+    assert.ok(
+      (
+        await rpcRaw(
+          `${a.origin}/a2a/jsonrpc`,
+          'CreateTaskPushNotificationConfig',
+          { taskId: id, id: 'v10', url: hook10.url, token: 't10' },
+          V10,
+        )
+      ).body.result,
+    );
+    const set03 = await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'tasks/pushNotificationConfig/set', {
+      taskId: id,
+      pushNotificationConfig: { id: 'v03', url: hook03.url, token: 't03' },
+    });
     assert.equal(set03.body.result.pushNotificationConfig.id, 'v03');
     await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'CancelTask', { id }, V10);
     await hook10.waitFor(1);
@@ -233,8 +420,14 @@ describe('push: each webhook gets the body of the version it was registered with
     assert.equal(body03.kind, 'task');
     assert.equal(body03.status.state, 'canceled');
     assert.equal(hook03.hits[0]!.headers['x-a2a-notification-token'], 't03');
-    const listed = await rpcRaw(`${a.origin}/a2a/jsonrpc`, 'ListTaskPushNotificationConfigs', { taskId: id }, V10);
-    for (const c of listed.body.result.configs) assert.deepEqual(Object.keys(c).sort(), ['id', 'taskId', 'token', 'url']);
+    const listed = await rpcRaw(
+      `${a.origin}/a2a/jsonrpc`,
+      'ListTaskPushNotificationConfigs',
+      { taskId: id },
+      V10,
+    );
+    for (const c of listed.body.result.configs)
+      assert.deepEqual(Object.keys(c).sort(), ['id', 'taskId', 'token', 'url']);
   });
 
   test('the 0.3 mark of a webhook survives a persistent store, and never shows as a member on reading', async () => {
@@ -243,7 +436,11 @@ describe('push: each webhook gets the body of the version it was registered with
     try {
       const scope = { tenant: '', owner: '' };
       const first = new SqliteTaskStore({ path: file });
-      await first.saveTask(scope, { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING' } });
+      await first.saveTask(scope, {
+        id: 't1',
+        contextId: 'c1',
+        status: { state: 'TASK_STATE_WORKING' },
+      });
       const registrations = new V03Registrations();
       const store = new V03AwarePushConfigStore(first, registrations);
       const withdraw = registrations.expect('a', 't1');
@@ -251,9 +448,16 @@ describe('push: each webhook gets the body of the version it was registered with
       withdraw();
       await store.savePushConfig(scope, { taskId: 't1', id: 'b', url: 'https://hook.example/b' });
       await first.close();
-      const reopened = new V03AwarePushConfigStore(new SqliteTaskStore({ path: file }), new V03Registrations());
+      const reopened = new V03AwarePushConfigStore(
+        new SqliteTaskStore({ path: file }),
+        new V03Registrations(),
+      );
       const [a, b] = await reopened.listPushConfigs(scope, 't1');
-      assert.deepEqual(JSON.parse(JSON.stringify(a)), { taskId: 't1', id: 'a', url: 'https://hook.example/a' });
+      assert.deepEqual(JSON.parse(JSON.stringify(a)), {
+        taskId: 't1',
+        id: 'a',
+        url: 'https://hook.example/a',
+      });
       assert.equal((a as any)[V03_WEBHOOK], true);
       assert.equal((b as any)[V03_WEBHOOK], undefined);
       await reopened.close();

@@ -11,7 +11,9 @@ const card = {
   name: 'detached',
   description: 'd',
   version: '1.0.0',
-  supportedInterfaces: [{ url: 'http://127.0.0.1:1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  supportedInterfaces: [
+    { url: 'http://127.0.0.1:1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+  ],
   capabilities: {},
   defaultInputModes: ['text/plain'],
   defaultOutputModes: ['text/plain'],
@@ -22,7 +24,11 @@ async function send(executor: AgentExecutor): Promise<{ task: Task; extensions: 
   const service = new OperationDispatcher({ card, executor });
   const cc = callContext({ version: '1.0' });
   const op = OPERATIONS_BY_METHOD.get('SendMessage')!;
-  const r = (await service.call(op, { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } }, cc)) as { task: Task };
+  const r = (await service.call(
+    op,
+    { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+    cc,
+  )) as { task: Task };
   return { task: r.task, extensions: cc.activatedExtensions };
 }
 
@@ -35,7 +41,10 @@ test('updater methods work detached from the updater (callbacks, wrappers, destr
   });
   assert.equal(task.status.state, 'TASK_STATE_COMPLETED');
   assert.equal(task.status.message?.parts[0]?.text, 'done');
-  assert.deepEqual(task.artifacts?.map((a) => a.name), ['out']);
+  assert.deepEqual(
+    task.artifacts?.map((a) => a.name),
+    ['out'],
+  );
 });
 
 test('ctx.activateExtension works detached too', async () => {

@@ -4,8 +4,20 @@
  * bounded waits. No mocks: every test talks to a real AgentServer over HTTP.
  */
 import { createParser } from 'eventsource-parser';
-import type { AgentCapabilities, AgentCard, Message, Part, StreamResponse, Task } from '../src/protocol/index.js';
-import { createAgentServer, type AgentExecutor, type AgentServer, type AgentServerOptions } from '../src/server/index.js';
+import type {
+  AgentCapabilities,
+  AgentCard,
+  Message,
+  Part,
+  StreamResponse,
+  Task,
+} from '../src/protocol/index.js';
+import {
+  createAgentServer,
+  type AgentExecutor,
+  type AgentServer,
+  type AgentServerOptions,
+} from '../src/server/index.js';
 
 export const UNKNOWN_TASK = '00000000-0000-4000-8000-000000000000';
 /** Upper bound for any single wait in these tests (a hang fails the test instead of blocking it). */
@@ -37,7 +49,8 @@ export function probe(): Probe {
   return { gates, aborted: new Map(), returned: new Map(), gate: (n) => get(gates, n) };
 }
 
-const until = (p: Promise<void>) => Promise.race([p, new Promise<void>((r) => setTimeout(r, BOUND_MS).unref())]);
+const until = (p: Promise<void>) =>
+  Promise.race([p, new Promise<void>((r) => setTimeout(r, BOUND_MS).unref())]);
 
 /**
  * The scripted agent. The first word of the message text picks the behaviour:
@@ -78,8 +91,14 @@ export function scripted(p: Probe): AgentExecutor {
           task.working();
           task.addArtifact({ artifactId: 'doc', name: 'doc', parts: [{ text: 'a' }] });
           task.addArtifact({ artifactId: 'doc', parts: [{ text: 'b' }] }, { append: true });
-          task.addArtifact({ artifactId: 'doc', parts: [{ text: 'c' }] }, { append: true, lastChunk: true });
-          task.addArtifact({ artifactId: 'other', parts: [{ data: { n: 1 } }] }, { lastChunk: true });
+          task.addArtifact(
+            { artifactId: 'doc', parts: [{ text: 'c' }] },
+            { append: true, lastChunk: true },
+          );
+          task.addArtifact(
+            { artifactId: 'other', parts: [{ data: { n: 1 } }] },
+            { lastChunk: true },
+          );
           task.complete();
           return;
         case 'throw':
@@ -111,7 +130,9 @@ export function scripted(p: Probe): AgentExecutor {
         case 'polite': {
           // An agent that stops as soon as it is told to (what every agent should do with its signal).
           task.working('waiting politely');
-          const stop = new Promise<void>((r) => (task.signal.aborted ? r() : task.signal.addEventListener('abort', () => r())));
+          const stop = new Promise<void>((r) =>
+            task.signal.aborted ? r() : task.signal.addEventListener('abort', () => r()),
+          );
           await until(Promise.race([p.gate(arg).opened, stop]));
           if (task.signal.aborted) throw new Error('stopped');
           task.complete();
@@ -120,7 +141,9 @@ export function scripted(p: Probe): AgentExecutor {
         case 'hang':
           task.working('hanging');
           await until(
-            new Promise<void>((r) => (task.signal.aborted ? r() : task.signal.addEventListener('abort', () => r()))),
+            new Promise<void>((r) =>
+              task.signal.aborted ? r() : task.signal.addEventListener('abort', () => r()),
+            ),
           );
           task.addArtifact({ name: 'after-cancel', parts: [{ text: 'x' }] });
           task.complete('too late');
@@ -136,12 +159,17 @@ export function scripted(p: Probe): AgentExecutor {
   };
 }
 
-export function card(origin: string, capabilities: AgentCapabilities = { streaming: true }): AgentCard {
+export function card(
+  origin: string,
+  capabilities: AgentCapabilities = { streaming: true },
+): AgentCard {
   return {
     name: 'core-test',
     description: 'conformance test agent',
     version: '1.0.0',
-    supportedInterfaces: [{ url: `${origin}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    supportedInterfaces: [
+      { url: `${origin}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ],
     capabilities,
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
@@ -163,7 +191,11 @@ export async function start(
   extra: Partial<AgentServerOptions> = {},
 ): Promise<Started> {
   const p = probe();
-  const server = createAgentServer({ executor: scripted(p), card: (o) => card(o, capabilities), ...extra });
+  const server = createAgentServer({
+    executor: scripted(p),
+    card: (o) => card(o, capabilities),
+    ...extra,
+  });
   const origin = await server.listen(0);
   return { server, origin, url: `${origin}/rpc`, probe: p, close: () => server.close(1000) };
 }
@@ -189,7 +221,11 @@ export async function rpc(
   return post(url, JSON.stringify(envelope), headers);
 }
 
-export async function post(url: string, body: string, headers: Record<string, string> = V): Promise<RpcAnswer> {
+export async function post(
+  url: string,
+  body: string,
+  headers: Record<string, string> = V,
+): Promise<RpcAnswer> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -203,11 +239,21 @@ export async function post(url: string, body: string, headers: Record<string, st
 let n = 0;
 /** A user message with text parts. */
 export function msg(text: string, extra: Partial<Message> = {}): Message {
-  return { messageId: `m-${++n}-${Date.now()}`, role: 'ROLE_USER', parts: [{ text } as Part], ...extra };
+  return {
+    messageId: `m-${++n}-${Date.now()}`,
+    role: 'ROLE_USER',
+    parts: [{ text } as Part],
+    ...extra,
+  };
 }
 
 /** SendMessage and return the Task (asserting that the answer is a task). */
-export async function sendTask(url: string, text: string, extra: Record<string, unknown> = {}, m: Partial<Message> = {}): Promise<Task> {
+export async function sendTask(
+  url: string,
+  text: string,
+  extra: Record<string, unknown> = {},
+  m: Partial<Message> = {},
+): Promise<Task> {
   const r = await rpc(url, 'SendMessage', { message: msg(text, m), ...extra });
   if (!r.body?.result?.task) throw new Error(`expected a task, got ${JSON.stringify(r.body)}`);
   return r.body.result.task as Task;
@@ -316,22 +362,31 @@ export function stateOf(e: SseEvent): string | undefined {
 }
 
 /** Poll GetTask (bounded) until `pred` holds. */
-export async function waitForTask(url: string, id: string, pred: (t: Task) => boolean): Promise<Task> {
+export async function waitForTask(
+  url: string,
+  id: string,
+  pred: (t: Task) => boolean,
+): Promise<Task> {
   const deadline = Date.now() + BOUND_MS;
   for (;;) {
     const r = await rpc(url, 'GetTask', { id });
     const t = r.body.result as Task;
     if (t && pred(t)) return t;
-    if (Date.now() > deadline) throw new Error(`task ${id} never matched: ${JSON.stringify(r.body)}`);
+    if (Date.now() > deadline)
+      throw new Error(`task ${id} never matched: ${JSON.stringify(r.body)}`);
     await new Promise((res) => setTimeout(res, 20));
   }
 }
 
 export function errorInfo(body: any): { reason: string; domain: string } | undefined {
-  return (body.error?.data ?? []).find((d: any) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo');
+  return (body.error?.data ?? []).find(
+    (d: any) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo',
+  );
 }
 
 export function badRequestFields(body: any): string[] {
-  const br = (body.error?.data ?? []).find((d: any) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest');
+  const br = (body.error?.data ?? []).find(
+    (d: any) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest',
+  );
   return (br?.fieldViolations ?? []).map((v: any) => v.field as string);
 }

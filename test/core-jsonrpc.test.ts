@@ -1,7 +1,17 @@
 /** The JSON-RPC envelope, versions, capability gating and HTTP-level limits (§9, §3.3.4, §3.6.2) on real HTTP. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { card, errorInfo, msg, post, rpc, start, UNKNOWN_TASK, V, type Started } from './core-fixture.js';
+import {
+  card,
+  errorInfo,
+  msg,
+  post,
+  rpc,
+  start,
+  UNKNOWN_TASK,
+  V,
+  type Started,
+} from './core-fixture.js';
 
 let s: Started; // streaming only: no push, no extended card
 before(async () => {
@@ -19,7 +29,8 @@ function checkError(r: { status: number; body: any }, id: unknown, code: number)
   assert.equal(typeof r.body.error.message, 'string');
   if (r.body.error.data !== undefined) {
     assert.ok(Array.isArray(r.body.error.data), 'error.data is an array');
-    for (const d of r.body.error.data) assert.equal(typeof d['@type'], 'string', 'each detail has @type');
+    for (const d of r.body.error.data)
+      assert.equal(typeof d['@type'], 'string', 'each detail has @type');
   }
 }
 
@@ -30,7 +41,14 @@ test('§9.5 unparseable JSON → -32700 with id null', async () => {
 });
 
 test('§9.5 a batch (array) → -32600', async () => {
-  checkError(await post(s.url, JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }])), null, -32600);
+  checkError(
+    await post(
+      s.url,
+      JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }]),
+    ),
+    null,
+    -32600,
+  );
 });
 
 test('§9.5 a JSON value that is not a request object → -32600', async () => {
@@ -39,8 +57,19 @@ test('§9.5 a JSON value that is not a request object → -32600', async () => {
 });
 
 test('§9.5 wrong or missing jsonrpc → -32600 (id echoed)', async () => {
-  checkError(await post(s.url, JSON.stringify({ jsonrpc: '1.0', id: 5, method: 'GetTask', params: { id: 'x' } })), 5, -32600);
-  checkError(await post(s.url, JSON.stringify({ id: 'a', method: 'GetTask', params: { id: 'x' } })), 'a', -32600);
+  checkError(
+    await post(
+      s.url,
+      JSON.stringify({ jsonrpc: '1.0', id: 5, method: 'GetTask', params: { id: 'x' } }),
+    ),
+    5,
+    -32600,
+  );
+  checkError(
+    await post(s.url, JSON.stringify({ id: 'a', method: 'GetTask', params: { id: 'x' } })),
+    'a',
+    -32600,
+  );
 });
 
 test('§9.5 missing or non-string method → -32600, not -32602', async () => {
@@ -50,7 +79,14 @@ test('§9.5 missing or non-string method → -32600, not -32602', async () => {
 
 test('§9.5 an object (or array, or boolean) id → -32600 with id null', async () => {
   for (const id of [{ a: 1 }, [1], true]) {
-    checkError(await post(s.url, JSON.stringify({ jsonrpc: '2.0', id, method: 'GetTask', params: { id: 'x' } })), null, -32600);
+    checkError(
+      await post(
+        s.url,
+        JSON.stringify({ jsonrpc: '2.0', id, method: 'GetTask', params: { id: 'x' } }),
+      ),
+      null,
+      -32600,
+    );
   }
 });
 
@@ -65,10 +101,21 @@ test('§9.5 params that are not an object → -32602', async () => {
 });
 
 test('§9.5 invalid params carry a google.rpc.BadRequest naming the field', async () => {
-  const r = await rpc(s.url, 'SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [] } }, V, 12);
+  const r = await rpc(
+    s.url,
+    'SendMessage',
+    { message: { messageId: 'm', role: 'ROLE_USER', parts: [] } },
+    V,
+    12,
+  );
   checkError(r, 12, -32602);
-  const br = r.body.error.data.find((d: any) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest');
-  assert.deepEqual(br.fieldViolations.map((v: any) => v.field), ['message.parts']);
+  const br = r.body.error.data.find(
+    (d: any) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest',
+  );
+  assert.deepEqual(
+    br.fieldViolations.map((v: any) => v.field),
+    ['message.parts'],
+  );
 });
 
 test('§9.3 the response echoes the request id: string, number, null', async () => {
@@ -91,7 +138,10 @@ test('§9.5 A2A errors carry an ErrorInfo with reason and domain a2a-protocol.or
 });
 
 test('§5.7 unknown members in the request are ignored', async () => {
-  const r = await rpc(s.url, 'SendMessage', { message: { ...msg('echo'), kind: 'message', future: 1 }, somethingNew: true });
+  const r = await rpc(s.url, 'SendMessage', {
+    message: { ...msg('echo'), kind: 'message', future: 1 },
+    somethingNew: true,
+  });
   assert.equal(r.body.result.task.status.state, 'TASK_STATE_COMPLETED');
 });
 
@@ -108,11 +158,16 @@ test('§3.6.2 empty A2A-Version means 0.3 → -32009', async () => {
 });
 
 test('§3.6.2 an unsupported version (2.0, 0.3, garbage) → -32009', async () => {
-  for (const v of ['2.0', '0.3', '1.1', 'one']) checkError(await rpc(s.url, 'GetTask', { id: UNKNOWN_TASK }, { 'A2A-Version': v }), 1, -32009);
+  for (const v of ['2.0', '0.3', '1.1', 'one'])
+    checkError(await rpc(s.url, 'GetTask', { id: UNKNOWN_TASK }, { 'A2A-Version': v }), 1, -32009);
 });
 
 test('§3.6 patch numbers do not matter: 1.0.1 is accepted', async () => {
-  checkError(await rpc(s.url, 'GetTask', { id: UNKNOWN_TASK }, { 'A2A-Version': '1.0.1' }), 1, -32001);
+  checkError(
+    await rpc(s.url, 'GetTask', { id: UNKNOWN_TASK }, { 'A2A-Version': '1.0.1' }),
+    1,
+    -32001,
+  );
 });
 
 test('§3.6.1 the version may come as the A2A-Version query parameter', async () => {
@@ -147,7 +202,14 @@ for (const [method, params] of PUSH_OPS) {
 }
 
 test('§3.3.4 push config without capability → -32003 even with invalid params', async () => {
-  checkError(await rpc(s.url, 'CreateTaskPushNotificationConfig', { taskId: UNKNOWN_TASK, url: 'not a url' }), 1, -32003);
+  checkError(
+    await rpc(s.url, 'CreateTaskPushNotificationConfig', {
+      taskId: UNKNOWN_TASK,
+      url: 'not a url',
+    }),
+    1,
+    -32003,
+  );
   checkError(await rpc(s.url, 'GetTaskPushNotificationConfig', {}), 1, -32003);
 });
 
@@ -167,7 +229,11 @@ test('§3.3.4 streaming operations without the streaming capability → -32004',
     const r = await rpc(plain.url, 'SubscribeToTask', { id: UNKNOWN_TASK });
     assert.equal(errorInfo(r.body)?.reason, 'UNSUPPORTED_OPERATION');
     const ok = await rpc(plain.url, 'SendMessage', { message: msg('echo') });
-    assert.equal(ok.body.result.task.status.state, 'TASK_STATE_COMPLETED', 'unary calls still work');
+    assert.equal(
+      ok.body.result.task.status.state,
+      'TASK_STATE_COMPLETED',
+      'unary calls still work',
+    );
   } finally {
     await plain.close();
   }
@@ -179,7 +245,10 @@ test('§3.3.4 GetExtendedAgentCard without the extendedAgentCard flag → -32004
 
 test('§3.3.4 GetExtendedAgentCard declared but not configured → -32007', async () => {
   // An authenticated caller: the extended card is only for them (§3.1.11), whatever the configuration.
-  const declared = await start({ extendedAgentCard: true }, { authenticate: () => ({ id: 'someone' }) });
+  const declared = await start(
+    { extendedAgentCard: true },
+    { authenticate: () => ({ id: 'someone' }) },
+  );
   try {
     const r = await rpc(declared.url, 'GetExtendedAgentCard', {});
     checkError(r, 1, -32007);
@@ -190,10 +259,16 @@ test('§3.3.4 GetExtendedAgentCard declared but not configured → -32007', asyn
 });
 
 test('§3.1.11 GetExtendedAgentCard declared and configured → the extended card for an authenticated caller', async () => {
-  const ext = await start({ extendedAgentCard: true }, {
-    authenticate: () => ({ id: 'someone' }),
-    extendedCard: { ...card('http://127.0.0.1:1', { extendedAgentCard: true }), name: 'extended' },
-  });
+  const ext = await start(
+    { extendedAgentCard: true },
+    {
+      authenticate: () => ({ id: 'someone' }),
+      extendedCard: {
+        ...card('http://127.0.0.1:1', { extendedAgentCard: true }),
+        name: 'extended',
+      },
+    },
+  );
   try {
     const r = await rpc(ext.url, 'GetExtendedAgentCard', {});
     assert.equal(r.body.result?.name, 'extended', JSON.stringify(r.body));
@@ -206,7 +281,16 @@ test('§3.3.4 a required extension the client did not declare → -32008', async
   const ext = await start({ extensions: [{ uri: 'https://example.com/ext/v1', required: true }] });
   try {
     checkError(await rpc(ext.url, 'GetTask', { id: UNKNOWN_TASK }), 1, -32008);
-    checkError(await rpc(ext.url, 'GetTask', { id: UNKNOWN_TASK }, { ...V, 'A2A-Extensions': 'https://example.com/ext/v1' }), 1, -32001);
+    checkError(
+      await rpc(
+        ext.url,
+        'GetTask',
+        { id: UNKNOWN_TASK },
+        { ...V, 'A2A-Extensions': 'https://example.com/ext/v1' },
+      ),
+      1,
+      -32001,
+    );
   } finally {
     await ext.close();
   }
@@ -215,7 +299,12 @@ test('§3.3.4 a required extension the client did not declare → -32008', async
 // ---- HTTP-level limits
 
 test('a body over the limit → 413 with a JSON-RPC error that says so', async () => {
-  const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: msg('x'.repeat(100 * 1024)) } });
+  const big = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'SendMessage',
+    params: { message: msg('x'.repeat(100 * 1024)) },
+  });
   const r = await post(s.url, big);
   assert.equal(r.status, 413);
   assert.equal(r.body.id, null);
@@ -232,7 +321,12 @@ test('JSON-RPC is POST only: GET → 405 with Allow: POST', async () => {
 
 test('§3.2.6 extensions the agent used are echoed in the A2A-Extensions response header', async () => {
   const uri = 'https://example.com/ext/geo/v1';
-  const r = await rpc(s.url, 'SendMessage', { message: msg('ext') }, { ...V, 'A2A-Extensions': ` ${uri} ` });
+  const r = await rpc(
+    s.url,
+    'SendMessage',
+    { message: msg('ext') },
+    { ...V, 'A2A-Extensions': ` ${uri} ` },
+  );
   assert.equal(r.body.result.message.parts[0].text, 'used');
   assert.equal(r.headers.get('a2a-extensions'), uri);
   const none = await rpc(s.url, 'SendMessage', { message: msg('ext') });
@@ -244,7 +338,11 @@ test('§3.1.7–§3.1.10 push config operations with pushNotifications: create, 
   try {
     const t = (await rpc(p.url, 'SendMessage', { message: msg('ask') })).body.result.task;
     const hook = 'http://127.0.0.1:9/hook';
-    const created = await rpc(p.url, 'CreateTaskPushNotificationConfig', { taskId: t.id, url: hook, token: 'tok' });
+    const created = await rpc(p.url, 'CreateTaskPushNotificationConfig', {
+      taskId: t.id,
+      url: hook,
+      token: 'tok',
+    });
     const cfg = created.body.result;
     assert.ok(cfg?.id, JSON.stringify(created.body));
     assert.equal(cfg.taskId, t.id);
@@ -252,14 +350,32 @@ test('§3.1.7–§3.1.10 push config operations with pushNotifications: create, 
     const got = await rpc(p.url, 'GetTaskPushNotificationConfig', { taskId: t.id, id: cfg.id });
     assert.equal(got.body.result.url, hook);
     const listed = await rpc(p.url, 'ListTaskPushNotificationConfigs', { taskId: t.id });
-    assert.deepEqual(listed.body.result.configs.map((c: any) => c.id), [cfg.id]);
+    assert.deepEqual(
+      listed.body.result.configs.map((c: any) => c.id),
+      [cfg.id],
+    );
     for (let i = 0; i < 2; i++) {
-      const del = await rpc(p.url, 'DeleteTaskPushNotificationConfig', { taskId: t.id, id: cfg.id });
+      const del = await rpc(p.url, 'DeleteTaskPushNotificationConfig', {
+        taskId: t.id,
+        id: cfg.id,
+      });
       assert.equal(del.body.error, undefined, `delete #${i + 1} succeeds`);
     }
-    checkError(await rpc(p.url, 'GetTaskPushNotificationConfig', { taskId: t.id, id: cfg.id }), 1, -32001);
-    checkError(await rpc(p.url, 'CreateTaskPushNotificationConfig', { taskId: UNKNOWN_TASK, url: hook }), 1, -32001);
-    checkError(await rpc(p.url, 'ListTaskPushNotificationConfigs', { taskId: UNKNOWN_TASK }), 1, -32001);
+    checkError(
+      await rpc(p.url, 'GetTaskPushNotificationConfig', { taskId: t.id, id: cfg.id }),
+      1,
+      -32001,
+    );
+    checkError(
+      await rpc(p.url, 'CreateTaskPushNotificationConfig', { taskId: UNKNOWN_TASK, url: hook }),
+      1,
+      -32001,
+    );
+    checkError(
+      await rpc(p.url, 'ListTaskPushNotificationConfigs', { taskId: UNKNOWN_TASK }),
+      1,
+      -32001,
+    );
   } finally {
     await p.close();
   }

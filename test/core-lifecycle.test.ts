@@ -26,7 +26,11 @@ function deferredAgent(kept: TaskUpdater[]): AgentExecutor {
 }
 
 async function serve(executor: AgentExecutor, extra: Record<string, unknown> = {}) {
-  const server = createAgentServer({ executor, card: (o) => card(o, { streaming: true }), ...extra });
+  const server = createAgentServer({
+    executor,
+    card: (o) => card(o, { streaming: true }),
+    ...extra,
+  });
   const origin = await server.listen(0);
   return { server, url: `${origin}/rpc` };
 }
@@ -47,7 +51,10 @@ describe('an agent that returns before it finishes', () => {
     const r = await pending;
     const t = r.body.result.task as Task;
     assert.equal(t.status.state, 'TASK_STATE_COMPLETED');
-    assert.deepEqual(t.artifacts!.map((a) => a.name), ['result']);
+    assert.deepEqual(
+      t.artifacts!.map((a) => a.name),
+      ['result'],
+    );
   });
 
   it('§3.1.2 the stream carries the events sent after the executor returned, up to COMPLETED', async () => {
@@ -64,7 +71,10 @@ describe('an agent that returns before it finishes', () => {
   });
 
   it('a second message to a task whose agent has not finished is refused, not run twice', async () => {
-    const started = await rpc(s.url, 'SendMessage', { message: msg('later'), configuration: { returnImmediately: true } });
+    const started = await rpc(s.url, 'SendMessage', {
+      message: msg('later'),
+      configuration: { returnImmediately: true },
+    });
     const t = started.body.result.task as Task;
     await until(() => kept.length === 3);
     const again = await rpc(s.url, 'SendMessage', { message: msg('more', { taskId: t.id }) });
@@ -104,7 +114,10 @@ describe('honest persistence', () => {
   it('a failed save fails SendMessage instead of answering COMPLETED, and the operator hook hears of it', async () => {
     const store = new BrokenStore();
     const seen: string[] = [];
-    const s = await serve(echo, { store, onStoreError: (_e: unknown, i: { taskId: string }) => seen.push(i.taskId) });
+    const s = await serve(echo, {
+      store,
+      onStoreError: (_e: unknown, i: { taskId: string }) => seen.push(i.taskId),
+    });
     try {
       store.broken = true;
       const r = await rpc(s.url, 'SendMessage', { message: msg('x') });
@@ -164,7 +177,12 @@ describe('recovery after a crash', () => {
     const first = new SqliteTaskStore({ path: file });
     await first.saveTask(
       { tenant: '', owner: '' },
-      { id: 't-resume', contextId: 'c-2', status: { state: 'TASK_STATE_WORKING', timestamp: new Date().toISOString() }, history: [msg('resume me')] },
+      {
+        id: 't-resume',
+        contextId: 'c-2',
+        status: { state: 'TASK_STATE_WORKING', timestamp: new Date().toISOString() },
+        history: [msg('resume me')],
+      },
     );
     await first.close();
     const texts: string[] = [];
@@ -176,7 +194,11 @@ describe('recovery after a crash', () => {
       { store: new SqliteTaskStore({ path: file }), recovery: 'resume' },
     );
     try {
-      const t = await waitForTask(s.url, 't-resume', (x) => x.status.state === 'TASK_STATE_COMPLETED');
+      const t = await waitForTask(
+        s.url,
+        't-resume',
+        (x) => x.status.state === 'TASK_STATE_COMPLETED',
+      );
       assert.equal(t.status.message!.parts[0]!.text, 'resumed');
       assert.deepEqual(texts, ['resume me']);
     } finally {

@@ -17,7 +17,11 @@ const chatty: AgentExecutor = (ctx, task) => {
 };
 
 async function serve(extra: Record<string, unknown>) {
-  const server = createAgentServer({ executor: chatty, card: (o) => card(o, { streaming: true }), ...extra });
+  const server = createAgentServer({
+    executor: chatty,
+    card: (o) => card(o, { streaming: true }),
+    ...extra,
+  });
   const origin = await server.listen(0);
   return { server, url: `${origin}/rpc` };
 }
@@ -26,12 +30,18 @@ describe('per-task limits', () => {
   it('a follow-up past limits.historyMessages is refused with a message that names the limit', async () => {
     const s = await serve({ limits: { historyMessages: 4 } });
     try {
-      const first = (await rpc(s.url, 'SendMessage', { message: msg('hi') })).body.result.task as Task;
+      const first = (await rpc(s.url, 'SendMessage', { message: msg('hi') })).body.result
+        .task as Task;
       const again = await rpc(s.url, 'SendMessage', { message: msg('and', { taskId: first.id }) });
       assert.equal((again.body.result.task as Task).history!.length, 4);
-      const refused = await rpc(s.url, 'SendMessage', { message: msg('more', { taskId: first.id }) });
+      const refused = await rpc(s.url, 'SendMessage', {
+        message: msg('more', { taskId: first.id }),
+      });
       assert.equal(refused.body.error?.code, -32004, JSON.stringify(refused.body));
-      assert.match(refused.body.error.message, /holds 4 messages, the most this agent keeps per task/);
+      assert.match(
+        refused.body.error.message,
+        /holds 4 messages, the most this agent keeps per task/,
+      );
       const stored = await rpc(s.url, 'GetTask', { id: first.id });
       assert.equal(stored.body.result.history.length, 4, 'the refused message was not stored');
     } finally {
@@ -42,10 +52,15 @@ describe('per-task limits', () => {
   it('follow-ups that would grow a task past limits.taskBytes are refused', async () => {
     const s = await serve({ limits: { taskBytes: 10_000 } });
     try {
-      const first = (await rpc(s.url, 'SendMessage', { message: msg('hi') })).body.result.task as Task;
-      const ok = await rpc(s.url, 'SendMessage', { message: msg('y'.repeat(6_000), { taskId: first.id }) });
+      const first = (await rpc(s.url, 'SendMessage', { message: msg('hi') })).body.result
+        .task as Task;
+      const ok = await rpc(s.url, 'SendMessage', {
+        message: msg('y'.repeat(6_000), { taskId: first.id }),
+      });
       assert.ok(ok.body.result, JSON.stringify(ok.body));
-      const refused = await rpc(s.url, 'SendMessage', { message: msg('z'.repeat(6_000), { taskId: first.id }) });
+      const refused = await rpc(s.url, 'SendMessage', {
+        message: msg('z'.repeat(6_000), { taskId: first.id }),
+      });
       assert.equal(refused.body.error?.code, -32004);
       assert.match(refused.body.error.message, /would exceed 10 KiB of content/);
     } finally {
@@ -73,13 +88,21 @@ describe('memory store bytes', () => {
   it('maxBytes evicts the oldest finished tasks, never a live one', async () => {
     const store = new InMemoryTaskStore({ maxBytes: 50_000 });
     const scope = { tenant: '', owner: '' };
-    const live: Task = { id: 'live', contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, history: [msg('w'.repeat(30_000))] };
+    const live: Task = {
+      id: 'live',
+      contextId: 'c',
+      status: { state: 'TASK_STATE_WORKING' },
+      history: [msg('w'.repeat(30_000))],
+    };
     await store.saveTask(scope, live);
     for (let i = 0; i < 10; i++) {
       await store.saveTask(scope, {
         id: `done-${i}`,
         contextId: 'c',
-        status: { state: 'TASK_STATE_COMPLETED', timestamp: new Date(1_700_000_000_000 + i).toISOString() },
+        status: {
+          state: 'TASK_STATE_COMPLETED',
+          timestamp: new Date(1_700_000_000_000 + i).toISOString(),
+        },
         artifacts: [{ artifactId: 'a', parts: [{ text: 'd'.repeat(10_000) }] }],
       });
     }

@@ -23,7 +23,10 @@ test('§3.1.4 ListTasks: newest status timestamp first, pageSize default 50, tot
       await tick();
     }
     const r = (await rpc(url, 'ListTasks', {})).body.result;
-    assert.deepEqual(r.tasks.map((t: Task) => t.id), [...ids].reverse());
+    assert.deepEqual(
+      r.tasks.map((t: Task) => t.id),
+      [...ids].reverse(),
+    );
     assert.equal(r.pageSize, 50);
     assert.equal(r.totalSize, 4);
     assert.equal(r.nextPageToken, '');
@@ -37,7 +40,10 @@ test('§3.1.4 ListTasks orders by the last status change, not by creation', () =
     await tick();
     await sendTask(url, 'blue', {}, { taskId: asked.id }); // asked changes last
     const r = (await rpc(url, 'ListTasks', {})).body.result;
-    assert.deepEqual(r.tasks.map((t: Task) => t.id), [asked.id, later.id]);
+    assert.deepEqual(
+      r.tasks.map((t: Task) => t.id),
+      [asked.id, later.id],
+    );
   }));
 
 test('§3.1.4 ListTasks pageSize out of 1–100 → -32602; 1 and 100 accepted', () =>
@@ -47,7 +53,8 @@ test('§3.1.4 ListTasks pageSize out of 1–100 → -32602; 1 and 100 accepted',
       assert.equal(r.body.error?.code, -32602, `pageSize ${pageSize}`);
       assert.deepEqual(badRequestFields(r.body), ['pageSize']);
     }
-    for (const pageSize of [1, 100]) assert.equal((await rpc(url, 'ListTasks', { pageSize })).body.result.pageSize, pageSize);
+    for (const pageSize of [1, 100])
+      assert.equal((await rpc(url, 'ListTasks', { pageSize })).body.result.pageSize, pageSize);
   }));
 
 test('§3.1.4 ListTasks cursor pagination: every task once, last page has nextPageToken ""', () =>
@@ -57,7 +64,9 @@ test('§3.1.4 ListTasks cursor pagination: every task once, last page has nextPa
     const seen: string[] = [];
     let token = '';
     for (let page = 0; page < 10; page++) {
-      const r = (await rpc(url, 'ListTasks', { pageSize: 2, ...(token ? { pageToken: token } : {}) })).body.result;
+      const r = (
+        await rpc(url, 'ListTasks', { pageSize: 2, ...(token ? { pageToken: token } : {}) })
+      ).body.result;
       assert.equal(r.totalSize, 5);
       assert.equal(r.pageSize, 2);
       assert.equal(typeof r.nextPageToken, 'string');
@@ -78,9 +87,15 @@ test('§3.1.4 ListTasks filters by contextId and by status', () =>
     const byCtx = (await rpc(url, 'ListTasks', { contextId: 'ctx-a' })).body.result;
     assert.deepEqual(new Set(byCtx.tasks.map((t: Task) => t.id)), new Set([a.id, asked.id]));
     assert.equal(byCtx.totalSize, 2);
-    const byStatus = (await rpc(url, 'ListTasks', { status: 'TASK_STATE_INPUT_REQUIRED' })).body.result;
-    assert.deepEqual(byStatus.tasks.map((t: Task) => t.id), [asked.id]);
-    const both = (await rpc(url, 'ListTasks', { contextId: 'ctx-b', status: 'TASK_STATE_INPUT_REQUIRED' })).body.result;
+    const byStatus = (await rpc(url, 'ListTasks', { status: 'TASK_STATE_INPUT_REQUIRED' })).body
+      .result;
+    assert.deepEqual(
+      byStatus.tasks.map((t: Task) => t.id),
+      [asked.id],
+    );
+    const both = (
+      await rpc(url, 'ListTasks', { contextId: 'ctx-b', status: 'TASK_STATE_INPUT_REQUIRED' })
+    ).body.result;
     assert.deepEqual(both.tasks, []);
     assert.equal(both.totalSize, 0);
     assert.equal(both.nextPageToken, '');
@@ -95,8 +110,13 @@ test('§3.1.4 ListTasks statusTimestampAfter is inclusive (≥)', () =>
     const second = await sendTask(url, 'echo');
     const at = second.status.timestamp!;
     const r = (await rpc(url, 'ListTasks', { statusTimestampAfter: at })).body.result;
-    assert.deepEqual(r.tasks.map((t: Task) => t.id), [second.id], 'a task whose timestamp equals the bound is listed');
-    const all = (await rpc(url, 'ListTasks', { statusTimestampAfter: first.status.timestamp })).body.result;
+    assert.deepEqual(
+      r.tasks.map((t: Task) => t.id),
+      [second.id],
+      'a task whose timestamp equals the bound is listed',
+    );
+    const all = (await rpc(url, 'ListTasks', { statusTimestampAfter: first.status.timestamp })).body
+      .result;
     assert.equal(all.totalSize, 2);
     const bad = await rpc(url, 'ListTasks', { statusTimestampAfter: 'yesterday' });
     assert.deepEqual(badRequestFields(bad.body), ['statusTimestampAfter']);
@@ -124,20 +144,32 @@ test('§3.2.4 ListTasks historyLength 0 → no history member; N → N most rece
     assert.equal(one.tasks[0].history.length, 1);
   }));
 
-test('§13.1 ListTasks shows only the caller\'s tasks', async () => {
-  const s = await start({ streaming: true }, {
-    authenticate: (req) => {
-      const who = req.headers['x-user'];
-      return typeof who === 'string' ? { id: who } : undefined;
+test("§13.1 ListTasks shows only the caller's tasks", async () => {
+  const s = await start(
+    { streaming: true },
+    {
+      authenticate: (req) => {
+        const who = req.headers['x-user'];
+        return typeof who === 'string' ? { id: who } : undefined;
+      },
     },
-  });
+  );
   try {
     const h = (u: string) => ({ 'A2A-Version': '1.0', 'x-user': u });
-    const send = (u: string) => rpc(s.url, 'SendMessage', { message: { messageId: `m-${u}`, role: 'ROLE_USER', parts: [{ text: 'echo' }] } }, h(u));
+    const send = (u: string) =>
+      rpc(
+        s.url,
+        'SendMessage',
+        { message: { messageId: `m-${u}`, role: 'ROLE_USER', parts: [{ text: 'echo' }] } },
+        h(u),
+      );
     const alice = (await send('alice')).body.result.task as Task;
     await send('bob');
     const list = (await rpc(s.url, 'ListTasks', {}, h('alice'))).body.result;
-    assert.deepEqual(list.tasks.map((t: Task) => t.id), [alice.id]);
+    assert.deepEqual(
+      list.tasks.map((t: Task) => t.id),
+      [alice.id],
+    );
     assert.equal(list.totalSize, 1);
     assert.equal((await rpc(s.url, 'GetTask', { id: alice.id }, h('bob'))).body.error.code, -32001);
   } finally {

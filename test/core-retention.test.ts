@@ -31,5 +31,8 @@ test('streamed runs are retained for resumes, at most maxRetainedRuns of them, o
   assert.ok(tasks.liveRun(scope, ids[1]!));
   assert.ok(tasks.liveRun(scope, ids[2]!));
   const missed = tasks.liveRun(scope, ids[2]!)!.eventsAfter(firstSeq[2]!);
-  assert.ok(missed && missed.length > 0, 'a retained run still replays what came after the first event');
+  assert.ok(
+    missed && missed.length > 0,
+    'a retained run still replays what came after the first event',
+  );
 });

@@ -2,7 +2,17 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Task } from '../src/protocol/index.js';
-import { badRequestFields, errorInfo, msg, rpc, sendTask, start, UNKNOWN_TASK, waitForTask, type Started } from './core-fixture.js';
+import {
+  badRequestFields,
+  errorInfo,
+  msg,
+  rpc,
+  sendTask,
+  start,
+  UNKNOWN_TASK,
+  waitForTask,
+  type Started,
+} from './core-fixture.js';
 
 let s: Started;
 before(async () => {
@@ -22,7 +32,10 @@ test('§3.2.2 blocking SendMessage (default) waits until the task is terminal, w
   assert.equal(r.status, 200);
   const t = r.body.result.task as Task;
   assert.equal(t.status.state, 'TASK_STATE_COMPLETED');
-  assert.deepEqual(t.artifacts!.map((a) => a.name), ['late']);
+  assert.deepEqual(
+    t.artifacts!.map((a) => a.name),
+    ['late'],
+  );
 });
 
 test('§3.2.2 blocking SendMessage returns at an interrupted state (input-required)', async () => {
@@ -33,7 +46,10 @@ test('§3.2.2 blocking SendMessage returns at an interrupted state (input-requir
 
 test('§3.2.2 returnImmediately returns a non-terminal task at once; it completes later', async () => {
   const t = await sendTask(s.url, 'gate imm', { configuration: { returnImmediately: true } });
-  assert.ok(['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'].includes(t.status.state), t.status.state);
+  assert.ok(
+    ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'].includes(t.status.state),
+    t.status.state,
+  );
   const got = await rpc(s.url, 'GetTask', { id: t.id });
   assert.ok(!['TASK_STATE_COMPLETED'].includes(got.body.result.status.state));
   s.probe.gate('imm').open();
@@ -42,7 +58,9 @@ test('§3.2.2 returnImmediately returns a non-terminal task at once; it complete
 });
 
 test('§3.1.1 an agent may answer with a direct Message (no task)', async () => {
-  const r = await rpc(s.url, 'SendMessage', { message: msg('reply hello', { contextId: 'ctx-reply' }) });
+  const r = await rpc(s.url, 'SendMessage', {
+    message: msg('reply hello', { contextId: 'ctx-reply' }),
+  });
   const m = r.body.result.message;
   assert.ok(m, JSON.stringify(r.body));
   assert.equal(r.body.result.task, undefined);
@@ -80,7 +98,9 @@ test('§3.4.2 a message with an unknown taskId → -32001 TaskNotFound', async (
 
 test('§3.4.3 a contextId contradicting the task → -32602, the task keeps its context', async () => {
   const t = await sendTask(s.url, 'ask');
-  const r = await rpc(s.url, 'SendMessage', { message: msg('x', { taskId: t.id, contextId: 'other' }) });
+  const r = await rpc(s.url, 'SendMessage', {
+    message: msg('x', { taskId: t.id, contextId: 'other' }),
+  });
   assert.equal(r.body.error.code, -32602);
   assert.deepEqual(badRequestFields(r.body), ['message.contextId']);
   const got = (await rpc(s.url, 'GetTask', { id: t.id })).body.result as Task;
@@ -98,7 +118,13 @@ test('§3.4.3 input-required is resumed by a follow-up with the same taskId (con
   assert.equal(r.status.state, 'TASK_STATE_COMPLETED');
   assert.equal(r.artifacts![0]!.parts[0]!.text, 'got blue');
   const texts = r.history!.map((m) => `${m.role}:${m.parts[0]!.text}`);
-  assert.deepEqual(texts, ['ROLE_USER:ask', 'ROLE_AGENT:which one?', 'ROLE_USER:blue', 'ROLE_AGENT:resuming', 'ROLE_AGENT:thanks']);
+  assert.deepEqual(texts, [
+    'ROLE_USER:ask',
+    'ROLE_AGENT:which one?',
+    'ROLE_USER:blue',
+    'ROLE_AGENT:resuming',
+    'ROLE_AGENT:thanks',
+  ]);
   const follow = r.history![2]!;
   assert.equal(follow.taskId, t.id);
   assert.equal(follow.contextId, t.contextId);
@@ -115,7 +141,10 @@ test('§4.2.2 artifact chunks (append, lastChunk) are assembled into one artifac
   assert.equal(t.status.state, 'TASK_STATE_COMPLETED');
   assert.equal(t.artifacts!.length, 2);
   const doc = t.artifacts!.find((a) => a.artifactId === 'doc')!;
-  assert.deepEqual(doc.parts.map((p) => p.text), ['a', 'b', 'c']);
+  assert.deepEqual(
+    doc.parts.map((p) => p.text),
+    ['a', 'b', 'c'],
+  );
   assert.equal(doc.name, 'doc', 'appending parts keeps the artifact name');
   assert.deepEqual(t.artifacts!.find((a) => a.artifactId === 'other')!.parts, [{ data: { n: 1 } }]);
 });
@@ -130,14 +159,18 @@ test('§3.2.4 SendMessage configuration.historyLength shapes the returned task',
 
 test('§3.1.3 GetTask returns the task; historyLength unset / 0 / N / negative', async () => {
   const t = await sendTask(s.url, 'echo');
-  const get = async (p: Record<string, unknown>) => (await rpc(s.url, 'GetTask', { id: t.id, ...p })).body;
+  const get = async (p: Record<string, unknown>) =>
+    (await rpc(s.url, 'GetTask', { id: t.id, ...p })).body;
   const full = (await get({})).result as Task;
   assert.equal(full.id, t.id);
   assert.equal(full.status.state, 'TASK_STATE_COMPLETED');
   assert.equal(full.history!.length, 2);
   assert.equal(full.artifacts!.length, 1);
   assert.equal('history' in (await get({ historyLength: 0 })).result, false);
-  assert.deepEqual((await get({ historyLength: 1 })).result.history.map((m: any) => m.role), ['ROLE_AGENT']);
+  assert.deepEqual(
+    (await get({ historyLength: 1 })).result.history.map((m: any) => m.role),
+    ['ROLE_AGENT'],
+  );
   const neg = await get({ historyLength: -1 });
   assert.equal(neg.error.code, -32602);
   assert.deepEqual(badRequestFields(neg), ['historyLength']);
@@ -160,8 +193,15 @@ test('§3.1.5 CancelTask of a terminal task (completed, then canceled) → -3200
   assert.equal(r.body.error.code, -32002);
   assert.equal(errorInfo(r.body)?.reason, 'TASK_NOT_CANCELABLE');
   const asked = await sendTask(s.url, 'ask');
-  assert.equal((await rpc(s.url, 'CancelTask', { id: asked.id })).body.result.status.state, 'TASK_STATE_CANCELED');
-  assert.equal((await rpc(s.url, 'CancelTask', { id: asked.id })).body.error.code, -32002, 'canceled is terminal too');
+  assert.equal(
+    (await rpc(s.url, 'CancelTask', { id: asked.id })).body.result.status.state,
+    'TASK_STATE_CANCELED',
+  );
+  assert.equal(
+    (await rpc(s.url, 'CancelTask', { id: asked.id })).body.error.code,
+    -32002,
+    'canceled is terminal too',
+  );
 });
 
 test('§3.1.5 cancel of a running task → CANCELED, the AbortSignal fires, later agent updates are ignored', async () => {
@@ -226,12 +266,20 @@ test('§3.1.1 a follow-up that waited for the previous agent call is refused if 
   assert.equal(r.body.error?.code, -32004, JSON.stringify(r.body));
   const got = (await rpc(s.url, 'GetTask', { id: t.id })).body.result as Task;
   assert.equal(got.status.state, 'TASK_STATE_COMPLETED');
-  assert.ok(!got.history!.some((m) => m.parts[0]!.text === 'too late'), 'the refused message is not in the history');
+  assert.ok(
+    !got.history!.some((m) => m.parts[0]!.text === 'too late'),
+    'the refused message is not in the history',
+  );
 });
 
-test('§3.2.2 returnImmediately on a follow-up returns the task at once, before the agent\'s first update', async () => {
+test("§3.2.2 returnImmediately on a follow-up returns the task at once, before the agent's first update", async () => {
   const t = await sendTask(s.url, 'ask');
-  const r = await sendTask(s.url, 'slowly sl', { configuration: { returnImmediately: true } }, { taskId: t.id });
+  const r = await sendTask(
+    s.url,
+    'slowly sl',
+    { configuration: { returnImmediately: true } },
+    { taskId: t.id },
+  );
   assert.equal(r.id, t.id);
   assert.equal(r.status.state, 'TASK_STATE_INPUT_REQUIRED', 'the agent has not changed it yet');
   assert.equal(r.history!.at(-1)!.parts[0]!.text, 'slowly sl', 'the follow-up is in the history');

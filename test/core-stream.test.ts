@@ -2,7 +2,19 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Task } from '../src/protocol/index.js';
-import { msg, openStream, rpc, sendTask, start, stateOf, UNKNOWN_TASK, V, waitForTask, type SseEvent, type Started } from './core-fixture.js';
+import {
+  msg,
+  openStream,
+  rpc,
+  sendTask,
+  start,
+  stateOf,
+  UNKNOWN_TASK,
+  V,
+  waitForTask,
+  type SseEvent,
+  type Started,
+} from './core-fixture.js';
 
 let s: Started;
 before(async () => {
@@ -10,7 +22,12 @@ before(async () => {
 });
 after(() => s.close());
 
-const TERMINAL = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'];
+const TERMINAL = [
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_REJECTED',
+];
 const kindOf = (e: SseEvent) => Object.keys(e.data.result)[0];
 
 /** Checks every stream invariant we rely on and returns the event kinds. */
@@ -19,13 +36,21 @@ function checkStream(events: SseEvent[], requestId: unknown): string[] {
   const ids = events.map((e) => e.id);
   for (const e of events) {
     assert.equal(e.data.jsonrpc, '2.0');
-    assert.deepEqual(e.data.id, requestId, 'every event is a JSON-RPC response with the request id');
+    assert.deepEqual(
+      e.data.id,
+      requestId,
+      'every event is a JSON-RPC response with the request id',
+    );
     assert.equal(Object.keys(e.data.result).length, 1, 'a StreamResponse has exactly one member');
     assert.ok(e.id !== undefined && /^\d+$/.test(e.id), `every event has an id: (${e.id})`);
   }
-  for (let i = 1; i < ids.length; i++) assert.ok(Number(ids[i]) >= Number(ids[i - 1]), `ids never go back: ${ids.join(',')}`);
+  for (let i = 1; i < ids.length; i++)
+    assert.ok(Number(ids[i]) >= Number(ids[i - 1]), `ids never go back: ${ids.join(',')}`);
   const first = kindOf(events[0]!);
-  assert.ok(first === 'task' || first === 'message', `first event is a Task or a Message, got ${first}`);
+  assert.ok(
+    first === 'task' || first === 'message',
+    `first event is a Task or a Message, got ${first}`,
+  );
   // Once a terminal state was announced nothing else follows.
   const t = events.findIndex((e) => TERMINAL.includes(stateOf(e) ?? ''));
   if (t >= 0) assert.equal(t, events.length - 1, 'nothing after the terminal state');
@@ -33,27 +58,50 @@ function checkStream(events: SseEvent[], requestId: unknown): string[] {
 }
 
 test('§3.1.2 SendStreamingMessage: Task first, then updates in order, closed at the terminal state', async () => {
-  const st = await openStream(s.url, 'SendStreamingMessage', { message: msg('chunks') }, V, 'req-9');
+  const st = await openStream(
+    s.url,
+    'SendStreamingMessage',
+    { message: msg('chunks') },
+    V,
+    'req-9',
+  );
   assert.equal(st.response.status, 200);
   assert.match(st.response.headers.get('content-type') ?? '', /^text\/event-stream/);
   const events = await st.rest();
   assert.ok(st.cleanEnd, 'the server closed the stream');
   const kinds = checkStream(events, 'req-9');
-  assert.deepEqual(kinds, ['task', 'statusUpdate', 'artifactUpdate', 'artifactUpdate', 'artifactUpdate', 'artifactUpdate', 'statusUpdate']);
+  assert.deepEqual(kinds, [
+    'task',
+    'statusUpdate',
+    'artifactUpdate',
+    'artifactUpdate',
+    'artifactUpdate',
+    'artifactUpdate',
+    'statusUpdate',
+  ]);
   const task = events[0]!.data.result.task as Task;
   for (const e of events.slice(1)) {
     const u = e.data.result.statusUpdate ?? e.data.result.artifactUpdate;
     assert.equal(u.taskId, task.id);
     assert.equal(u.contextId, task.contextId);
   }
-  const chunks = events.filter((e) => kindOf(e) === 'artifactUpdate').map((e) => e.data.result.artifactUpdate);
-  assert.deepEqual(chunks.map((c) => [c.artifact.artifactId, c.append === true, c.lastChunk === true]), [
-    ['doc', false, false],
-    ['doc', true, false],
-    ['doc', true, true],
-    ['other', false, true],
-  ]);
-  assert.deepEqual(chunks[1].artifact.parts, [{ text: 'b' }], 'an append event carries only the new chunk');
+  const chunks = events
+    .filter((e) => kindOf(e) === 'artifactUpdate')
+    .map((e) => e.data.result.artifactUpdate);
+  assert.deepEqual(
+    chunks.map((c) => [c.artifact.artifactId, c.append === true, c.lastChunk === true]),
+    [
+      ['doc', false, false],
+      ['doc', true, false],
+      ['doc', true, true],
+      ['other', false, true],
+    ],
+  );
+  assert.deepEqual(
+    chunks[1].artifact.parts,
+    [{ text: 'b' }],
+    'an append event carries only the new chunk',
+  );
   assert.equal(stateOf(events.at(-1)!), 'TASK_STATE_COMPLETED');
 });
 
@@ -75,15 +123,23 @@ test('§3.1.2 the stream closes at input-required too', async () => {
 
 test('§3.1.2 a streamed follow-up to an input-required task: Task first, states in order, closed at the end', async () => {
   const asked = await sendTask(s.url, 'ask');
-  const st = await openStream(s.url, 'SendStreamingMessage', { message: msg('green', { taskId: asked.id }) });
+  const st = await openStream(s.url, 'SendStreamingMessage', {
+    message: msg('green', { taskId: asked.id }),
+  });
   const events = await st.rest();
   assert.ok(st.cleanEnd);
   const kinds = checkStream(events, 7);
   assert.equal(kinds[0], 'task');
   const first = events[0]!.data.result.task as Task;
   assert.equal(first.id, asked.id);
-  assert.ok(!TERMINAL.includes(first.status.state), `the first Task must not already be terminal (${first.status.state}) when updates follow`);
-  assert.deepEqual(events.slice(1).map(stateOf).filter(Boolean), ['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
+  assert.ok(
+    !TERMINAL.includes(first.status.state),
+    `the first Task must not already be terminal (${first.status.state}) when updates follow`,
+  );
+  assert.deepEqual(events.slice(1).map(stateOf).filter(Boolean), [
+    'TASK_STATE_WORKING',
+    'TASK_STATE_COMPLETED',
+  ]);
 });
 
 test('§3.3.2 streaming: an executor that throws after creating the task → FAILED event, no error text', async () => {
@@ -102,10 +158,14 @@ test('§3.3.2 streaming: an executor that throws before any task → a plain JSO
 });
 
 test('§3.1.2 streaming errors before the first event are plain JSON-RPC errors (unknown task → -32001, terminal → -32004)', async () => {
-  const unknown = await rpc(s.url, 'SendStreamingMessage', { message: msg('x', { taskId: UNKNOWN_TASK }) });
+  const unknown = await rpc(s.url, 'SendStreamingMessage', {
+    message: msg('x', { taskId: UNKNOWN_TASK }),
+  });
   assert.equal(unknown.body.error.code, -32001);
   const done = await sendTask(s.url, 'echo');
-  const terminal = await rpc(s.url, 'SendStreamingMessage', { message: msg('x', { taskId: done.id }) });
+  const terminal = await rpc(s.url, 'SendStreamingMessage', {
+    message: msg('x', { taskId: done.id }),
+  });
   assert.equal(terminal.body.error.code, -32004);
 });
 
@@ -149,7 +209,7 @@ test('§3.1.6 SubscribeToTask of a terminal task → -32004; of an unknown task 
   assert.equal((await rpc(s.url, 'SubscribeToTask', { id: UNKNOWN_TASK })).body.error.code, -32001);
 });
 
-test('§3.1.6 SubscribeToTask on an input-required task: the Task, then the follow-up\'s updates', async () => {
+test("§3.1.6 SubscribeToTask on an input-required task: the Task, then the follow-up's updates", async () => {
   const t = await sendTask(s.url, 'ask');
   const st = await openStream(s.url, 'SubscribeToTask', { id: t.id });
   const first = await st.next();
@@ -168,11 +228,23 @@ test('SSE resume: SubscribeToTask with Last-Event-ID replays the events missed w
   await st.cancel(); // disconnect, then the task moves on
   s.probe.gate('res').open();
   await waitForTask(s.url, t.id, (x) => x.status.state === 'TASK_STATE_COMPLETED');
-  const again = await openStream(s.url, 'SubscribeToTask', { id: t.id }, { ...V, 'Last-Event-ID': first.id! });
+  const again = await openStream(
+    s.url,
+    'SubscribeToTask',
+    { id: t.id },
+    { ...V, 'Last-Event-ID': first.id! },
+  );
   assert.equal(again.response.status, 200, 'resuming a task that finished meanwhile still works');
   const events = await again.rest();
-  assert.deepEqual(events.map(kindOf), ['artifactUpdate', 'statusUpdate'], 'the continuation of the earlier stream, in order');
-  assert.ok(events.every((e) => Number(e.id) > Number(first.id)), 'only what was missed');
+  assert.deepEqual(
+    events.map(kindOf),
+    ['artifactUpdate', 'statusUpdate'],
+    'the continuation of the earlier stream, in order',
+  );
+  assert.ok(
+    events.every((e) => Number(e.id) > Number(first.id)),
+    'only what was missed',
+  );
   assert.equal(stateOf(events.at(-1)!), 'TASK_STATE_COMPLETED');
 });
 
@@ -184,12 +256,20 @@ test('§3.1.5 canceling a streamed task ends the stream with CANCELED', async ()
   const events = [first, ...(await st.rest())];
   checkStream(events, 7);
   assert.equal(stateOf(events.at(-1)!), 'TASK_STATE_CANCELED');
-  assert.ok(!events.some((e) => e.data.result.artifactUpdate), 'nothing from the agent after the cancel');
+  assert.ok(
+    !events.some((e) => e.data.result.artifactUpdate),
+    'nothing from the agent after the cancel',
+  );
 });
 
 test('SSE resume: a Last-Event-ID the server cannot resume from → a fresh subscription starting with the current Task', async () => {
   const t = await sendTask(s.url, 'ask');
-  const st = await openStream(s.url, 'SubscribeToTask', { id: t.id }, { ...V, 'Last-Event-ID': '999' });
+  const st = await openStream(
+    s.url,
+    'SubscribeToTask',
+    { id: t.id },
+    { ...V, 'Last-Event-ID': '999' },
+  );
   const first = await st.next();
   assert.equal(kindOf(first!), 'task');
   assert.equal(first!.data.result.task.status.state, 'TASK_STATE_INPUT_REQUIRED');
@@ -207,14 +287,28 @@ test('SSE ids of a task never repeat across runs and restarts (a resume after a 
   await one.close();
   const two = await start({ streaming: true }, { store });
   try {
-    const b = await openStream(two.url, 'SubscribeToTask', { id: t.id }, { ...V, 'Last-Event-ID': seen.id! });
+    const b = await openStream(
+      two.url,
+      'SubscribeToTask',
+      { id: t.id },
+      { ...V, 'Last-Event-ID': seen.id! },
+    );
     const first = (await b.next())!;
-    assert.equal(kindOf(first), 'task', 'the new process cannot replay: it starts over with the Task');
+    assert.equal(
+      kindOf(first),
+      'task',
+      'the new process cannot replay: it starts over with the Task',
+    );
     assert.notEqual(first.id, seen.id);
-    const follow = await openStream(two.url, 'SendStreamingMessage', { message: msg('teal', { taskId: t.id }) });
+    const follow = await openStream(two.url, 'SendStreamingMessage', {
+      message: msg('teal', { taskId: t.id }),
+    });
     const events = await follow.rest();
     const ids = events.map((e) => Number(e.id));
-    assert.ok(ids.every((id) => id > Number(seen.id)), `ids keep growing: ${seen.id} then ${ids.join(',')}`);
+    assert.ok(
+      ids.every((id) => id > Number(seen.id)),
+      `ids keep growing: ${seen.id} then ${ids.join(',')}`,
+    );
     assert.equal(new Set(events.map((e) => e.id)).size, events.length, 'no id twice in a stream');
     await b.rest();
   } finally {
@@ -238,7 +332,9 @@ test('§4.2.2 each artifact event keeps the chunk it was sent with, even if the 
   const origin = await server.listen(0);
   try {
     const st = await openStream(`${origin}/rpc`, 'SendStreamingMessage', { message: msg('go') });
-    const parts = (await st.rest()).filter((e) => kindOf(e) === 'artifactUpdate').map((e) => e.data.result.artifactUpdate.artifact.parts[0].text);
+    const parts = (await st.rest())
+      .filter((e) => kindOf(e) === 'artifactUpdate')
+      .map((e) => e.data.result.artifactUpdate.artifact.parts[0].text);
     assert.deepEqual(parts, ['one', 'two']);
     const id = (await rpc(`${origin}/rpc`, 'ListTasks', {})).body.result.tasks[0].id;
     const t = (await rpc(`${origin}/rpc`, 'GetTask', { id })).body.result as Task;

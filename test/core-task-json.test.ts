@@ -13,8 +13,17 @@ const task = (state: Task['status']['state'], text: string): Task => ({
 });
 
 test('every result serialises to the same JSON as JSON.stringify would, non-ASCII included', () => {
-  for (const t of [task('TASK_STATE_COMPLETED', 'héllo ✓ 😀'), task('TASK_STATE_WORKING', 'naïve'), task('TASK_STATE_FAILED', 'plain')]) {
-    for (const [op, result] of [['GetTask', t], ['CancelTask', t], ['SendMessage', { task: t }], ['ListTasks', { tasks: [t] }]] as const) {
+  for (const t of [
+    task('TASK_STATE_COMPLETED', 'héllo ✓ 😀'),
+    task('TASK_STATE_WORKING', 'naïve'),
+    task('TASK_STATE_FAILED', 'plain'),
+  ]) {
+    for (const [op, result] of [
+      ['GetTask', t],
+      ['CancelTask', t],
+      ['SendMessage', { task: t }],
+      ['ListTasks', { tasks: [t] }],
+    ] as const) {
       assert.deepEqual(JSON.parse(resultJson(op, result)), result, `${op} ${t.status.state}`);
     }
   }

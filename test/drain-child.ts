@@ -8,8 +8,14 @@ import { createAgentServer, type AgentExecutor, type Logger } from '../src/serve
 import { SqliteTaskStore } from '../src/server/store/sqlite.js';
 
 const mode = process.env.DRAIN_MODE ?? 'finishes';
-const line = (level: string) => (obj: object, msg: string) => process.stderr.write(`${JSON.stringify({ level, msg, ...obj })}\n`);
-const logger: Logger = { debug: () => undefined, info: line('info'), warn: line('warn'), error: line('error') };
+const line = (level: string) => (obj: object, msg: string) =>
+  process.stderr.write(`${JSON.stringify({ level, msg, ...obj })}\n`);
+const logger: Logger = {
+  debug: () => undefined,
+  info: line('info'),
+  warn: line('warn'),
+  error: line('error'),
+};
 
 const executor: AgentExecutor = async (ctx, task) => {
   task.working('started');
@@ -20,7 +26,9 @@ const executor: AgentExecutor = async (ctx, task) => {
     task.complete('finished during the drain');
     return;
   }
-  await new Promise((r) => (ctx.signal.aborted ? r(undefined) : ctx.signal.addEventListener('abort', r, { once: true })));
+  await new Promise((r) =>
+    ctx.signal.aborted ? r(undefined) : ctx.signal.addEventListener('abort', r, { once: true }),
+  );
   task.cancel('stopped by the drain');
 };
 
@@ -34,7 +42,9 @@ const server = createAgentServer({
     name: 'drain-child',
     description: 'Runs one slow task',
     version: '1.0.0',
-    supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    supportedInterfaces: [
+      { url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ],
     capabilities: { streaming: true },
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],

@@ -12,7 +12,13 @@ import { BOUND_MS, agent, cardFor, message, optionsFor } from './rest-fixture.js
 
 function grpcCard(origin: string, url: string): AgentCard {
   const card = cardFor(origin, 'full');
-  return { ...card, supportedInterfaces: [{ url, protocolBinding: 'GRPC', protocolVersion: '1.0' }, ...card.supportedInterfaces] };
+  return {
+    ...card,
+    supportedInterfaces: [
+      { url, protocolBinding: 'GRPC', protocolVersion: '1.0' },
+      ...card.supportedInterfaces,
+    ],
+  };
 }
 
 test('drain: an open gRPC stream ends with UNAVAILABLE and the client resumes; the agent still finishes', async () => {
@@ -24,7 +30,9 @@ test('drain: an open gRPC stream ends with UNAVAILABLE and the client resumes; t
     await gate;
     task.complete();
   };
-  const server = createAgentServer(optionsFor('full', { executor: gated, card: (o, g) => grpcCard(o, g!.url), grpc: { port: 0 } }));
+  const server = createAgentServer(
+    optionsFor('full', { executor: gated, card: (o, g) => grpcCard(o, g!.url), grpc: { port: 0 } }),
+  );
   const origin = await server.listen(0);
   const resumes: Array<{ error?: { code?: string } }> = [];
   const client = await A2AClient.connect(origin, {
@@ -37,8 +45,15 @@ test('drain: an open gRPC stream ends with UNAVAILABLE and the client resumes; t
   const states: string[] = [];
   let failure: unknown;
   try {
-    for await (const ev of client.sendStreamingMessage({ message: message('gate grpc') } as never) as AsyncIterable<StreamResponse>) {
-      const state = 'task' in ev ? ev.task.status.state : 'statusUpdate' in ev ? ev.statusUpdate.status.state : '';
+    for await (const ev of client.sendStreamingMessage({
+      message: message('gate grpc'),
+    } as never) as AsyncIterable<StreamResponse>) {
+      const state =
+        'task' in ev
+          ? ev.task.status.state
+          : 'statusUpdate' in ev
+            ? ev.statusUpdate.status.state
+            : '';
       states.push(state);
       if (state === 'TASK_STATE_WORKING' && !draining) draining = server.drain(BOUND_MS);
     }
@@ -47,8 +62,15 @@ test('drain: an open gRPC stream ends with UNAVAILABLE and the client resumes; t
   }
   release();
   const report = await draining!;
-  assert.ok(states.includes('TASK_STATE_WORKING') && !states.includes('TASK_STATE_COMPLETED'), states.join());
-  assert.equal(resumes[0]?.error?.code, 'UNAVAILABLE', 'the stream ended with UNAVAILABLE, and the client tried to resume');
+  assert.ok(
+    states.includes('TASK_STATE_WORKING') && !states.includes('TASK_STATE_COMPLETED'),
+    states.join(),
+  );
+  assert.equal(
+    resumes[0]?.error?.code,
+    'UNAVAILABLE',
+    'the stream ended with UNAVAILABLE, and the client tried to resume',
+  );
   assert.ok(isA2AClientError(failure), String(failure));
   assert.deepEqual(report.streams, { sse: 0, grpc: 1 });
   assert.deepEqual(report.tasksAborted, []);

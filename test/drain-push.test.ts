@@ -15,14 +15,18 @@ const LOOPBACK = { push: { policy: { allowLoopback: true } } };
 test('drain: the final event of an agent that finishes during the drain reaches its webhook before the store closes', async () => {
   const hook = await startWebhook();
   const s = await start(PUSH, LOOPBACK);
-  const task = await sendTask(s.url, 'gate p1', { configuration: { returnImmediately: true, taskPushNotificationConfig: { url: hook.url } } });
+  const task = await sendTask(s.url, 'gate p1', {
+    configuration: { returnImmediately: true, taskPushNotificationConfig: { url: hook.url } },
+  });
   await waitForTask(s.url, task.id, (t) => t.status.state === 'TASK_STATE_WORKING');
   const draining = s.server.drain(100_000);
   s.probe.gate('p1').open();
   const report = await draining;
   assert.equal(report.pushesDropped, 0);
   assert.equal(report.deadlineExceeded, false);
-  const states = hook.hits.map((h) => JSON.parse(h.body) as { statusUpdate?: { status: { state: string } } }).map((b) => b.statusUpdate?.status.state);
+  const states = hook.hits
+    .map((h) => JSON.parse(h.body) as { statusUpdate?: { status: { state: string } } })
+    .map((b) => b.statusUpdate?.status.state);
   assert.ok(states.includes('TASK_STATE_COMPLETED'), `delivered: ${states.join()}`);
 });
 
@@ -34,7 +38,9 @@ test('drain: a webhook still not answering at the deadline → its notifications
   });
   const s = await start(PUSH, { ...LOOPBACK, drain: { deadlineMs: 200 } });
   try {
-    const task = await sendTask(s.url, 'gate p2', { configuration: { returnImmediately: true, taskPushNotificationConfig: { url: hook.url } } });
+    const task = await sendTask(s.url, 'gate p2', {
+      configuration: { returnImmediately: true, taskPushNotificationConfig: { url: hook.url } },
+    });
     await waitForTask(s.url, task.id, (t) => t.status.state === 'TASK_STATE_WORKING');
     await hook.waitFor(1);
     s.probe.gate('p2').open();

@@ -8,7 +8,13 @@ import { after, before, describe, test } from 'node:test';
 import { ERRORS } from '../src/protocol/index.js';
 import { GRPC_CODES } from '../src/protocol/grpc/index.js';
 import { CASES, type Ctx } from './equivalence-cases.js';
-import { closeRawClients, grpcCall, grpcOpen, startGrpcAgent, type GrpcOpened } from './grpc-fixture.js';
+import {
+  closeRawClients,
+  grpcCall,
+  grpcOpen,
+  startGrpcAgent,
+  type GrpcOpened,
+} from './grpc-fixture.js';
 import type { OperationName } from '../src/protocol/index.js';
 import {
   BINDINGS as HTTP_BINDINGS,
@@ -43,11 +49,23 @@ after(async () => {
 });
 
 /** Perform `op` on `binding` of the agent at `at`. */
-function call(at: { http: string; grpc: string }, binding: Binding, op: OperationName, params: Record<string, any> = {}, o: CallOptions = {}): Promise<Outcome> {
-  return binding === 'grpc' ? grpcCall(at.grpc, op, params, o) : httpCall(at.http, binding, op, params, o);
+function call(
+  at: { http: string; grpc: string },
+  binding: Binding,
+  op: OperationName,
+  params: Record<string, any> = {},
+  o: CallOptions = {},
+): Promise<Outcome> {
+  return binding === 'grpc'
+    ? grpcCall(at.grpc, op, params, o)
+    : httpCall(at.http, binding, op, params, o);
 }
 
-function ctx(at: { http: string; grpc: string }, binding: Binding, tenant: string | undefined): Ctx {
+function ctx(
+  at: { http: string; grpc: string },
+  binding: Binding,
+  tenant: string | undefined,
+): Ctx {
   const t = tenant !== undefined ? { tenant } : {};
   if (binding === 'grpc') {
     return {
@@ -87,21 +105,44 @@ describe('§5.1 the same scenario over JSON-RPC, HTTP+JSON and gRPC', () => {
           if (c.expect === 'ok') {
             assert.equal(o.error, undefined, `[${b}] unexpected error ${JSON.stringify(o.error)}`);
           } else {
-            assert.equal(o.error?.kind, c.expect, `[${b}] expected ${c.expect}, got ${JSON.stringify(o.error ?? o.result)}`);
+            assert.equal(
+              o.error?.kind,
+              c.expect,
+              `[${b}] expected ${c.expect}, got ${JSON.stringify(o.error ?? o.result)}`,
+            );
             const spec = ERRORS[c.expect];
             const wantStatus =
-              b === 'grpc' ? GRPC_CODES[spec.grpcStatus as keyof typeof GRPC_CODES] : b === 'rest' ? spec.httpStatus : c.expect === 'Unauthenticated' ? 401 : 200;
+              b === 'grpc'
+                ? GRPC_CODES[spec.grpcStatus as keyof typeof GRPC_CODES]
+                : b === 'rest'
+                  ? spec.httpStatus
+                  : c.expect === 'Unauthenticated'
+                    ? 401
+                    : 200;
             assert.equal(o.status, wantStatus, `[${b}] ${b === 'grpc' ? 'gRPC' : 'HTTP'} status`);
             if (spec.a2a) {
               const info = o.error!.details.find((d: any) => d.reason === spec.reason);
-              assert.equal(info?.domain, 'a2a-protocol.org', `[${b}] ErrorInfo with reason ${spec.reason}`);
+              assert.equal(
+                info?.domain,
+                'a2a-protocol.org',
+                `[${b}] ErrorInfo with reason ${spec.reason}`,
+              );
             }
-            if (c.expect === 'Unauthenticated') assert.equal(o.headers.get('www-authenticate'), 'Bearer realm="test"');
+            if (c.expect === 'Unauthenticated')
+              assert.equal(o.headers.get('www-authenticate'), 'Bearer realm="test"');
           }
           c.check?.(o);
         }
-        assert.deepEqual(comparable(outcomes.rest), comparable(outcomes.jsonrpc), 'HTTP+JSON = JSON-RPC');
-        assert.deepEqual(comparable(outcomes.grpc), comparable(outcomes.jsonrpc), 'gRPC = JSON-RPC');
+        assert.deepEqual(
+          comparable(outcomes.rest),
+          comparable(outcomes.jsonrpc),
+          'HTTP+JSON = JSON-RPC',
+        );
+        assert.deepEqual(
+          comparable(outcomes.grpc),
+          comparable(outcomes.jsonrpc),
+          'gRPC = JSON-RPC',
+        );
       });
     }
   }
@@ -111,20 +152,44 @@ describe('multi-tenancy: the tenant scopes every lookup, on every binding', () =
   for (const b of BINDINGS) {
     test(`[${b}] a task created under tenant A is TaskNotFound under tenant B and without a tenant`, async () => {
       const origin = origins.full;
-      const created = await call(origin, b, 'SendMessage', { message: message('echo scoped') }, { tenant: 'tenant-a' });
+      const created = await call(
+        origin,
+        b,
+        'SendMessage',
+        { message: message('echo scoped') },
+        { tenant: 'tenant-a' },
+      );
       const id = created.result.task.id;
-      assert.equal((await call(origin, b, 'GetTask', { id }, { tenant: 'tenant-a' })).result.id, id);
+      assert.equal(
+        (await call(origin, b, 'GetTask', { id }, { tenant: 'tenant-a' })).result.id,
+        id,
+      );
       for (const o of [{ tenant: 'tenant-b' }, {}]) {
         assert.equal((await call(origin, b, 'GetTask', { id }, o)).error?.kind, 'TaskNotFound');
         assert.equal((await call(origin, b, 'CancelTask', { id }, o)).error?.kind, 'TaskNotFound');
-        assert.equal((await call(origin, b, 'SubscribeToTask', { id }, o)).error?.kind, 'TaskNotFound');
-        const listed = await call(origin, b, 'ListTasks', { contextId: created.result.task.contextId }, o);
+        assert.equal(
+          (await call(origin, b, 'SubscribeToTask', { id }, o)).error?.kind,
+          'TaskNotFound',
+        );
+        const listed = await call(
+          origin,
+          b,
+          'ListTasks',
+          { contextId: created.result.task.contextId },
+          o,
+        );
         assert.deepEqual(listed.result.tasks, []);
       }
       // The other bindings see the same store: tenant A's task is there, under tenant A only.
       for (const other of BINDINGS.filter((x) => x !== b)) {
-        assert.equal((await call(origin, other, 'GetTask', { id }, { tenant: 'tenant-a' })).result.id, id);
-        assert.equal((await call(origin, other, 'GetTask', { id }, { tenant: 'tenant-b' })).error?.kind, 'TaskNotFound');
+        assert.equal(
+          (await call(origin, other, 'GetTask', { id }, { tenant: 'tenant-a' })).result.id,
+          id,
+        );
+        assert.equal(
+          (await call(origin, other, 'GetTask', { id }, { tenant: 'tenant-b' })).error?.kind,
+          'TaskNotFound',
+        );
       }
     });
   }
@@ -132,10 +197,18 @@ describe('multi-tenancy: the tenant scopes every lookup, on every binding', () =
   test('[rest] a body tenant equal to the path tenant is fine; a different one is a 400 naming tenant', async () => {
     const base = `${origins.full.http}/a2a/rest/tenant-a/message:send`;
     const headers = { 'a2a-version': '1.0', 'content-type': 'application/a2a+json' };
-    const same = await fetch(base, { method: 'POST', headers, body: JSON.stringify({ tenant: 'tenant-a', message: message('echo') }) });
+    const same = await fetch(base, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ tenant: 'tenant-a', message: message('echo') }),
+    });
     assert.equal(same.status, 200);
     assert.equal((await same.json()).task.status.state, 'TASK_STATE_COMPLETED');
-    const clash = await fetch(base, { method: 'POST', headers, body: JSON.stringify({ tenant: 'tenant-b', message: message('echo') }) });
+    const clash = await fetch(base, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ tenant: 'tenant-b', message: message('echo') }),
+    });
     assert.equal(clash.status, 400);
     const body = await clash.json();
     const violations = body.error.details.find((d: any) => d.fieldViolations).fieldViolations;
@@ -150,7 +223,13 @@ describe('multi-tenancy: the tenant scopes every lookup, on every binding', () =
       body: JSON.stringify({ tenant: 'tenant-c', message: message('echo') }),
     });
     const id = (await res.json()).task.id;
-    assert.equal((await call(origins.full, 'rest', 'GetTask', { id }, { tenant: 'tenant-c' })).result.id, id);
-    assert.equal((await call(origins.full, 'jsonrpc', 'GetTask', { id })).error?.kind, 'TaskNotFound');
+    assert.equal(
+      (await call(origins.full, 'rest', 'GetTask', { id }, { tenant: 'tenant-c' })).result.id,
+      id,
+    );
+    assert.equal(
+      (await call(origins.full, 'jsonrpc', 'GetTask', { id })).error?.kind,
+      'TaskNotFound',
+    );
   });
 });

@@ -28,11 +28,15 @@ interface Surface {
 
 type Entries = Record<string, { types: string; default: string }>;
 
-const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { name: string; exports: Record<string, unknown> };
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  name: string;
+  exports: Record<string, unknown>;
+};
 const entries = Object.fromEntries(
   Object.entries(pkg.exports).filter(([, target]) => typeof target === 'object'),
 ) as Entries;
-const specifier = (subpath: string) => (subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);
+const specifier = (subpath: string) =>
+  subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
 
 let declaredCache: Map<string, { values: string[]; types: string[] }> | undefined;
 
@@ -44,8 +48,14 @@ function declaredSurfaces(): Map<string, { values: string[]; types: string[] }> 
 
 function readDeclarations(): Map<string, { values: string[]; types: string[] }> {
   const files = Object.values(entries).map((e) => path.join(root, e.types));
-  for (const f of files) assert.ok(existsSync(f), `${path.relative(root, f)} is missing: run npm run build first`);
-  const program = ts.createProgram(files, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true, types: [] });
+  for (const f of files)
+    assert.ok(existsSync(f), `${path.relative(root, f)} is missing: run npm run build first`);
+  const program = ts.createProgram(files, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+    types: [],
+  });
   const checker = program.getTypeChecker();
   const out = new Map<string, { values: string[]; types: string[] }>();
   for (const [subpath, e] of Object.entries(entries)) {
@@ -55,9 +65,11 @@ function readDeclarations(): Map<string, { values: string[]; types: string[] }> 
     const values: string[] = [];
     const types: string[] = [];
     for (const symbol of checker.getExportsOfModule(moduleSymbol)) {
-      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      const target =
+        symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
       // `export type { X }` of a value is an alias the compiler marks type-only: it is not there at run time.
-      const typeOnly = symbol.declarations?.some((d) => ts.isTypeOnlyImportOrExportDeclaration(d)) ?? false;
+      const typeOnly =
+        symbol.declarations?.some((d) => ts.isTypeOnlyImportOrExportDeclaration(d)) ?? false;
       (target.flags & ts.SymbolFlags.Value && !typeOnly ? values : types).push(symbol.name);
     }
     out.set(subpath, { values: values.sort(), types: types.sort() });
@@ -70,7 +82,10 @@ async function currentSurfaces(): Promise<Record<string, Surface>> {
   const out: Record<string, Surface> = {};
   for (const subpath of Object.keys(entries)) {
     const mod = (await import(specifier(subpath))) as Record<string, unknown>;
-    out[specifier(subpath)] = { runtime: Object.keys(mod).sort(), types: declared.get(subpath)!.types };
+    out[specifier(subpath)] = {
+      runtime: Object.keys(mod).sort(),
+      types: declared.get(subpath)!.types,
+    };
   }
   return out;
 }
@@ -78,7 +93,10 @@ async function currentSurfaces(): Promise<Record<string, Surface>> {
 function difference(label: string, was: string[] = [], now: string[] = []): string[] {
   const added = now.filter((n) => !was.includes(n));
   const removed = was.filter((n) => !now.includes(n));
-  return [...(added.length ? [`  ${label} added: ${added.join(', ')}`] : []), ...(removed.length ? [`  ${label} removed: ${removed.join(', ')}`] : [])];
+  return [
+    ...(added.length ? [`  ${label} added: ${added.join(', ')}`] : []),
+    ...(removed.length ? [`  ${label} removed: ${removed.join(', ')}`] : []),
+  ];
 }
 
 test('every entry point exports exactly the names in test/exports.snapshot.json', async (t) => {
@@ -94,16 +112,27 @@ test('every entry point exports exactly the names in test/exports.snapshot.json'
   for (const name of new Set([...Object.keys(was), ...Object.keys(now)])) {
     if (!now[name]) problems.push(`${name}: the entry point is gone from package.json exports`);
     else if (!was[name]) problems.push(`${name}: a new entry point`);
-    const lines = [...difference('runtime', was[name]?.runtime, now[name]?.runtime), ...difference('type', was[name]?.types, now[name]?.types)];
+    const lines = [
+      ...difference('runtime', was[name]?.runtime, now[name]?.runtime),
+      ...difference('type', was[name]?.types, now[name]?.types),
+    ];
     if (lines.length && was[name] && now[name]) problems.push(`${name}:`, ...lines);
   }
-  assert.equal(problems.length, 0, `The public surface changed:\n${problems.join('\n')}\n${HOW_TO_UPDATE}`);
+  assert.equal(
+    problems.length,
+    0,
+    `The public surface changed:\n${problems.join('\n')}\n${HOW_TO_UPDATE}`,
+  );
 });
 
 test('what each entry point declares as a value is what it exports at run time', async () => {
   const declared = declaredSurfaces();
   for (const subpath of Object.keys(entries)) {
     const mod = (await import(specifier(subpath))) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(mod).sort(), declared.get(subpath)!.values, `${specifier(subpath)}: .d.ts values vs. the module object`);
+    assert.deepEqual(
+      Object.keys(mod).sort(),
+      declared.get(subpath)!.values,
+      `${specifier(subpath)}: .d.ts values vs. the module object`,
+    );
   }
 });

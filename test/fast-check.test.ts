@@ -35,33 +35,85 @@ const wire = (v: unknown): any => {
   const text = JSON.stringify(v);
   return text === undefined ? undefined : JSON.parse(text);
 };
-const msg = (extra: object = {}) => ({ messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hello' }], ...extra });
+const msg = (extra: object = {}) => ({
+  messageId: 'm-1',
+  role: 'ROLE_USER',
+  parts: [{ text: 'hello' }],
+  ...extra,
+});
 
 const COMMON: Array<[Op, string, unknown]> = [
   ['SendMessage', 'minimal text message', { message: msg() }],
-  ['SendMessage', 'agent role, several text parts with mediaType/filename/metadata', {
-    message: msg({ role: 'ROLE_AGENT', parts: [{ text: 'a', mediaType: 'text/plain', filename: 'a.txt', metadata: { k: 1 } }, { text: '' }] }),
-  }],
-  ['SendMessage', 'every common member', {
-    tenant: 'acme',
-    message: msg({
-      contextId: 'ctx-1', taskId: 'task-1', metadata: { trace: 'abc', nested: { a: [1, null, 'x'] } },
-      extensions: ['urn:ext:a'], referenceTaskIds: ['task-0'],
-    }),
-    configuration: { acceptedOutputModes: ['text/plain', 'application/json'], historyLength: 10, returnImmediately: true },
-    metadata: { origin: 'test', n: 1.5, flag: false, list: [{}] },
-  }],
-  ['SendMessage', 'empty tenant, configuration, metadata and lists', {
-    tenant: '', message: msg({ contextId: '', metadata: {}, extensions: [], referenceTaskIds: [] }), configuration: {}, metadata: {},
-  }],
-  ['SendMessage', 'historyLength 0 and returnImmediately false', { message: msg(), configuration: { historyLength: 0, returnImmediately: false } }],
-  ['SendMessage', 'metadata whose own constructor member is data', { message: msg({ metadata: { constructor: 'x' } }) }],
-  ['SendStreamingMessage', 'streaming, same shape', { message: msg({ contextId: 'ctx-1' }), configuration: { acceptedOutputModes: ['text/plain'] } }],
+  [
+    'SendMessage',
+    'agent role, several text parts with mediaType/filename/metadata',
+    {
+      message: msg({
+        role: 'ROLE_AGENT',
+        parts: [
+          { text: 'a', mediaType: 'text/plain', filename: 'a.txt', metadata: { k: 1 } },
+          { text: '' },
+        ],
+      }),
+    },
+  ],
+  [
+    'SendMessage',
+    'every common member',
+    {
+      tenant: 'acme',
+      message: msg({
+        contextId: 'ctx-1',
+        taskId: 'task-1',
+        metadata: { trace: 'abc', nested: { a: [1, null, 'x'] } },
+        extensions: ['urn:ext:a'],
+        referenceTaskIds: ['task-0'],
+      }),
+      configuration: {
+        acceptedOutputModes: ['text/plain', 'application/json'],
+        historyLength: 10,
+        returnImmediately: true,
+      },
+      metadata: { origin: 'test', n: 1.5, flag: false, list: [{}] },
+    },
+  ],
+  [
+    'SendMessage',
+    'empty tenant, configuration, metadata and lists',
+    {
+      tenant: '',
+      message: msg({ contextId: '', metadata: {}, extensions: [], referenceTaskIds: [] }),
+      configuration: {},
+      metadata: {},
+    },
+  ],
+  [
+    'SendMessage',
+    'historyLength 0 and returnImmediately false',
+    { message: msg(), configuration: { historyLength: 0, returnImmediately: false } },
+  ],
+  [
+    'SendMessage',
+    'metadata whose own constructor member is data',
+    { message: msg({ metadata: { constructor: 'x' } }) },
+  ],
+  [
+    'SendStreamingMessage',
+    'streaming, same shape',
+    {
+      message: msg({ contextId: 'ctx-1' }),
+      configuration: { acceptedOutputModes: ['text/plain'] },
+    },
+  ],
   ['GetTask', 'id only', { id: 'task-1' }],
   ['GetTask', 'id, historyLength and tenant', { id: 'task-1', historyLength: 3, tenant: 'acme' }],
   ['GetTask', 'historyLength 0', { id: 'task-1', historyLength: 0 }],
   ['CancelTask', 'id only', { id: 'task-1' }],
-  ['CancelTask', 'id, tenant and metadata', { id: 'task-1', tenant: 'acme', metadata: { reason: 'user' } }],
+  [
+    'CancelTask',
+    'id, tenant and metadata',
+    { id: 'task-1', tenant: 'acme', metadata: { reason: 'user' } },
+  ],
   ['SubscribeToTask', 'id only', { id: 'task-1' }],
   ['SubscribeToTask', 'id and tenant', { id: 'task-1', tenant: '' }],
 ];
@@ -86,18 +138,53 @@ describe('common request shapes take the fast path and zod agrees', () => {
 const nullProto = (o: object) => Object.assign(Object.create(null), o);
 const LEFT_TO_ZOD: Array<[Op, string, unknown]> = [
   ['SendMessage', 'unknown top-level member (zod strips it)', wire({ message: msg(), extra: 1 })],
-  ['SendMessage', 'unknown part member (zod strips it)', wire({ message: msg({ parts: [{ text: 'a', kind: 'text' }] }) })],
+  [
+    'SendMessage',
+    'unknown part member (zod strips it)',
+    wire({ message: msg({ parts: [{ text: 'a', kind: 'text' }] }) }),
+  ],
   ['SendMessage', 'null member', wire({ message: msg({ contextId: null }) })],
-  ['SendMessage', 'undefined-valued optional member', { message: msg({ parts: [{ text: 'a', mediaType: undefined }] }) }],
-  ['SendMessage', 'inline taskPushNotificationConfig (rare; needs URL parsing)', wire({ message: msg(), configuration: { taskPushNotificationConfig: { url: 'https://x.test/h' } } })],
-  ['SendMessage', 'metadata with an own __proto__ member (zod drops it)', { message: msg({ metadata: JSON.parse('{"__proto__":{"a":1}}') }) }],
-  ['SendMessage', 'null-prototype message (zod output has Object.prototype)', { message: nullProto(msg()) }],
+  [
+    'SendMessage',
+    'undefined-valued optional member',
+    { message: msg({ parts: [{ text: 'a', mediaType: undefined }] }) },
+  ],
+  [
+    'SendMessage',
+    'inline taskPushNotificationConfig (rare; needs URL parsing)',
+    wire({
+      message: msg(),
+      configuration: { taskPushNotificationConfig: { url: 'https://x.test/h' } },
+    }),
+  ],
+  [
+    'SendMessage',
+    'metadata with an own __proto__ member (zod drops it)',
+    { message: msg({ metadata: JSON.parse('{"__proto__":{"a":1}}') }) },
+  ],
+  [
+    'SendMessage',
+    'null-prototype message (zod output has Object.prototype)',
+    { message: nullProto(msg()) },
+  ],
   ['SendMessage', 'empty messageId', wire({ message: msg({ messageId: '' }) })],
   ['SendMessage', 'role in the wrong spelling', wire({ message: msg({ role: 'user' }) })],
   ['SendMessage', 'no parts', wire({ message: msg({ parts: [] }) })],
-  ['SendMessage', 'a part without content', wire({ message: msg({ parts: [{ mediaType: 'text/plain' }] }) })],
-  ['SendMessage', 'a part with two contents', wire({ message: msg({ parts: [{ text: 'a', url: 'https://x.test/f' }] }) })],
-  ['SendMessage', 'raw that is not base64', wire({ message: msg({ parts: [{ raw: 'not base64!' }] }) })],
+  [
+    'SendMessage',
+    'a part without content',
+    wire({ message: msg({ parts: [{ mediaType: 'text/plain' }] }) }),
+  ],
+  [
+    'SendMessage',
+    'a part with two contents',
+    wire({ message: msg({ parts: [{ text: 'a', url: 'https://x.test/f' }] }) }),
+  ],
+  [
+    'SendMessage',
+    'raw that is not base64',
+    wire({ message: msg({ parts: [{ raw: 'not base64!' }] }) }),
+  ],
   ['SendMessage', 'empty url', wire({ message: msg({ parts: [{ url: '' }] }) })],
   ['SendMessage', 'metadata as an array', wire({ message: msg({ metadata: [1] }) })],
   ['SendMessage', 'extensions with a number', wire({ message: msg({ extensions: ['a', 1] }) })],
@@ -111,7 +198,11 @@ const LEFT_TO_ZOD: Array<[Op, string, unknown]> = [
   ['GetTask', 'historyLength as a string', wire({ id: 't', historyLength: '3' })],
   ['GetTask', 'empty id', wire({ id: '' })],
   ['CancelTask', 'metadata null', wire({ id: 't', metadata: null })],
-  ['SubscribeToTask', 'historyLength is not a Subscribe member', wire({ id: 't', historyLength: 1 })],
+  [
+    'SubscribeToTask',
+    'historyLength is not a Subscribe member',
+    wire({ id: 't', historyLength: 1 }),
+  ],
 ];
 
 describe('shapes that are left to zod (fast check answers undefined)', () => {
@@ -134,21 +225,88 @@ function prng(seed: number): () => number {
 }
 
 const VALUES: Array<() => unknown> = [
-  () => null, () => undefined, () => 0, () => -0, () => 3, () => 1.5, () => -1, () => 1e300, () => 2 ** 53,
-  () => '', () => 'x', () => 'ROLE_USER', () => 'ROLE_AGENT', () => 'role_user', () => 'aGVsbG8=', () => 'not base64!',
-  () => 'https://x.test/f', () => true, () => false, () => [], () => ['a'], () => [1], () => [null], () => ({}),
-  () => ({ a: 1 }), () => ({ text: 't' }), () => [{ text: 't' }], () => ({ url: 'https://x.test/h' }), () => () => 1,
+  () => null,
+  () => undefined,
+  () => 0,
+  () => -0,
+  () => 3,
+  () => 1.5,
+  () => -1,
+  () => 1e300,
+  () => 2 ** 53,
+  () => '',
+  () => 'x',
+  () => 'ROLE_USER',
+  () => 'ROLE_AGENT',
+  () => 'role_user',
+  () => 'aGVsbG8=',
+  () => 'not base64!',
+  () => 'https://x.test/f',
+  () => true,
+  () => false,
+  () => [],
+  () => ['a'],
+  () => [1],
+  () => [null],
+  () => ({}),
+  () => ({ a: 1 }),
+  () => ({ text: 't' }),
+  () => [{ text: 't' }],
+  () => ({ url: 'https://x.test/h' }),
+  () => () => 1,
 ];
 const KEYS = [
-  'text', 'raw', 'url', 'data', 'metadata', 'filename', 'mediaType', 'messageId', 'role', 'parts', 'contextId', 'taskId',
-  'extensions', 'referenceTaskIds', 'tenant', 'message', 'configuration', 'acceptedOutputModes', 'historyLength',
-  'returnImmediately', 'taskPushNotificationConfig', 'id', 'unknownMember', 'constructor', '0',
+  'text',
+  'raw',
+  'url',
+  'data',
+  'metadata',
+  'filename',
+  'mediaType',
+  'messageId',
+  'role',
+  'parts',
+  'contextId',
+  'taskId',
+  'extensions',
+  'referenceTaskIds',
+  'tenant',
+  'message',
+  'configuration',
+  'acceptedOutputModes',
+  'historyLength',
+  'returnImmediately',
+  'taskPushNotificationConfig',
+  'id',
+  'unknownMember',
+  'constructor',
+  '0',
 ];
 
 const BASES: Array<[Op, unknown]> = [
-  ...COMMON.filter(([op]) => op !== 'SendStreamingMessage').map(([op, , s]): [Op, unknown] => [op, s]),
-  ['SendMessage', { message: msg({ parts: [{ url: 'https://x.test/f', mediaType: 'image/png' }, { raw: 'aGVsbG8=' }, { data: { a: [1] } }] }) }],
-  ['SendMessage', { message: msg(), configuration: { taskPushNotificationConfig: { url: 'https://x.test/h', token: 't' } } }],
+  ...COMMON.filter(([op]) => op !== 'SendStreamingMessage').map(([op, , s]): [Op, unknown] => [
+    op,
+    s,
+  ]),
+  [
+    'SendMessage',
+    {
+      message: msg({
+        parts: [
+          { url: 'https://x.test/f', mediaType: 'image/png' },
+          { raw: 'aGVsbG8=' },
+          { data: { a: [1] } },
+        ],
+      }),
+    },
+  ],
+  [
+    'SendMessage',
+    {
+      message: msg(),
+      configuration: { taskPushNotificationConfig: { url: 'https://x.test/h', token: 't' } },
+    },
+  ],
 ];
 
 function pick<T>(rand: () => number, list: readonly T[]): T {
@@ -179,7 +337,13 @@ function mutate(rand: () => number, root: any): string {
   if (kind === 0 && keys.length > 0) c[pick(rand, keys)] = pick(rand, VALUES)();
   else if (kind === 1 && keys.length > 0) delete c[pick(rand, keys)];
   else if (kind === 2) c[pick(rand, KEYS)] = pick(rand, VALUES)();
-  else if (kind === 3) Object.defineProperty(c, '__proto__', { value: {}, enumerable: true, writable: true, configurable: true });
+  else if (kind === 3)
+    Object.defineProperty(c, '__proto__', {
+      value: {},
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   else if (kind === 4) Object.setPrototypeOf(c, null);
   else c[pick(rand, KEYS)] = undefined;
   return `object#${kind}`;
@@ -214,12 +378,23 @@ describe('fast check never disagrees with zod (seeded mutation fuzz, 20 000 case
       if (fast !== undefined) {
         counts.fast++;
         assert.equal(fast, input, `${where}: the fast check must return its input`);
-        assert.ok(parsed.success, `${where}: fast path taken but zod refuses: ${parsed.error?.message}`);
-        assert.deepStrictEqual(parsed.data, input, `${where}: fast path taken but zod reshapes the request`);
+        assert.ok(
+          parsed.success,
+          `${where}: fast path taken but zod refuses: ${parsed.error?.message}`,
+        );
+        assert.deepStrictEqual(
+          parsed.data,
+          input,
+          `${where}: fast path taken but zod reshapes the request`,
+        );
       }
       if (clean && commonWireShape(input)) {
         counts.cleanCommon++;
-        assert.notEqual(fast, undefined, `${where}: a clean common shape missed the fast path: ${JSON.stringify(input)}`);
+        assert.notEqual(
+          fast,
+          undefined,
+          `${where}: a clean common shape missed the fast path: ${JSON.stringify(input)}`,
+        );
       }
     }
     t.diagnostic(JSON.stringify(counts));

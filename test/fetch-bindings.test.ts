@@ -47,7 +47,8 @@ after(async () => {
 function webCtx(handle: FetchHandler, binding: Binding, tenant: string | undefined): Ctx {
   const t = tenant !== undefined ? { tenant } : {};
   return {
-    call: async (op, params = {}, o = {}) => outcomeOf(binding, await webRequest(handle, binding, op, params, { ...t, ...o })),
+    call: async (op, params = {}, o = {}) =>
+      outcomeOf(binding, await webRequest(handle, binding, op, params, { ...t, ...o })),
     open: (op, params = {}, o = {}) => webRequest(handle, binding, op, params, { ...t, ...o }),
     read: (res) => outcomeOf(binding, res as Response),
   };
@@ -64,8 +65,17 @@ function nodeCtx(origin: string, binding: Binding, tenant: string | undefined): 
 
 /** What must match: status, the A2A-Extensions echo, and the result, events or error (ids and times aside). */
 function comparable(o: Outcome): unknown {
-  const body = o.error ? { kind: o.error.kind, message: o.error.message, details: o.error.details } : o.events ? { events: o.events } : { result: o.result };
-  return normalize({ status: o.status, extensions: o.headers.get('a2a-extensions'), challenge: o.headers.get('www-authenticate'), ...body });
+  const body = o.error
+    ? { kind: o.error.kind, message: o.error.message, details: o.error.details }
+    : o.events
+      ? { events: o.events }
+      : { result: o.result };
+  return normalize({
+    status: o.status,
+    extensions: o.headers.get('a2a-extensions'),
+    challenge: o.headers.get('www-authenticate'),
+    ...body,
+  });
 }
 
 describe('every operation over the fetch handler matches node:http, on both bindings', () => {
@@ -75,16 +85,29 @@ describe('every operation over the fetch handler matches node:http, on both bind
         for (const b of BINDINGS) {
           const web = await c.run(webCtx(handlers[c.agent], b, tenant));
           if (c.expect === 'ok') {
-            assert.equal(web.error, undefined, `[${b}] unexpected error ${JSON.stringify(web.error)}`);
+            assert.equal(
+              web.error,
+              undefined,
+              `[${b}] unexpected error ${JSON.stringify(web.error)}`,
+            );
           } else {
-            assert.equal(web.error?.kind, c.expect, `[${b}] expected ${c.expect}, got ${JSON.stringify(web.error ?? web.result)}`);
+            assert.equal(
+              web.error?.kind,
+              c.expect,
+              `[${b}] expected ${c.expect}, got ${JSON.stringify(web.error ?? web.result)}`,
+            );
             const spec = ERRORS[c.expect];
-            const want = b === 'rest' ? spec.httpStatus : c.expect === 'Unauthenticated' ? 401 : 200;
+            const want =
+              b === 'rest' ? spec.httpStatus : c.expect === 'Unauthenticated' ? 401 : 200;
             assert.equal(web.status, want, `[${b}] HTTP status`);
           }
           c.check?.(web);
           const node = await c.run(nodeCtx(origins[c.agent], b, tenant));
-          assert.deepEqual(comparable(web), comparable(node), `[${b}] the Web answer differs from the node:http one`);
+          assert.deepEqual(
+            comparable(web),
+            comparable(node),
+            `[${b}] the Web answer differs from the node:http one`,
+          );
         }
       });
     }
@@ -95,10 +118,27 @@ describe('multi-tenancy over the fetch handler', () => {
   for (const b of BINDINGS) {
     test(`[${b}] a task created under tenant A is TaskNotFound under tenant B`, async () => {
       const h = handlers.full;
-      const created = await outcomeOf(b, await webRequest(h, b, 'SendMessage', { message: message('echo scoped') }, { tenant: 'tenant-a' }));
+      const created = await outcomeOf(
+        b,
+        await webRequest(
+          h,
+          b,
+          'SendMessage',
+          { message: message('echo scoped') },
+          { tenant: 'tenant-a' },
+        ),
+      );
       const id = created.result.task.id;
-      assert.equal((await outcomeOf(b, await webRequest(h, b, 'GetTask', { id }, { tenant: 'tenant-a' }))).result.id, id);
-      assert.equal((await outcomeOf(b, await webRequest(h, b, 'GetTask', { id }, { tenant: 'tenant-b' }))).error?.kind, 'TaskNotFound');
+      assert.equal(
+        (await outcomeOf(b, await webRequest(h, b, 'GetTask', { id }, { tenant: 'tenant-a' })))
+          .result.id,
+        id,
+      );
+      assert.equal(
+        (await outcomeOf(b, await webRequest(h, b, 'GetTask', { id }, { tenant: 'tenant-b' })))
+          .error?.kind,
+        'TaskNotFound',
+      );
     });
   }
 });

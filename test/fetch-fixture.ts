@@ -17,7 +17,11 @@ export function webRequest(
   params: Record<string, any> = {},
   o: CallOptions & { signal?: AbortSignal } = {},
 ): Promise<Response> {
-  const headers: Record<string, string> = { 'a2a-version': '1.0', 'content-type': 'application/a2a+json', ...o.headers };
+  const headers: Record<string, string> = {
+    'a2a-version': '1.0',
+    'content-type': 'application/a2a+json',
+    ...o.headers,
+  };
   // The request's signal bounds the whole exchange: when it aborts, the handler ends the stream.
   const signal = o.signal ?? AbortSignal.timeout(BOUND_MS);
   if (binding === 'jsonrpc') {
@@ -26,12 +30,20 @@ export function webRequest(
     return handle(new Request(`${WEB}/a2a/jsonrpc`, { method: 'POST', headers, body, signal }));
   }
   const r = restRequest(op, params, o);
-  const init: RequestInit = { method: r.verb, headers, signal, ...(r.body !== undefined ? { body: r.body } : {}) };
+  const init: RequestInit = {
+    method: r.verb,
+    headers,
+    signal,
+    ...(r.body !== undefined ? { body: r.body } : {}),
+  };
   return handle(new Request(`${WEB}/a2a/rest${r.path}`, init));
 }
 
 /** Read SSE frames from a body until `stop` says so or the stream ends (bounded in reads and time). */
-export async function readFrames(body: ReadableStream<Uint8Array>, stop: (frames: string[]) => boolean = () => false): Promise<{ frames: string[]; chunks: string[]; ended: boolean }> {
+export async function readFrames(
+  body: ReadableStream<Uint8Array>,
+  stop: (frames: string[]) => boolean = () => false,
+): Promise<{ frames: string[]; chunks: string[]; ended: boolean }> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const chunks: string[] = [];
@@ -39,7 +51,10 @@ export async function readFrames(body: ReadableStream<Uint8Array>, stop: (frames
   // Nothing but this stream may be pending (no socket holds the process): a timer keeps it alive and bounds the wait.
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('the stream neither ended nor reached what the test waited for')), BOUND_MS);
+    timer = setTimeout(
+      () => reject(new Error('the stream neither ended nor reached what the test waited for')),
+      BOUND_MS,
+    );
   });
   try {
     for (let i = 0; i < 10_000; i++) {

@@ -7,7 +7,12 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { PUSH_JWKS_PATH, WELL_KNOWN_CARD_PATH } from '../src/protocol/index.js';
-import { createAgentServer, generatePushSigner, type AgentServer, type AgentServerOptions } from '../src/server/index.js';
+import {
+  createAgentServer,
+  generatePushSigner,
+  type AgentServer,
+  type AgentServerOptions,
+} from '../src/server/index.js';
 import { toFetchHandler, type FetchHandler } from '../src/server/adapters/fetch.js';
 import { H, WEB } from './fetch-fixture.js';
 import { message, optionsFor } from './rest-fixture.js';
@@ -23,29 +28,39 @@ function web(extra: Partial<AgentServerOptions> = {}, origin: string | null = WE
   return toFetchHandler(server, origin ? { origin } : {});
 }
 
-const rpcBody = (method: string, params: unknown = {}) => JSON.stringify({ jsonrpc: '2.0', id: 7, method, params });
-const post = (h: FetchHandler, path: string, body: BodyInit, headers: Record<string, string> = H, extra: RequestInit = {}) =>
-  h(new Request(`${WEB}${path}`, { method: 'POST', headers, body, ...extra }));
+const rpcBody = (method: string, params: unknown = {}) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 7, method, params });
+const post = (
+  h: FetchHandler,
+  path: string,
+  body: BodyInit,
+  headers: Record<string, string> = H,
+  extra: RequestInit = {},
+) => h(new Request(`${WEB}${path}`, { method: 'POST', headers, body, ...extra }));
 
 /** A request body that yields `chunks` chunks of `size` bytes, counting how many were pulled and whether it was cancelled. */
 function countingBody(chunks: number, size: number) {
   const seen = { pulled: 0, cancelled: false };
-  const stream = new ReadableStream<Uint8Array>({
-    pull(c) {
-      if (seen.pulled >= chunks) return c.close();
-      seen.pulled++;
-      c.enqueue(new TextEncoder().encode(seen.pulled === 1 ? '{"message":"' : 'x'.repeat(size)));
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(c) {
+        if (seen.pulled >= chunks) return c.close();
+        seen.pulled++;
+        c.enqueue(new TextEncoder().encode(seen.pulled === 1 ? '{"message":"' : 'x'.repeat(size)));
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
     },
-    cancel() {
-      seen.cancelled = true;
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return { stream, seen };
 }
 
 describe('the agent card on the Web path', () => {
   const h = web({ cardMaxAgeSeconds: 60 });
-  const get = (headers: Record<string, string> = {}, method = 'GET') => h(new Request(`${WEB}${WELL_KNOWN_CARD_PATH}`, { method, headers }));
+  const get = (headers: Record<string, string> = {}, method = 'GET') =>
+    h(new Request(`${WEB}${WELL_KNOWN_CARD_PATH}`, { method, headers }));
 
   test('§8.6.1 GET: the card with its caching headers, advertising the configured origin', async () => {
     const res = await get();
@@ -68,15 +83,29 @@ describe('the agent card on the Web path', () => {
       assert.equal(res.headers.get('etag'), etag);
     }
     assert.equal((await get({ 'if-none-match': '"other"' })).status, 200);
-    assert.equal((await get({ 'if-modified-since': first.headers.get('last-modified')! })).status, 304);
-    assert.equal((await get({ 'if-none-match': '"other"', 'if-modified-since': first.headers.get('last-modified')! })).status, 200, 'If-None-Match decides when present');
+    assert.equal(
+      (await get({ 'if-modified-since': first.headers.get('last-modified')! })).status,
+      304,
+    );
+    assert.equal(
+      (
+        await get({
+          'if-none-match': '"other"',
+          'if-modified-since': first.headers.get('last-modified')!,
+        })
+      ).status,
+      200,
+      'If-None-Match decides when present',
+    );
   });
 
   test('HEAD has the headers and no body; other methods → 405 with Allow', async () => {
     const head = await get({}, 'HEAD');
     assert.equal(head.status, 200);
     assert.equal(await head.text(), '');
-    const put = await h(new Request(`${WEB}${WELL_KNOWN_CARD_PATH}`, { method: 'PUT', body: '{}' }));
+    const put = await h(
+      new Request(`${WEB}${WELL_KNOWN_CARD_PATH}`, { method: 'PUT', body: '{}' }),
+    );
     assert.equal(put.status, 405);
     assert.equal(put.headers.get('allow'), 'GET, HEAD');
   });
@@ -91,7 +120,9 @@ describe('the agent card on the Web path', () => {
     const lazy = toFetchHandler(server, { allowedHosts: ['agent.local:8080'] });
     const evil = await lazy(new Request(`http://evil.example${WELL_KNOWN_CARD_PATH}`));
     assert.equal(evil.status, 400);
-    const card = await (await lazy(new Request(`http://agent.local:8080${WELL_KNOWN_CARD_PATH}`))).json();
+    const card = await (
+      await lazy(new Request(`http://agent.local:8080${WELL_KNOWN_CARD_PATH}`))
+    ).json();
     assert.equal(card.supportedInterfaces[1].url, 'http://agent.local:8080/a2a/rest');
   });
 });
@@ -118,7 +149,10 @@ describe('request bodies and methods', () => {
   test('a declared body over the limit → 413 on both bindings', async () => {
     const h = web({ maxBodyBytes: 1024 });
     const big = JSON.stringify({ message: message('x'.repeat(2048)) });
-    const rpc = await post(h, '/a2a/jsonrpc', rpcBody('SendMessage', JSON.parse(big)), { ...H, 'content-length': '3000' });
+    const rpc = await post(h, '/a2a/jsonrpc', rpcBody('SendMessage', JSON.parse(big)), {
+      ...H,
+      'content-length': '3000',
+    });
     assert.equal(rpc.status, 413);
     assert.equal((await rpc.json()).error.code, -32600);
     const rest = await post(h, '/a2a/rest/message:send', big);
@@ -154,16 +188,30 @@ describe('request bodies and methods', () => {
 
   test('§9.1 media types: JSON-RPC refuses text/plain (415) and tolerates no Content-Type; HTTP+JSON refuses text/csv (415)', async () => {
     const h = web();
-    assert.equal((await post(h, '/a2a/jsonrpc', rpcBody('ListTasks'), { ...H, 'content-type': 'text/plain' })).status, 415);
-    const bare = await post(h, '/a2a/jsonrpc', new TextEncoder().encode(rpcBody('ListTasks')), { 'a2a-version': '1.0' });
+    assert.equal(
+      (await post(h, '/a2a/jsonrpc', rpcBody('ListTasks'), { ...H, 'content-type': 'text/plain' }))
+        .status,
+      415,
+    );
+    const bare = await post(h, '/a2a/jsonrpc', new TextEncoder().encode(rpcBody('ListTasks')), {
+      'a2a-version': '1.0',
+    });
     assert.equal(bare.status, 200);
     assert.ok((await bare.json()).result.tasks);
-    assert.equal((await post(h, '/a2a/rest/message:send', 'a,b', { ...H, 'content-type': 'text/csv' })).status, 415);
+    assert.equal(
+      (await post(h, '/a2a/rest/message:send', 'a,b', { ...H, 'content-type': 'text/csv' })).status,
+      415,
+    );
   });
 
   test('§14.1 HTTP+JSON answers in application/a2a+json unless the client accepts only application/json', async () => {
     const h = web();
-    const get = (accept?: string) => h(new Request(`${WEB}/a2a/rest/tasks?pageSize=1`, { headers: { 'a2a-version': '1.0', ...(accept ? { accept } : {}) } }));
+    const get = (accept?: string) =>
+      h(
+        new Request(`${WEB}/a2a/rest/tasks?pageSize=1`, {
+          headers: { 'a2a-version': '1.0', ...(accept ? { accept } : {}) },
+        }),
+      );
     assert.equal((await get()).headers.get('content-type'), 'application/a2a+json');
     assert.equal((await get('application/json')).headers.get('content-type'), 'application/json');
   });
@@ -198,7 +246,11 @@ describe('request bodies and methods', () => {
 
   test('a unary answer is a complete Response: the host can read it after the handler returned', async () => {
     const h = web();
-    const res = await post(h, '/a2a/jsonrpc', rpcBody('SendMessage', { message: message('echo whole') }));
+    const res = await post(
+      h,
+      '/a2a/jsonrpc',
+      rpcBody('SendMessage', { message: message('echo whole') }),
+    );
     assert.equal(res.status, 200);
     const text = await res.text();
     assert.equal(JSON.parse(text).result.task.artifacts[0].parts[0].text, 'echo whole');

@@ -42,14 +42,22 @@ after(async () => {
   for (const s of servers) await s.close(100);
 });
 
-function agent(sse: { keepAliveMs?: number; maxBufferedBytes?: number } = {}): { server: AgentServer; handle: FetchHandler } {
-  const server = createAgentServer({ executor, card: (o) => cardFor(o, 'full'), sse: { keepAliveMs: 0, ...sse } });
+function agent(sse: { keepAliveMs?: number; maxBufferedBytes?: number } = {}): {
+  server: AgentServer;
+  handle: FetchHandler;
+} {
+  const server = createAgentServer({
+    executor,
+    card: (o) => cardFor(o, 'full'),
+    sse: { keepAliveMs: 0, ...sse },
+  });
   servers.push(server);
   return { server, handle: toFetchHandler(server, { origin: 'https://agent.example' }) };
 }
 
 /** The StreamResponse of an event frame, whichever binding sent it. */
-const payload = (b: Binding, frame: string) => (b === 'jsonrpc' ? eventOf(frame).data.result : eventOf(frame).data);
+const payload = (b: Binding, frame: string) =>
+  b === 'jsonrpc' ? eventOf(frame).data.result : eventOf(frame).data;
 const SCOPE = { tenant: '', owner: '' };
 
 async function until(what: string, ok: () => boolean): Promise<void> {
@@ -64,7 +72,9 @@ describe('SSE as a ReadableStream', () => {
   for (const b of BINDINGS) {
     test(`[${b}] §3.1.2 a stream is a text/event-stream Response; one burst of events is one chunk`, async () => {
       const { handle } = agent();
-      const res = await webRequest(handle, b, 'SendStreamingMessage', { message: message('burst 3') });
+      const res = await webRequest(handle, b, 'SendStreamingMessage', {
+        message: message('burst 3'),
+      });
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('content-type'), 'text/event-stream');
       assert.equal(res.headers.get('cache-control'), 'no-cache');
@@ -73,7 +83,10 @@ describe('SSE as a ReadableStream', () => {
       assert.ok(ended);
       assert.equal(chunks.length, 1, 'a synchronous agent’s whole stream leaves in one chunk');
       assert.equal(frames.length, 7);
-      assert.ok(frames.every((f) => eventOf(f).id !== undefined), 'every event has an id');
+      assert.ok(
+        frames.every((f) => eventOf(f).id !== undefined),
+        'every event has an id',
+      );
       assert.ok(payload(b, frames[0]!).task);
       assert.equal(payload(b, frames.at(-1)!).statusUpdate.status.state, 'TASK_STATE_COMPLETED');
     });
@@ -81,7 +94,10 @@ describe('SSE as a ReadableStream', () => {
     test(`[${b}] SSE resume: the body cancelled mid-stream releases the subscription; Last-Event-ID replays what was missed`, async () => {
       const { server, handle } = agent();
       const gate = `resume-${b}`;
-      const started = await webRequest(handle, 'rest', 'SendMessage', { message: message(`wait ${gate}`), configuration: { returnImmediately: true } });
+      const started = await webRequest(handle, 'rest', 'SendMessage', {
+        message: message(`wait ${gate}`),
+        configuration: { returnImmediately: true },
+      });
       const id = (await started.json()).task.id as string;
       const sub = await webRequest(handle, b, 'SubscribeToTask', { id });
       assert.equal(sub.status, 200);
@@ -89,33 +105,68 @@ describe('SSE as a ReadableStream', () => {
       const firstId = eventOf(first.frames[0]!).id!;
       assert.equal(server.service.tasks.liveRun(SCOPE, id)?.listening, true);
       await sub.body!.cancel(); // the client goes away
-      assert.equal(server.service.tasks.liveRun(SCOPE, id)?.listening ?? false, false, 'the subscription is released');
+      assert.equal(
+        server.service.tasks.liveRun(SCOPE, id)?.listening ?? false,
+        false,
+        'the subscription is released',
+      );
 
       gates.get(gate)!();
-      await until('the task to complete', () => server.service.tasks.liveRun(SCOPE, id)?.task?.status.state === 'TASK_STATE_COMPLETED');
-      const again = await webRequest(handle, b, 'SubscribeToTask', { id }, { headers: { 'last-event-id': firstId } });
+      await until(
+        'the task to complete',
+        () =>
+          server.service.tasks.liveRun(SCOPE, id)?.task?.status.state === 'TASK_STATE_COMPLETED',
+      );
+      const again = await webRequest(
+        handle,
+        b,
+        'SubscribeToTask',
+        { id },
+        { headers: { 'last-event-id': firstId } },
+      );
       assert.equal(again.status, 200);
       const rest = await readFrames(again.body!);
       assert.ok(rest.ended);
       const kinds = rest.frames.map((f) => Object.keys(payload(b, f))[0]);
-      assert.deepEqual(kinds, ['artifactUpdate', 'statusUpdate'], 'the continuation of the earlier stream, in order');
-      assert.ok(rest.frames.every((f) => Number(eventOf(f).id) > Number(firstId)), 'only what was missed');
+      assert.deepEqual(
+        kinds,
+        ['artifactUpdate', 'statusUpdate'],
+        'the continuation of the earlier stream, in order',
+      );
+      assert.ok(
+        rest.frames.every((f) => Number(eventOf(f).id) > Number(firstId)),
+        'only what was missed',
+      );
     });
 
     test(`[${b}] request.signal aborted mid-stream: the subscription is released, the agent runs on undisturbed`, async () => {
       const { server, handle } = agent();
       const gate = `abort-${b}`;
-      const started = await webRequest(handle, 'rest', 'SendMessage', { message: message(`wait ${gate}`), configuration: { returnImmediately: true } });
+      const started = await webRequest(handle, 'rest', 'SendMessage', {
+        message: message(`wait ${gate}`),
+        configuration: { returnImmediately: true },
+      });
       const id = (await started.json()).task.id as string;
       const client = new AbortController();
       const res = await webRequest(handle, b, 'SubscribeToTask', { id }, { signal: client.signal });
       await readFrames(res.body!, (f) => f.length >= 1);
       assert.equal(server.service.tasks.liveRun(SCOPE, id)?.listening, true);
       client.abort();
-      assert.equal(server.service.tasks.liveRun(SCOPE, id)?.listening, false, 'released as the signal aborts');
-      await assert.rejects(res.body!.getReader().read(), 'the client sees the stream fail, not a clean end');
+      assert.equal(
+        server.service.tasks.liveRun(SCOPE, id)?.listening,
+        false,
+        'released as the signal aborts',
+      );
+      await assert.rejects(
+        res.body!.getReader().read(),
+        'the client sees the stream fail, not a clean end',
+      );
       gates.get(gate)!();
-      await until('the task to complete', () => server.service.tasks.liveRun(SCOPE, id)?.task?.status.state === 'TASK_STATE_COMPLETED');
+      await until(
+        'the task to complete',
+        () =>
+          server.service.tasks.liveRun(SCOPE, id)?.task?.status.state === 'TASK_STATE_COMPLETED',
+      );
       assert.ok(!aborted.has(id), 'a stream client leaving is not a cancellation');
     });
 
@@ -123,27 +174,48 @@ describe('SSE as a ReadableStream', () => {
       const { server, handle } = agent();
       const client = new AbortController();
       const gate = `leave-${b}`;
-      const res = await webRequest(handle, b, 'SendStreamingMessage', { message: message(`wait ${gate}`) }, { signal: client.signal });
+      const res = await webRequest(
+        handle,
+        b,
+        'SendStreamingMessage',
+        { message: message(`wait ${gate}`) },
+        { signal: client.signal },
+      );
       const first = await readFrames(res.body!, (f) => f.length >= 1);
       const id = payload(b, first.frames[0]!).task.id as string;
       client.abort();
       await assert.rejects(res.body!.getReader().read());
       gates.get(gate)!();
-      await until('the task to complete', () => server.service.tasks.liveRun(SCOPE, id)?.task?.status.state === 'TASK_STATE_COMPLETED');
+      await until(
+        'the task to complete',
+        () =>
+          server.service.tasks.liveRun(SCOPE, id)?.task?.status.state === 'TASK_STATE_COMPLETED',
+      );
       assert.ok(!aborted.has(id));
     });
 
     test(`[${b}] back-pressure: a client that does not read is cut off at the buffer cap, then resumes`, async () => {
       const { handle } = agent({ maxBufferedBytes: 8 * 1024 });
-      const res = await webRequest(handle, b, 'SendStreamingMessage', { message: message('burst 200') });
+      const res = await webRequest(handle, b, 'SendStreamingMessage', {
+        message: message('burst 200'),
+      });
       // Nothing is read until the agent has finished its 200 updates of ~1 kB.
       await new Promise((r) => setTimeout(r, 20));
       const got = await readFrames(res.body!);
       assert.ok(got.ended, 'the stream was ended, not left to grow');
-      assert.ok(got.frames.length > 1 && got.frames.length < 30, `cut near the cap, got ${got.frames.length} events`);
+      assert.ok(
+        got.frames.length > 1 && got.frames.length < 30,
+        `cut near the cap, got ${got.frames.length} events`,
+      );
       const lastId = eventOf(got.frames.at(-1)!).id!;
       const id = payload(b, got.frames[0]!).task.id as string;
-      const again = await webRequest(handle, b, 'SubscribeToTask', { id }, { headers: { 'last-event-id': lastId } });
+      const again = await webRequest(
+        handle,
+        b,
+        'SubscribeToTask',
+        { id },
+        { headers: { 'last-event-id': lastId } },
+      );
       let frames: string[] = [];
       // The resumed stream is capped too: keep resuming (bounded) until the task's last event arrives.
       for (let i = 0, r = again; i < 100; i++) {
@@ -151,16 +223,32 @@ describe('SSE as a ReadableStream', () => {
         frames = frames.concat(part.frames);
         const last = payload(b, part.frames.at(-1)!);
         if (last.statusUpdate?.status.state === 'TASK_STATE_COMPLETED') break;
-        r = await webRequest(handle, b, 'SubscribeToTask', { id }, { headers: { 'last-event-id': eventOf(part.frames.at(-1)!).id! } });
+        r = await webRequest(
+          handle,
+          b,
+          'SubscribeToTask',
+          { id },
+          { headers: { 'last-event-id': eventOf(part.frames.at(-1)!).id! } },
+        );
       }
-      assert.equal(got.frames.length + frames.length, 204, 'the task, 201 working updates, the artifact and the completion: none lost, none twice');
+      assert.equal(
+        got.frames.length + frames.length,
+        204,
+        'the task, 201 working updates, the artifact and the completion: none lost, none twice',
+      );
     });
   }
 
   test('an idle stream carries keep-alive comments', async () => {
     const { handle } = agent({ keepAliveMs: 30 });
     const client = new AbortController();
-    const res = await webRequest(handle, 'rest', 'SendStreamingMessage', { message: message('wait keepalive') }, { signal: client.signal });
+    const res = await webRequest(
+      handle,
+      'rest',
+      'SendStreamingMessage',
+      { message: message('wait keepalive') },
+      { signal: client.signal },
+    );
     const got = await readFrames(res.body!, (f) => f.some((x) => x.startsWith(': keep-alive')));
     assert.ok(got.frames.some((f) => f === ': keep-alive'));
     client.abort();

@@ -4,8 +4,25 @@
  * deep nesting at every spot. Deterministic for a given seed.
  */
 import { OPERATIONS, OPERATIONS_BY_NAME, type OperationName } from '../src/protocol/index.js';
-import { MUTATORS, deepJson, deepest, rng, rootOf, snakeCase, spots, type Rng } from './fuzz-mutate.js';
-import { UNKNOWN_ID, mutateBytes, mutateHeaders, writeJsonRpc, writeRest, type Binding, type FuzzCase } from './fuzz-wire.js';
+import {
+  MUTATORS,
+  deepJson,
+  deepest,
+  rng,
+  rootOf,
+  snakeCase,
+  spots,
+  type Rng,
+} from './fuzz-mutate.js';
+import {
+  UNKNOWN_ID,
+  mutateBytes,
+  mutateHeaders,
+  writeJsonRpc,
+  writeRest,
+  type Binding,
+  type FuzzCase,
+} from './fuzz-wire.js';
 
 export { UNKNOWN_ID, type Binding, type FuzzCase } from './fuzz-wire.js';
 
@@ -21,14 +38,17 @@ export interface FuzzWorld {
   configs: string[];
 }
 
-
-
 let counter = 0;
 const messageId = (): string => `fz-${++counter}`;
 
 /** A valid request of `op` (camelCase, as the spec writes them). */
 export function validRequest(op: OperationName, w: FuzzWorld, r: Rng): Record<string, unknown> {
-  const msg = (text: string, extra: Record<string, unknown> = {}) => ({ messageId: messageId(), role: 'ROLE_USER', parts: [{ text }], ...extra });
+  const msg = (text: string, extra: Record<string, unknown> = {}) => ({
+    messageId: messageId(),
+    role: 'ROLE_USER',
+    parts: [{ text }],
+    ...extra,
+  });
   const task = r.pick([...w.done, ...w.waiting, UNKNOWN_ID]);
   switch (op) {
     case 'SendMessage':
@@ -37,7 +57,11 @@ export function validRequest(op: OperationName, w: FuzzWorld, r: Rng): Record<st
         () => ({ message: msg('echo hello') }),
         () => ({ message: msg('reply hi') }),
         () => ({ message: msg('ask') }),
-        () => ({ message: msg(r.pick(['later on', 'tick tock', 'soon now', 'chunks please', 'ext please'])) }),
+        () => ({
+          message: msg(
+            r.pick(['later on', 'tick tock', 'soon now', 'chunks please', 'ext please']),
+          ),
+        }),
         () => ({ message: msg('boom') }),
         () => ({
           tenant: 'acme',
@@ -47,7 +71,11 @@ export function validRequest(op: OperationName, w: FuzzWorld, r: Rng): Record<st
             extensions: ['urn:fuzz:ext'],
             referenceTaskIds: [r.pick(w.done)],
           }),
-          configuration: { acceptedOutputModes: ['text/plain'], historyLength: 2, returnImmediately: false },
+          configuration: {
+            acceptedOutputModes: ['text/plain'],
+            historyLength: 2,
+            returnImmediately: false,
+          },
           metadata: { trace: 'abc' },
         }),
         () => ({
@@ -60,7 +88,13 @@ export function validRequest(op: OperationName, w: FuzzWorld, r: Rng): Record<st
             ],
           }),
         }),
-        () => ({ message: msg('echo push'), configuration: { taskPushNotificationConfig: { url: w.hook, token: 'tok' }, returnImmediately: true } }),
+        () => ({
+          message: msg('echo push'),
+          configuration: {
+            taskPushNotificationConfig: { url: w.hook, token: 'tok' },
+            returnImmediately: true,
+          },
+        }),
         () => ({ message: msg('follow up', { taskId: r.pick(w.waiting) }) }),
       ])();
     case 'GetTask':
@@ -69,7 +103,11 @@ export function validRequest(op: OperationName, w: FuzzWorld, r: Rng): Record<st
       return r.pick([
         {},
         { contextId: r.pick(w.contexts), pageSize: 5, includeArtifacts: true, historyLength: 0 },
-        { status: 'TASK_STATE_COMPLETED', statusTimestampAfter: '2020-01-01T00:00:00Z', pageToken: '' },
+        {
+          status: 'TASK_STATE_COMPLETED',
+          statusTimestampAfter: '2020-01-01T00:00:00Z',
+          pageToken: '',
+        },
       ]);
     case 'CancelTask':
       return r.pick([{ id: task }, { id: task, metadata: { why: 'fuzz' } }]);
@@ -101,11 +139,24 @@ export type Profile = 'broad' | 'streams';
 
 const OP_WEIGHTS: Record<Profile, [OperationName, number][]> = {
   broad: OPERATIONS.map((o) => [o.name, o.name.startsWith('Send') ? 4 : 1]),
-  streams: OPERATIONS.map((o) => [o.name, o.name === 'SendStreamingMessage' ? 8 : o.streaming || o.name === 'SendMessage' ? 3 : 1]),
+  streams: OPERATIONS.map((o) => [
+    o.name,
+    o.name === 'SendStreamingMessage' ? 8 : o.streaming || o.name === 'SendMessage' ? 3 : 1,
+  ]),
 };
 const MUTATOR_WEIGHTS = (profile: Profile): [string, number][] => [
-  ['drop', 2], ['wrongType', 3], ['hugeString', 0.4], ['deep', profile === 'streams' ? 5 : 1.5], ['nastyString', 3], ['nastyKey', 1],
-  ['duplicateKey', 1.5], ['oddNumber', 1.5], ['oddEnum', 1], ['wideArray', 0.3], ['snake', 1.5], ['unknownField', 1],
+  ['drop', 2],
+  ['wrongType', 3],
+  ['hugeString', 0.4],
+  ['deep', profile === 'streams' ? 5 : 1.5],
+  ['nastyString', 3],
+  ['nastyKey', 1],
+  ['duplicateKey', 1.5],
+  ['oddNumber', 1.5],
+  ['oddEnum', 1],
+  ['wideArray', 0.3],
+  ['snake', 1.5],
+  ['unknownField', 1],
 ];
 
 function weighted<T>(r: Rng, items: [T, number][]): T {
@@ -115,7 +166,12 @@ function weighted<T>(r: Rng, items: [T, number][]): T {
 }
 
 /** `count` requests from `seed`: each a valid request with 0–3 structural changes, on either binding. */
-export function* generate(seed: number, count: number, w: FuzzWorld, profile: Profile = 'broad'): Generator<FuzzCase> {
+export function* generate(
+  seed: number,
+  count: number,
+  w: FuzzWorld,
+  profile: Profile = 'broad',
+): Generator<FuzzCase> {
   const r = rng(seed);
   for (let n = 0; n < count; n++) yield one(n, r, w, profile);
 }
@@ -125,19 +181,32 @@ function one(n: number, r: Rng, w: FuzzWorld, profile: Profile): FuzzCase {
   const binding: Binding = r.chance(0.5) ? 'jsonrpc' : 'rest';
   const tree = validRequest(op, w, r);
   const message = tree.message as { parts?: Array<{ text?: string }> } | undefined;
-  if (profile === 'streams' && message?.parts?.[0] && r.chance(0.5)) message.parts[0].text = 'chunks please';
+  if (profile === 'streams' && message?.parts?.[0] && r.chance(0.5))
+    message.parts[0].text = 'chunks please';
   const onPurpose = JSON.stringify(tree).includes('"text":"boom"');
   const mutations: string[] = [];
   const times = r.chance(0.08) ? 0 : 1 + r.int(3);
   const picked = Array.from({ length: times }, () => weighted(r, MUTATOR_WEIGHTS(profile)));
   // Renaming once is enough, and it goes last, so the other changes still find the camelCase names they look for.
-  const names = [...picked.filter((m) => m !== 'snake'), ...(picked.includes('snake') ? ['snake'] : [])];
+  const names = [
+    ...picked.filter((m) => m !== 'snake'),
+    ...(picked.includes('snake') ? ['snake'] : []),
+  ];
   for (const name of names) {
     const label = MUTATORS[name]!(tree, r);
     if (label) mutations.push(label);
   }
   const c: FuzzCase = {
-    n, binding, op, mutations, verb: 'POST', path: '', headers: {}, streaming: OPERATIONS_BY_NAME[op].streaming, onPurpose, depth: deepest(rootOf(tree)),
+    n,
+    binding,
+    op,
+    mutations,
+    verb: 'POST',
+    path: '',
+    headers: {},
+    streaming: OPERATIONS_BY_NAME[op].streaming,
+    onPurpose,
+    depth: deepest(rootOf(tree)),
   };
   if (binding === 'jsonrpc') writeJsonRpc(c, rootOf(tree), r);
   else writeRest(c, tree, r);
@@ -147,7 +216,12 @@ function one(n: number, r: Rng, w: FuzzWorld, profile: Profile): FuzzCase {
 }
 
 /** A random source that never mutates: requests written from it are plain encodings. */
-const CALM: Rng = { next: () => 0.999, int: () => 0, pick: (items) => items[0]!, chance: () => false };
+const CALM: Rng = {
+  next: () => 0.999,
+  int: () => 0,
+  pick: (items) => items[0]!,
+  chance: () => false,
+};
 
 /**
  * Deep nesting at every spot of a valid request of every operation, on both bindings: each member
@@ -164,20 +238,46 @@ export function* deepSweep(w: FuzzWorld, depth: number): Generator<FuzzCase> {
       const message = base.message as { parts?: Array<{ text?: string }> } | undefined;
       if (message?.parts?.[0]?.text !== undefined) message.parts[0].text = 'chunks sweep';
       const places = spots(base).map((s) => s.path);
-      const holders = ['(root)', ...places.filter((p) => p === 'message' || /parts\[\d+\]$/.test(p))];
-      for (const target of [...places, ...holders.map((h) => `${h === '(root)' ? '' : `${h}.`}metadata`)]) {
+      const holders = [
+        '(root)',
+        ...places.filter((p) => p === 'message' || /parts\[\d+\]$/.test(p)),
+      ];
+      for (const target of [
+        ...places,
+        ...holders.map((h) => `${h === '(root)' ? '' : `${h}.`}metadata`),
+      ]) {
         for (const binding of ['jsonrpc', 'rest'] as const) {
           const tree = structuredClone(base);
           const nested = deepJson(depth, 'object');
-          const parentPath = target.includes('.') || target.includes('[') ? target.replace(/(\.[^.[]+|\[\d+\])$/, '') : '';
-          const key = target.slice(parentPath.length).replace(/^\./, '').replace(/^\[(\d+)\]$/, '$1');
+          const parentPath =
+            target.includes('.') || target.includes('[')
+              ? target.replace(/(\.[^.[]+|\[\d+\])$/, '')
+              : '';
+          const key = target
+            .slice(parentPath.length)
+            .replace(/^\./, '')
+            .replace(/^\[(\d+)\]$/, '$1');
           const parent = parentPath === '' ? tree : spots(tree).find((s) => s.path === parentPath);
-          const holder = (parent === tree ? tree : (parent as { holder: Record<string, unknown> }).holder[(parent as { key: string }).key]) as Record<string, unknown>;
+          const holder = (
+            parent === tree
+              ? tree
+              : (parent as { holder: Record<string, unknown> }).holder[
+                  (parent as { key: string }).key
+                ]
+          ) as Record<string, unknown>;
           if (holder === null || typeof holder !== 'object') continue;
           holder[key] = nested;
           const c: FuzzCase = {
-            n: n++, binding, op: op.name, mutations: [`nested ${depth} deep at ${target}`], verb: 'POST', path: '', headers: {},
-            streaming: op.streaming, onPurpose: false, depth,
+            n: n++,
+            binding,
+            op: op.name,
+            mutations: [`nested ${depth} deep at ${target}`],
+            verb: 'POST',
+            path: '',
+            headers: {},
+            streaming: op.streaming,
+            onPurpose: false,
+            depth,
           };
           if (binding === 'jsonrpc') writeJsonRpc(c, tree, CALM);
           else writeRest(c, tree, CALM);
@@ -193,13 +293,20 @@ export function* deepSweep(w: FuzzWorld, depth: number): Generator<FuzzCase> {
  * A valid request that uses as many fields as the operation has (and does not ask the agent to fail),
  * with camelCase names and with the proto's snake_case names, for the spelling check.
  */
-export function spellings(op: OperationName, w: FuzzWorld): { camel: Record<string, unknown>; snake: unknown } {
+export function spellings(
+  op: OperationName,
+  w: FuzzWorld,
+): { camel: Record<string, unknown>; snake: unknown } {
   let camel: Record<string, unknown> = {};
   for (let seed = 1; seed <= 64; seed++) {
     const candidate = validRequest(op, w, rng(seed));
     const text = JSON.stringify(candidate);
-    if (!text.includes('"boom"') && text.length > JSON.stringify(camel).length && !text.includes(UNKNOWN_ID)) camel = candidate;
+    if (
+      !text.includes('"boom"') &&
+      text.length > JSON.stringify(camel).length &&
+      !text.includes(UNKNOWN_ID)
+    )
+      camel = candidate;
   }
   return { camel, snake: snakeCase(camel) };
 }
-

@@ -41,7 +41,8 @@ export class Entries {
 /** JSON text of a tree that may hold {@link Raw} and {@link Entries}. */
 export function toJson(v: unknown): string {
   if (v instanceof Raw) return v.text;
-  if (v instanceof Entries) return `{${v.entries.map(([k, x]) => `${JSON.stringify(k)}:${toJson(x)}`).join(',')}}`;
+  if (v instanceof Entries)
+    return `{${v.entries.map(([k, x]) => `${JSON.stringify(k)}:${toJson(x)}`).join(',')}}`;
   if (Array.isArray(v)) return `[${v.map(toJson).join(',')}]`;
   if (v !== null && typeof v === 'object') return toJson(new Entries(Object.entries(v)));
   return v === undefined ? 'null' : JSON.stringify(v);
@@ -50,7 +51,12 @@ export function toJson(v: unknown): string {
 /** The deepest {@link Raw} nesting in a tree. */
 export function deepest(v: unknown): number {
   if (v instanceof Raw) return v.depth;
-  const kids = v instanceof Entries ? v.entries.map((e) => e[1]) : v !== null && typeof v === 'object' ? Object.values(v) : [];
+  const kids =
+    v instanceof Entries
+      ? v.entries.map((e) => e[1])
+      : v !== null && typeof v === 'object'
+        ? Object.values(v)
+        : [];
   return kids.reduce((m: number, k) => Math.max(m, deepest(k)), 0);
 }
 
@@ -59,26 +65,83 @@ export function deepJson(depth: number, shape: 'object' | 'array' | 'mixed'): Ra
   const open = shape === 'object' ? '{"a":' : shape === 'array' ? '[' : '{"a":[';
   const close = shape === 'object' ? '}' : shape === 'array' ? ']' : ']}';
   const levels = shape === 'mixed' ? Math.ceil(depth / 2) : depth;
-  return new Raw(open.repeat(levels) + '"bottom"' + close.repeat(levels), shape === 'mixed' ? levels * 2 : depth);
+  return new Raw(
+    open.repeat(levels) + '"bottom"' + close.repeat(levels),
+    shape === 'mixed' ? levels * 2 : depth,
+  );
 }
 
 /** Strings a peer may send that code often mishandles. */
 export const NASTY_STRINGS: readonly string[] = [
-  '\u0000', 'a\u0000b', '\ud800', '\udfff', 'x\ud800y', '\udc00\ud800', '\u2028\u2029', '\u202e', '\ufeff', '\uffff',
-  '\r\nX-Injected: 1', 'line\nbreak', '../../etc/passwd', '%00', '%', '\\', '"', '<script>alert(1)</script>',
-  '😀', '\u{10ffff}', ' ', '', 'ROLE_USER', 'TASK_STATE_COMPLETED', '__proto__', 'constructor', 'null', '0',
-  'https://127.0.0.1:1/x', 'urn:a2a:\u0000', 'Bearer fuzz-good',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '\udfff',
+  'x\ud800y',
+  '\udc00\ud800',
+  '\u2028\u2029',
+  '\u202e',
+  '\ufeff',
+  '\uffff',
+  '\r\nX-Injected: 1',
+  'line\nbreak',
+  '../../etc/passwd',
+  '%00',
+  '%',
+  '\\',
+  '"',
+  '<script>alert(1)</script>',
+  '😀',
+  '\u{10ffff}',
+  ' ',
+  '',
+  'ROLE_USER',
+  'TASK_STATE_COMPLETED',
+  '__proto__',
+  'constructor',
+  'null',
+  '0',
+  'https://127.0.0.1:1/x',
+  'urn:a2a:\u0000',
+  'Bearer fuzz-good',
 ];
 
 /** JSON number literals outside what the fields accept (or outside what a double holds). */
 export const ODD_NUMBERS: readonly Raw[] = [
-  '1e999', '-1e999', '1e-999', '-0', '0.5', '-1', '0', '101', '9007199254740993', '2147483648', '-2147483649',
-  '4294967296', '123456789012345678901234567890', '1E2', '1.0', '-9223372036854775809',
+  '1e999',
+  '-1e999',
+  '1e-999',
+  '-0',
+  '0.5',
+  '-1',
+  '0',
+  '101',
+  '9007199254740993',
+  '2147483648',
+  '-2147483649',
+  '4294967296',
+  '123456789012345678901234567890',
+  '1E2',
+  '1.0',
+  '-9223372036854775809',
 ].map((t) => new Raw(t));
 
 /** Values of every JSON type, for wrong-type mutations. */
 export const ODD_VALUES: readonly unknown[] = [
-  null, true, false, 0, -1, 1.5, '', 'x', [], {}, [1, 'a', null], { x: { y: [] } }, [[[]]], ...ODD_NUMBERS.slice(0, 3),
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  '',
+  'x',
+  [],
+  {},
+  [1, 'a', null],
+  { x: { y: [] } },
+  [[[]]],
+  ...ODD_NUMBERS.slice(0, 3),
 ];
 
 /** A fresh copy of one of {@link ODD_VALUES} (Raw values are immutable and shared). */
@@ -124,11 +187,21 @@ export function spots(v: unknown, path = '', out: Spot[] = []): Spot[] {
 }
 
 const objects = (v: unknown): Array<{ path: string; obj: Record<string, unknown> }> => {
-  const all = spots(v).filter((s) => isPlain((s.holder as Record<string, unknown>)[s.key as string]));
-  const found = all.map((s) => ({ path: s.path, obj: (s.holder as Record<string, unknown>)[s.key as string] as Record<string, unknown> }));
+  const all = spots(v).filter((s) =>
+    isPlain((s.holder as Record<string, unknown>)[s.key as string]),
+  );
+  const found = all.map((s) => ({
+    path: s.path,
+    obj: (s.holder as Record<string, unknown>)[s.key as string] as Record<string, unknown>,
+  }));
   return isPlain(v) ? [{ path: '(root)', obj: v as Record<string, unknown> }, ...found] : found;
 };
-const isPlain = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Raw) && !(v instanceof Entries);
+const isPlain = (v: unknown): boolean =>
+  v !== null &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  !(v instanceof Raw) &&
+  !(v instanceof Entries);
 
 const set = (s: Spot, value: unknown): void => {
   (s.holder as Record<string | number, unknown>)[s.key] = value;
@@ -191,7 +264,14 @@ export const MUTATORS: Record<string, Mutator> = {
   },
   nastyKey(tree, r) {
     const { path, obj } = r.pick(objects(tree));
-    const key = r.pick([...NASTY_STRINGS, '__proto__', 'prototype', 'toString', 'hasOwnProperty', 'then']);
+    const key = r.pick([
+      ...NASTY_STRINGS,
+      '__proto__',
+      'prototype',
+      'toString',
+      'hasOwnProperty',
+      'then',
+    ]);
     // Through Entries the key survives as an own member, as JSON.parse makes it on the server.
     const entries: [string, unknown][] = [...Object.entries(obj), [key, oddValue(r)]];
     replaceObject(tree, obj, new Entries(entries));
@@ -206,7 +286,11 @@ export const MUTATORS: Record<string, Mutator> = {
     const entries = Object.entries(obj);
     // Either the good value first and a bad one last (what JSON.parse keeps), or the other way round.
     const extra: [string, unknown] = [key, other];
-    replaceObject(tree, obj, new Entries(r.chance(0.5) ? [...entries, extra] : [extra, ...entries]));
+    replaceObject(
+      tree,
+      obj,
+      new Entries(r.chance(0.5) ? [...entries, extra] : [extra, ...entries]),
+    );
     return `duplicate key ${key} in ${path}`;
   },
   oddNumber(tree, r) {
@@ -219,7 +303,19 @@ export const MUTATORS: Record<string, Mutator> = {
   oddEnum(tree, r) {
     const s = atSpot(tree, r, /role$|status$|state$/);
     if (!s) return undefined;
-    const v = r.pick(['ROLE_UNSPECIFIED', 'role_user', 'USER', 'user', 1, 0, 99, -1, 'TASK_STATE_UNSPECIFIED', 'TASK_STATE_WORKING ', '']);
+    const v = r.pick([
+      'ROLE_UNSPECIFIED',
+      'role_user',
+      'USER',
+      'user',
+      1,
+      0,
+      99,
+      -1,
+      'TASK_STATE_UNSPECIFIED',
+      'TASK_STATE_WORKING ',
+      '',
+    ]);
     set(s, v);
     return `enum ${JSON.stringify(v)} at ${s.path}`;
   },
@@ -231,7 +327,15 @@ export const MUTATORS: Record<string, Mutator> = {
     const n = r.pick([1000, 10_000, 50_000]);
     // Wide, not heavy: a big item (a huge string from another mutation) is swapped for a small one.
     const unit = toJson(item);
-    set(s, new Raw(`[${Array<string>(n).fill(unit.length <= 200 ? unit : '{"text":"x"}').join(',')}]`, deepest(item)));
+    set(
+      s,
+      new Raw(
+        `[${Array<string>(n)
+          .fill(unit.length <= 200 ? unit : '{"text":"x"}')
+          .join(',')}]`,
+        deepest(item),
+      ),
+    );
     return `array of ${n} at ${s.path}`;
   },
   snake(tree) {
@@ -248,7 +352,11 @@ export const MUTATORS: Record<string, Mutator> = {
 };
 
 /** Swap `obj` (somewhere in `tree`) for `replacement`; the root is swapped through a marker member. */
-function replaceObject(tree: Record<string, unknown>, obj: Record<string, unknown>, replacement: Entries): void {
+function replaceObject(
+  tree: Record<string, unknown>,
+  obj: Record<string, unknown>,
+  replacement: Entries,
+): void {
   if (obj === tree) {
     for (const k of Object.keys(tree)) delete tree[k];
     tree.__entries = replacement;

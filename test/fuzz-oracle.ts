@@ -23,7 +23,12 @@ export interface Observation {
 const MAX_BODY = 64 * 1024 * 1024;
 
 /** Send `c` to `origin`; never rejects, never waits longer than `boundMs`. */
-export function send(origin: string, c: FuzzCase, agent: Agent, boundMs: number): Promise<Observation> {
+export function send(
+  origin: string,
+  c: FuzzCase,
+  agent: Agent,
+  boundMs: number,
+): Promise<Observation> {
   return new Promise((resolve) => {
     const o: Observation = { end: 'error' };
     let settled = false;
@@ -68,7 +73,10 @@ export function send(origin: string, c: FuzzCase, agent: Agent, boundMs: number)
         while ((cut = pending.indexOf('\n\n')) >= 0) {
           const block = pending.slice(0, cut);
           pending = pending.slice(cut + 2);
-          const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, ''));
+          const data = block
+            .split('\n')
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).replace(/^ /, ''));
           if (data.length > 0) o.events!.push(data.join('\n'));
         }
         // A subscription to a task that is still waiting may rightly stay open: one event is enough.
@@ -95,14 +103,18 @@ export interface Verdict {
   internal: boolean;
 }
 
-const TERMINAL_OR_INTERRUPTED = /^TASK_STATE_(COMPLETED|FAILED|CANCELED|REJECTED|INPUT_REQUIRED|AUTH_REQUIRED)$/;
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const TERMINAL_OR_INTERRUPTED =
+  /^TASK_STATE_(COMPLETED|FAILED|CANCELED|REJECTED|INPUT_REQUIRED|AUTH_REQUIRED)$/;
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `data` of a JSON-RPC error or `details` of a google.rpc.Status: an array of objects with `@type`. */
 function checkDetails(where: string, v: unknown, problems: string[]): void {
   if (v === undefined) return; // an empty repeated field is left out in ProtoJSON
   if (!Array.isArray(v)) return void problems.push(`${where} is not an array`);
-  for (const d of v) if (!isObject(d) || typeof d['@type'] !== 'string') problems.push(`${where} holds an entry without "@type"`);
+  for (const d of v)
+    if (!isObject(d) || typeof d['@type'] !== 'string')
+      problems.push(`${where} holds an entry without "@type"`);
 }
 
 function checkRpcError(e: unknown, problems: string[]): boolean {
@@ -124,11 +136,16 @@ function checkRpcResponse(v: unknown, c: FuzzCase, problems: string[]): boolean 
   }
   if (v.jsonrpc !== '2.0') problems.push('"jsonrpc" is not "2.0"');
   // Before the body is parsed (or when it cannot be) the id is unknown and null is the answer's.
-  const unread = v.id === null && isObject(v.error) && (v.error.code === -32700 || v.error.code === -32600);
-  if (c.rpcId !== undefined ? v.id !== c.rpcId && !unread : !(v.id === null || typeof v.id === 'string' || typeof v.id === 'number')) {
+  const unread =
+    v.id === null && isObject(v.error) && (v.error.code === -32700 || v.error.code === -32600);
+  if (
+    c.rpcId !== undefined
+      ? v.id !== c.rpcId && !unread
+      : !(v.id === null || typeof v.id === 'string' || typeof v.id === 'number')
+  ) {
     problems.push(`id ${JSON.stringify(v.id)?.slice(0, 40)} does not echo the request's`);
   }
-  if (('result' in v) === ('error' in v)) {
+  if ('result' in v === 'error' in v) {
     problems.push('needs exactly one of "result" and "error"');
     return false;
   }
@@ -138,8 +155,10 @@ function checkRpcResponse(v: unknown, c: FuzzCase, problems: string[]): boolean 
 function checkRestError(v: unknown, status: number, problems: string[]): void {
   const e = isObject(v) ? v.error : undefined;
   if (!isObject(e)) return void problems.push('the REST error has no "error" object');
-  if (e.code !== status) problems.push(`error.code ${String(e.code)} is not the HTTP status ${status}`);
-  if (typeof e.status !== 'string' || !/^[A-Z_]+$/.test(e.status)) problems.push('error.status is not a google.rpc.Code name');
+  if (e.code !== status)
+    problems.push(`error.code ${String(e.code)} is not the HTTP status ${status}`);
+  if (typeof e.status !== 'string' || !/^[A-Z_]+$/.test(e.status))
+    problems.push('error.status is not a google.rpc.Code name');
   if (typeof e.message !== 'string' || e.message === '') problems.push('error.message is missing');
   checkDetails('error.details', e.details, problems);
 }
@@ -150,7 +169,8 @@ const PAYLOADS = ['task', 'message', 'statusUpdate', 'artifactUpdate'];
 function payloadOf(v: unknown, problems: string[]): [string, Record<string, unknown>] | undefined {
   if (!isObject(v)) return void problems.push('a stream event is not an object');
   const keys = PAYLOADS.filter((k) => k in v);
-  if (keys.length !== 1 || !isObject(v[keys[0]!])) return void problems.push(`a stream event has payload members [${keys.join(', ')}]`);
+  if (keys.length !== 1 || !isObject(v[keys[0]!]))
+    return void problems.push(`a stream event has payload members [${keys.join(', ')}]`);
   return [keys[0]!, v[keys[0]!] as Record<string, unknown>];
 }
 
@@ -179,13 +199,20 @@ function checkStream(c: FuzzCase, o: Observation, problems: string[]): boolean {
   if (o.end === 'left') return internal;
   if (o.end !== 'complete') problems.push(`the stream broke: ${o.error ?? o.end}`);
   const first = payloads[0];
-  if (first && first[0] !== 'task' && first[0] !== 'message') problems.push(`the stream starts with ${first[0]}, not a task or a message`);
+  if (first && first[0] !== 'task' && first[0] !== 'message')
+    problems.push(`the stream starts with ${first[0]}, not a task or a message`);
   const last = payloads.at(-1);
   const state = (last?.[1].status as { state?: string } | undefined)?.state;
-  if (o.end === 'complete' && last && last[0] !== 'message' && !TERMINAL_OR_INTERRUPTED.test(state ?? '')) {
+  if (
+    o.end === 'complete' &&
+    last &&
+    last[0] !== 'message' &&
+    !TERMINAL_OR_INTERRUPTED.test(state ?? '')
+  ) {
     problems.push(`the stream ended after ${last[0]} in state ${String(state)}`);
   }
-  if (payloads.length === 0 && (o.events ?? []).length === 0) problems.push('the stream ended without any event');
+  if (payloads.length === 0 && (o.events ?? []).length === 0)
+    problems.push('the stream ended without any event');
   return internal;
 }
 
@@ -196,16 +223,27 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** Whether the request is over an HTTP-level size limit, where a reset instead of an answer is fair. */
 function oversized(c: FuzzCase): boolean {
-  const head = c.path.length + Object.entries(c.headers).reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
+  const head =
+    c.path.length + Object.entries(c.headers).reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
   return head > MAX_HEAD_BYTES || (c.body?.length ?? 0) > MAX_BODY_BYTES;
 }
 
 /** Judge the answer `o` to `c`. */
 export function judge(c: FuzzCase, o: Observation): Verdict {
   const problems: string[] = [];
-  if (o.end === 'timeout') return { problems: [o.status === undefined ? 'no answer in time' : 'the answer did not end in time'], internal: false };
-  if (o.end === 'error' && oversized(c) && (o.status === undefined || o.status === 413 || o.status === 431)) return { problems, internal: false };
-  if (o.status === undefined) return { problems: [`no answer: ${o.error ?? 'connection closed'}`], internal: false };
+  if (o.end === 'timeout')
+    return {
+      problems: [o.status === undefined ? 'no answer in time' : 'the answer did not end in time'],
+      internal: false,
+    };
+  if (
+    o.end === 'error' &&
+    oversized(c) &&
+    (o.status === undefined || o.status === 413 || o.status === 431)
+  )
+    return { problems, internal: false };
+  if (o.status === undefined)
+    return { problems: [`no answer: ${o.error ?? 'connection closed'}`], internal: false };
   let internal = o.status >= 500;
   if (o.events) {
     if (o.status !== 200) problems.push(`a stream with HTTP ${o.status}`);
@@ -217,18 +255,21 @@ export function judge(c: FuzzCase, o: Observation): Verdict {
       v = JSON.parse(o.body ?? '');
     } catch {
       // node:http answers HTTP-level problems (an oversized head) itself, without a body.
-      if (!(o.body === '' && [400, 413, 414, 431].includes(o.status))) problems.push(`HTTP ${o.status} with a body that is not JSON`);
+      if (!(o.body === '' && [400, 413, 414, 431].includes(o.status)))
+        problems.push(`HTTP ${o.status} with a body that is not JSON`);
       return { problems, internal };
     }
     if (c.path.startsWith(FUZZ_RPC_PATH)) {
       internal = checkRpcResponse(v, c, problems) || internal;
-      if (![200, 401, 403, 405, 413, 415].includes(o.status)) problems.push(`JSON-RPC answer with HTTP ${o.status}`);
+      if (![200, 401, 403, 405, 413, 415].includes(o.status))
+        problems.push(`JSON-RPC answer with HTTP ${o.status}`);
     } else if (o.status >= 400) {
       checkRestError(v, o.status, problems);
     } else if (!isObject(v)) {
       problems.push('the REST answer is not a JSON object');
     }
   }
-  if (internal && !c.onPurpose) problems.push(`internal error (HTTP ${o.status}${o.body ? `: ${o.body.slice(0, 160)}` : ''})`);
+  if (internal && !c.onPurpose)
+    problems.push(`internal error (HTTP ${o.status}${o.body ? `: ${o.body.slice(0, 160)}` : ''})`);
   return { problems, internal };
 }

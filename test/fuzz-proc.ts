@@ -44,11 +44,17 @@ export class ChildTarget {
   static async start(): Promise<ChildTarget> {
     // Without the test runner's context variable: the child is a plain server, not a test file.
     const { NODE_TEST_CONTEXT: _ignored, ...env } = process.env;
-    const proc = spawn(process.execPath, ['--import', 'tsx', ENTRY], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const proc = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env,
+    });
     let stderr = '';
     proc.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
     const line = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the fuzz target did not start in ${START_BOUND_MS} ms: ${stderr}`)), START_BOUND_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`the fuzz target did not start in ${START_BOUND_MS} ms: ${stderr}`)),
+        START_BOUND_MS,
+      );
       let out = '';
       proc.stdout.on('data', (d: Buffer) => {
         out += d.toString('utf8');

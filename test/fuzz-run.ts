@@ -75,11 +75,19 @@ export interface RunOptions {
 }
 
 /** The known issue `c` (with its verdict) belongs to. */
-export function knownIssueOf(c: FuzzCase, v: Verdict | undefined, seen: Seen): KnownIssue | undefined {
+export function knownIssueOf(
+  c: FuzzCase,
+  v: Verdict | undefined,
+  seen: Seen,
+): KnownIssue | undefined {
   return KNOWN_ISSUES.find((k) => k.matches(c, v, seen));
 }
 
-export async function runCases(target: TargetRef, cases: Iterable<FuzzCase>, o: RunOptions): Promise<RunResult> {
+export async function runCases(
+  target: TargetRef,
+  cases: Iterable<FuzzCase>,
+  o: RunOptions,
+): Promise<RunResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: o.concurrency });
   const result: RunResult = { sent: 0, findings: [], skipped: new Map(), statuses: new Map() };
   const crashersSent = new Map<string, number>();
@@ -92,7 +100,9 @@ export async function runCases(target: TargetRef, cases: Iterable<FuzzCase>, o: 
       const crasher = KNOWN_ISSUES.find((k) => k.crash && k.matches(c, undefined, seen));
       if (crasher) {
         const sentSoFar = crashersSent.get(crasher.id) ?? 0;
-        const crashed = result.findings.some((f) => f.crash !== undefined && f.known === crasher.id);
+        const crashed = result.findings.some(
+          (f) => f.crash !== undefined && f.known === crasher.id,
+        );
         if (!target.alive || crashed || sentSoFar >= o.crashersToSend) {
           result.skipped.set(crasher.id, [...(result.skipped.get(crasher.id) ?? []), c]);
           continue;
@@ -107,10 +117,22 @@ export async function runCases(target: TargetRef, cases: Iterable<FuzzCase>, o: 
       const verdict = judge(c, observation);
       if (target.alive && !(await target.alive())) {
         const stderr = await target.restart!();
-        result.findings.push({ c, problems: ['the server process died', ...verdict.problems], observation, crash: stderr, ...known(c, verdict, seen) });
+        result.findings.push({
+          c,
+          problems: ['the server process died', ...verdict.problems],
+          observation,
+          crash: stderr,
+          ...known(c, verdict, seen),
+        });
         continue;
       }
-      if (verdict.problems.length > 0) result.findings.push({ c, problems: verdict.problems, observation, ...known(c, verdict, seen) });
+      if (verdict.problems.length > 0)
+        result.findings.push({
+          c,
+          problems: verdict.problems,
+          observation,
+          ...known(c, verdict, seen),
+        });
     }
   };
   try {
@@ -153,11 +175,25 @@ export async function rpcCall(origin: string, method: string, params: unknown): 
 /** Tasks and push configs for valid requests to refer to. */
 export async function buildWorld(origin: string, hook: string): Promise<FuzzWorld> {
   const send = (text: string) =>
-    rpcCall(origin, 'SendMessage', { message: { messageId: `world-${text}-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }] } });
+    rpcCall(origin, 'SendMessage', {
+      message: {
+        messageId: `world-${text}-${Math.random()}`,
+        role: 'ROLE_USER',
+        parts: [{ text }],
+      },
+    });
   const done = await Promise.all(['echo one', 'echo two'].map(async (t) => (await send(t)).task));
-  const waiting = await Promise.all(['ask', 'ask', 'ask', 'ask'].map(async (t) => (await send(t)).task));
+  const waiting = await Promise.all(
+    ['ask', 'ask', 'ask', 'ask'].map(async (t) => (await send(t)).task),
+  );
   const configs = ['cfg-1', 'cfg-2'];
-  for (const id of configs) await rpcCall(origin, 'CreateTaskPushNotificationConfig', { taskId: done[0].id, id, url: hook, token: 't' });
+  for (const id of configs)
+    await rpcCall(origin, 'CreateTaskPushNotificationConfig', {
+      taskId: done[0].id,
+      id,
+      url: hook,
+      token: 't',
+    });
   return {
     hook,
     done: done.map((t) => t.id),
@@ -170,7 +206,10 @@ export async function buildWorld(origin: string, hook: string): Promise<FuzzWorl
 /** A finding as a short, reproducible report. */
 export function describe(f: Finding): string {
   const c = f.c;
-  const body = c.body ? c.body.subarray(0, 300).toString('utf8') + (c.body.length > 300 ? `… (${c.body.length} bytes)` : '') : '(no body)';
+  const body = c.body
+    ? c.body.subarray(0, 300).toString('utf8') +
+      (c.body.length > 300 ? `… (${c.body.length} bytes)` : '')
+    : '(no body)';
   return [
     `#${c.n} ${c.binding} ${c.op}: ${f.problems.join('; ')}${f.known ? ` [known: ${f.known}]` : ''}`,
     `  mutations: ${c.mutations.join(' | ') || '(none)'}`,

@@ -35,7 +35,9 @@ export const fuzzAgent: AgentExecutor = async (ctx, task) => {
       // Agents that await a model or a tool between events: the next event comes after the stream's first write,
       // a microtask later (tick), on the next turn of the loop (soon), or after a timer (later).
       const pause = (): Promise<unknown> =>
-        cmd === 'tick' ? Promise.resolve() : new Promise((r) => (cmd === 'soon' ? setImmediate(r) : setTimeout(r, 5)));
+        cmd === 'tick'
+          ? Promise.resolve()
+          : new Promise((r) => (cmd === 'soon' ? setImmediate(r) : setTimeout(r, 5)));
       task.working('thinking');
       await pause();
       task.addArtifact({ name: cmd, parts: [{ text: ctx.text }] });
@@ -47,7 +49,10 @@ export const fuzzAgent: AgentExecutor = async (ctx, task) => {
       task.working('streaming');
       for (let i = 0; i < 40; i++) {
         await undefined;
-        task.addArtifact({ artifactId: 'tokens', name: 'tokens', parts: [{ text: `t${i} ` }] }, { append: i > 0, lastChunk: i === 39 });
+        task.addArtifact(
+          { artifactId: 'tokens', name: 'tokens', parts: [{ text: `t${i} ` }] },
+          { append: i > 0, lastChunk: i === 39 },
+        );
       }
       return task.complete();
     }
@@ -59,7 +64,10 @@ export const fuzzAgent: AgentExecutor = async (ctx, task) => {
       throw new Error('the agent failed on purpose');
     case 'data': {
       // Echo what the peer sent back out, so its content goes through every serialiser.
-      const echo: JsonObject = { metadata: ctx.message.metadata ?? null, request: ctx.metadata ?? null };
+      const echo: JsonObject = {
+        metadata: ctx.message.metadata ?? null,
+        request: ctx.metadata ?? null,
+      };
       task.addArtifact({ name: 'data', parts: [{ data: echo }] });
       return task.complete();
     }
@@ -110,8 +118,12 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     sse: { keepAliveMs: 0 },
     // Fuzzed webhook URLs must never leave the machine: only 127.0.0.1 is a permitted destination.
     push: { policy: { allowLoopback: true, onlyAllowedHosts: true, allowedHosts: ['127.0.0.1'] } },
-    authenticate: (req) => (req.headers.authorization === FUZZ_TOKEN ? { id: 'fuzzer' } : undefined),
-    extendedCard: (caller) => ({ ...fuzzCard('http://127.0.0.1'), name: `extended for ${caller.id}` }),
+    authenticate: (req) =>
+      req.headers.authorization === FUZZ_TOKEN ? { id: 'fuzzer' } : undefined,
+    extendedCard: (caller) => ({
+      ...fuzzCard('http://127.0.0.1'),
+      name: `extended for ${caller.id}`,
+    }),
   });
   const origin = await server.listen(0);
   return {

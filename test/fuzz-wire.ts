@@ -45,7 +45,15 @@ export function writeJsonRpc(c: FuzzCase, params: unknown, r: Rng): void {
       ['jsonrpc 1.0', { jsonrpc: '1.0', id, method: c.op, params }],
       ['no jsonrpc', { id, method: c.op, params }],
       ['method in lower case', { jsonrpc: '2.0', id, method: c.op.toLowerCase(), params }],
-      ['method __proto__', { jsonrpc: '2.0', id, method: r.pick(['__proto__', 'constructor', 'toString', 'hasOwnProperty']), params }],
+      [
+        'method __proto__',
+        {
+          jsonrpc: '2.0',
+          id,
+          method: r.pick(['__proto__', 'constructor', 'toString', 'hasOwnProperty']),
+          params,
+        },
+      ],
       ['method is a number', { jsonrpc: '2.0', id, method: 7, params }],
       ['params is an array', { jsonrpc: '2.0', id, method: c.op, params: [params] }],
       ['params is a string', { jsonrpc: '2.0', id, method: c.op, params: 'x' }],
@@ -53,7 +61,16 @@ export function writeJsonRpc(c: FuzzCase, params: unknown, r: Rng): void {
       ['batch', [{ jsonrpc: '2.0', id, method: c.op, params }]],
       ['empty batch', []],
       ['notification (no id)', { jsonrpc: '2.0', method: c.op, params }],
-      ['duplicate method', new Entries([['jsonrpc', '2.0'], ['id', id], ['method', 'GetTask'], ['method', c.op], ['params', params]])],
+      [
+        'duplicate method',
+        new Entries([
+          ['jsonrpc', '2.0'],
+          ['id', id],
+          ['method', 'GetTask'],
+          ['method', c.op],
+          ['params', params],
+        ]),
+      ],
     ]);
     c.mutations.push(`envelope: ${label}`);
     envelope = e;
@@ -75,7 +92,9 @@ function percentEncode(s: string): string {
   for (const ch of s) {
     const code = ch.charCodeAt(0);
     if (ch.length === 1 && code >= 0xd800 && code <= 0xdfff) {
-      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     } else {
       out += encodeURIComponent(ch);
     }
@@ -83,16 +102,32 @@ function percentEncode(s: string): string {
   return out;
 }
 
-const PATH_SEGMENTS = ['%00', '%ED%A0%80', '%', '%zz', 'a%2Fb', '..', '.', '%0D%0AX:%201', '%E2%80%AE', 'x'.repeat(20_000), '%C0%AF', 'tasks'];
+const PATH_SEGMENTS = [
+  '%00',
+  '%ED%A0%80',
+  '%',
+  '%zz',
+  'a%2Fb',
+  '..',
+  '.',
+  '%0D%0AX:%201',
+  '%E2%80%AE',
+  'x'.repeat(20_000),
+  '%C0%AF',
+  'tasks',
+];
 
 /** Fill in `c` as the operation's HTTP+JSON request for `tree` (sometimes with an odd path, tenant, verb or query). */
 export function writeRest(c: FuzzCase, tree: Record<string, unknown>, r: Rng): void {
   const route = OPERATIONS_BY_NAME[c.op].rest;
   // Path fields come out of the request object; a renamed or swapped root keeps them in its entries.
   const root = rootOf(tree);
-  const entries: [string, unknown][] = root instanceof Entries ? [...root.entries] : Object.entries(root as object);
+  const entries: [string, unknown][] =
+    root instanceof Entries ? [...root.entries] : Object.entries(root as object);
   const take = (name: string): string => {
-    const i = entries.findIndex(([k]) => k === name || k === name.replace(/[A-Z]/g, (x) => `_${x.toLowerCase()}`));
+    const i = entries.findIndex(
+      ([k]) => k === name || k === name.replace(/[A-Z]/g, (x) => `_${x.toLowerCase()}`),
+    );
     if (i < 0) return '';
     const [, v] = entries.splice(i, 1)[0]!;
     return percentEncode(typeof v === 'string' ? v : toJson(v));
@@ -121,9 +156,16 @@ export function writeRest(c: FuzzCase, tree: Record<string, unknown>, r: Rng): v
     return;
   }
   const q = new URLSearchParams();
-  for (const [k, v] of entries) q.append(k, typeof v === 'string' ? v : v instanceof Raw ? v.text : toJson(v));
+  for (const [k, v] of entries)
+    q.append(k, typeof v === 'string' ? v : v instanceof Raw ? v.text : toJson(v));
   if (r.chance(0.1)) {
-    const [k, v] = r.pick<[string, string]>([['historyLength', '1'], ['pageSize', '5'], ['history_length', '2'], ['page_size', '1e999'], ['tenant', 'acme']]);
+    const [k, v] = r.pick<[string, string]>([
+      ['historyLength', '1'],
+      ['pageSize', '5'],
+      ['history_length', '2'],
+      ['page_size', '1e999'],
+      ['tenant', 'acme'],
+    ]);
     q.append(k, v);
     q.append(k, r.chance(0.5) ? v : '-1');
     c.mutations.push(`query ${k} twice`);
@@ -139,13 +181,38 @@ export function mutateHeaders(c: FuzzCase, r: Rng): void {
   if (!r.chance(0.08)) return;
   const [label, apply] = r.pick<[string, () => void]>([
     ['no A2A-Version', () => delete c.headers['a2a-version']],
-    ['A2A-Version garbage', () => (c.headers['a2a-version'] = r.pick(['', '0.3', '2.0', '1', 'abc', '1.0, 1.0', '1.0.999999999999']))],
+    [
+      'A2A-Version garbage',
+      () =>
+        (c.headers['a2a-version'] = r.pick([
+          '',
+          '0.3',
+          '2.0',
+          '1',
+          'abc',
+          '1.0, 1.0',
+          '1.0.999999999999',
+        ])),
+    ],
     ['content-type text/plain', () => (c.headers['content-type'] = 'text/plain')],
-    ['content-type latin1', () => (c.headers['content-type'] = 'application/json; charset=iso-8859-1')],
+    [
+      'content-type latin1',
+      () => (c.headers['content-type'] = 'application/json; charset=iso-8859-1'),
+    ],
     ['no content-type', () => delete c.headers['content-type']],
-    ['A2A-Extensions garbage', () => (c.headers['a2a-extensions'] = r.pick([',,,', 'urn:a, urn:a', 'x'.repeat(8000), '\t']))],
-    ['extensions from the query', () => (c.path += `${c.path.includes('?') ? '&' : '?'}A2A-Extensions=urn%3Aa%0Ab`)],
-    ['authorization garbage', () => (c.headers.authorization = r.pick(['Bearer', 'Bearer ', 'Basic !!!', 'x'.repeat(7000)]))],
+    [
+      'A2A-Extensions garbage',
+      () => (c.headers['a2a-extensions'] = r.pick([',,,', 'urn:a, urn:a', 'x'.repeat(8000), '\t'])),
+    ],
+    [
+      'extensions from the query',
+      () => (c.path += `${c.path.includes('?') ? '&' : '?'}A2A-Extensions=urn%3Aa%0Ab`),
+    ],
+    [
+      'authorization garbage',
+      () =>
+        (c.headers.authorization = r.pick(['Bearer', 'Bearer ', 'Basic !!!', 'x'.repeat(7000)])),
+    ],
     ['content-encoding gzip', () => (c.headers['content-encoding'] = 'gzip')],
   ]);
   apply();
@@ -159,10 +226,19 @@ export function mutateBytes(c: FuzzCase, r: Rng): void {
   const at = r.int(b.length);
   const [label, body] = r.pick<[string, Buffer]>([
     ['truncated', b.subarray(0, at)],
-    ['invalid UTF-8 (surrogate bytes)', Buffer.concat([b.subarray(0, at), Buffer.from([0xed, 0xa0, 0x80]), b.subarray(at)])],
-    ['invalid UTF-8 (0xFF)', Buffer.concat([b.subarray(0, at), Buffer.from([0xff, 0xc0, 0xaf]), b.subarray(at)])],
+    [
+      'invalid UTF-8 (surrogate bytes)',
+      Buffer.concat([b.subarray(0, at), Buffer.from([0xed, 0xa0, 0x80]), b.subarray(at)]),
+    ],
+    [
+      'invalid UTF-8 (0xFF)',
+      Buffer.concat([b.subarray(0, at), Buffer.from([0xff, 0xc0, 0xaf]), b.subarray(at)]),
+    ],
     ['byte-order mark', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b])],
-    ['one byte replaced', Buffer.concat([b.subarray(0, at), Buffer.from([r.int(256)]), b.subarray(at + 1)])],
+    [
+      'one byte replaced',
+      Buffer.concat([b.subarray(0, at), Buffer.from([r.int(256)]), b.subarray(at + 1)]),
+    ],
     ['empty body', Buffer.alloc(0)],
     ['trailing garbage', Buffer.concat([b, Buffer.from(' }{')])],
   ]);
@@ -170,4 +246,3 @@ export function mutateBytes(c: FuzzCase, r: Rng): void {
   delete c.rpcId; // the changed byte may be in the id
   c.mutations.push(`bytes: ${label}`);
 }
-

@@ -19,19 +19,34 @@ const msg = (text: string) => ({ message: message(text) }) as never;
 /** The fixture's card with a GRPC entry first, at `url` (by default where the server serves gRPC). */
 function grpcCard(origin: string, url: string): AgentCard {
   const card = cardFor(origin, 'full');
-  return { ...card, supportedInterfaces: [{ url, protocolBinding: 'GRPC', protocolVersion: '1.0' }, ...card.supportedInterfaces] };
+  return {
+    ...card,
+    supportedInterfaces: [
+      { url, protocolBinding: 'GRPC', protocolVersion: '1.0' },
+      ...card.supportedInterfaces,
+    ],
+  };
 }
 
 test('listen with `grpc`: the card lists the GRPC interface, and our client speaks gRPC to it', async () => {
-  const server = createAgentServer(optionsFor('full', { card: (o, g) => grpcCard(o, g!.url), grpc: { port: 0 } }));
+  const server = createAgentServer(
+    optionsFor('full', { card: (o, g) => grpcCard(o, g!.url), grpc: { port: 0 } }),
+  );
   const origin = await server.listen(0);
   try {
     const g = server.grpc!;
     assert.ok(g.port > 0);
     const card = (await (await fetch(`${origin}/.well-known/agent-card.json`)).json()) as AgentCard;
-    assert.deepEqual(card.supportedInterfaces[0], { url: g.url, protocolBinding: 'GRPC', protocolVersion: '1.0' });
+    assert.deepEqual(card.supportedInterfaces[0], {
+      url: g.url,
+      protocolBinding: 'GRPC',
+      protocolVersion: '1.0',
+    });
 
-    const client = await A2AClient.connect(origin, { transports: GRPC, headers: { authorization: 'Bearer good' } });
+    const client = await A2AClient.connect(origin, {
+      transports: GRPC,
+      headers: { authorization: 'Bearer good' },
+    });
     assert.equal(client.interface.binding, 'GRPC');
     const sent = await client.sendMessage(msg('echo over grpc'));
     assert.ok('task' in sent && sent.task.status.state === 'TASK_STATE_COMPLETED');
@@ -49,9 +64,14 @@ test('listen with `grpc`: the card lists the GRPC interface, and our client spea
 });
 
 test('§8.3.1 a card listing a GRPC interface without the `grpc` option → listen() rejects naming the entry', async () => {
-  const server = createAgentServer(optionsFor('full', { card: (o) => grpcCard(o, 'http://127.0.0.1:50051') }));
+  const server = createAgentServer(
+    optionsFor('full', { card: (o) => grpcCard(o, 'http://127.0.0.1:50051') }),
+  );
   await assert.rejects(server.listen(0), (e: Error) => {
-    assert.match(e.message, /supportedInterfaces\[0\] lists GRPC 1\.0 at http:\/\/127\.0\.0\.1:50051/);
+    assert.match(
+      e.message,
+      /supportedInterfaces\[0\] lists GRPC 1\.0 at http:\/\/127\.0\.0\.1:50051/,
+    );
     assert.match(e.message, /gRPC is not configured/);
     assert.match(e.message, /`grpc` option/);
     return true;
@@ -60,8 +80,13 @@ test('§8.3.1 a card listing a GRPC interface without the `grpc` option → list
 });
 
 test('§8.3.1 a GRPC entry on another port than the gRPC listener → listen() rejects, and the gRPC port is closed again', async () => {
-  const server = createAgentServer(optionsFor('full', { card: (o) => grpcCard(o, 'http://127.0.0.1:1'), grpc: { port: 0 } }));
-  await assert.rejects(server.listen(0), /supportedInterfaces\[0\] lists GRPC 1\.0 at http:\/\/127\.0\.0\.1:1, which this server does not serve: its gRPC listener is at/);
+  const server = createAgentServer(
+    optionsFor('full', { card: (o) => grpcCard(o, 'http://127.0.0.1:1'), grpc: { port: 0 } }),
+  );
+  await assert.rejects(
+    server.listen(0),
+    /supportedInterfaces\[0\] lists GRPC 1\.0 at http:\/\/127\.0\.0\.1:1, which this server does not serve: its gRPC listener is at/,
+  );
   assert.equal(server.grpc, undefined);
   await server.close();
 });
@@ -79,7 +104,9 @@ test('close() drains: an in-flight gRPC call still gets its answer, then the gRP
     task.addArtifact({ name: 'echo', parts: [{ text: ctx.text }] });
     task.complete();
   };
-  const server = createAgentServer(optionsFor('full', { executor: gated, card: (o, g) => grpcCard(o, g!.url), grpc: { port: 0 } }));
+  const server = createAgentServer(
+    optionsFor('full', { executor: gated, card: (o, g) => grpcCard(o, g!.url), grpc: { port: 0 } }),
+  );
   const origin = await server.listen(0);
   const target = server.grpc!.target;
   const client = await A2AClient.connect(origin, { transports: GRPC, retry: false });
@@ -96,7 +123,14 @@ test('close() drains: an in-flight gRPC call still gets its answer, then the gRP
   const raw = new Client(target, credentials.createInsecure());
   try {
     const err = await new Promise<ServiceError | null>((resolve) =>
-      raw.makeUnaryRequest(GRPC_METHODS.GetTask.path, (b: Buffer) => b, (b: Buffer) => b, Buffer.alloc(0), { deadline: Date.now() + BOUND_MS }, (e) => resolve(e)),
+      raw.makeUnaryRequest(
+        GRPC_METHODS.GetTask.path,
+        (b: Buffer) => b,
+        (b: Buffer) => b,
+        Buffer.alloc(0),
+        { deadline: Date.now() + BOUND_MS },
+        (e) => resolve(e),
+      ),
     );
     assert.equal(err?.code, Status.UNAVAILABLE);
   } finally {

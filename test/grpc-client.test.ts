@@ -28,7 +28,13 @@ after(async () => {
 /** The agent's card with its GRPC interface listed first (as a card served with gRPC would). */
 function grpcFirst(a: Running, grpcUrl = a.grpc.url): AgentCard {
   const card = a.server.service.card;
-  return { ...card, supportedInterfaces: [{ url: grpcUrl, protocolBinding: 'GRPC', protocolVersion: '1.0' }, ...card.supportedInterfaces] };
+  return {
+    ...card,
+    supportedInterfaces: [
+      { url: grpcUrl, protocolBinding: 'GRPC', protocolVersion: '1.0' },
+      ...card.supportedInterfaces,
+    ],
+  };
 }
 
 const GRPC = { GRPC: grpcTransport() };
@@ -47,7 +53,10 @@ describe('§8.3.2 interface selection', () => {
   });
 
   test('a caller that does not accept GRPC keeps to JSON-RPC even with the transport at hand', () => {
-    const c = new A2AClient(grpcFirst(full), { transports: GRPC, bindings: ['JSONRPC', 'HTTP+JSON'] });
+    const c = new A2AClient(grpcFirst(full), {
+      transports: GRPC,
+      bindings: ['JSONRPC', 'HTTP+JSON'],
+    });
     assert.equal(c.interface.binding, 'JSONRPC');
   });
 
@@ -55,8 +64,13 @@ describe('§8.3.2 interface selection', () => {
     const card = full.server.service.card;
     const grpcEntry = { url: 'localhost:50051', protocolBinding: 'GRPC', protocolVersion: '1.0' };
     assert.ok(parseAgentCard({ ...card, supportedInterfaces: [grpcEntry] }).ok);
-    assert.ok(parseAgentCard({ ...card, supportedInterfaces: [{ ...grpcEntry, url: '[::1]:50051' }] }).ok);
-    const bad = parseAgentCard({ ...card, supportedInterfaces: [{ ...grpcEntry, url: '127.0.0.1:8080', protocolBinding: 'JSONRPC' }] });
+    assert.ok(
+      parseAgentCard({ ...card, supportedInterfaces: [{ ...grpcEntry, url: '[::1]:50051' }] }).ok,
+    );
+    const bad = parseAgentCard({
+      ...card,
+      supportedInterfaces: [{ ...grpcEntry, url: '127.0.0.1:8080', protocolBinding: 'JSONRPC' }],
+    });
     assert.ok(!bad.ok && bad.problems.some((p) => /absolute URL/.test(p)));
   });
 
@@ -77,12 +91,26 @@ test('all eleven operations over gRPC give the same typed results as over JSON-R
   const sent = await viaGrpc.sendMessage(msg('echo eleven'));
   assert.ok('task' in sent);
   const id = sent.task.id;
-  assert.equal(sent.task.artifacts?.[0]?.parts[0] && 'text' in sent.task.artifacts[0].parts[0] ? sent.task.artifacts[0].parts[0].text : '', 'echo eleven');
+  assert.equal(
+    sent.task.artifacts?.[0]?.parts[0] && 'text' in sent.task.artifacts[0].parts[0]
+      ? sent.task.artifacts[0].parts[0].text
+      : '',
+    'echo eleven',
+  );
   // Both bindings read the same task from the same store, and decode it to the same object.
   assert.deepEqual(await viaGrpc.getTask(id), await viaJson.getTask(id));
-  assert.deepEqual(await viaGrpc.getTask({ id, historyLength: 0 }), await viaJson.getTask({ id, historyLength: 0 }));
-  const listed = await viaGrpc.listTasks({ contextId: sent.task.contextId, includeArtifacts: true });
-  assert.deepEqual(listed, await viaJson.listTasks({ contextId: sent.task.contextId, includeArtifacts: true }));
+  assert.deepEqual(
+    await viaGrpc.getTask({ id, historyLength: 0 }),
+    await viaJson.getTask({ id, historyLength: 0 }),
+  );
+  const listed = await viaGrpc.listTasks({
+    contextId: sent.task.contextId,
+    includeArtifacts: true,
+  });
+  assert.deepEqual(
+    listed,
+    await viaJson.listTasks({ contextId: sent.task.contextId, includeArtifacts: true }),
+  );
   assert.equal(listed.nextPageToken, '');
 
   const events: StreamResponse[] = [];
@@ -91,20 +119,33 @@ test('all eleven operations over gRPC give the same typed results as over JSON-R
   const last = events.at(-1)!;
   assert.ok('statusUpdate' in last && last.statusUpdate.status.state === 'TASK_STATE_COMPLETED');
 
-  const started = await viaGrpc.sendMessage({ message: message('slow'), configuration: { returnImmediately: true } } as never);
+  const started = await viaGrpc.sendMessage({
+    message: message('slow'),
+    configuration: { returnImmediately: true },
+  } as never);
   assert.ok('task' in started);
   const subscribed: StreamResponse[] = [];
   for await (const ev of viaGrpc.subscribeToTask(started.task.id)) {
     subscribed.push(ev);
-    if (subscribed.length === 1) assert.equal((await viaGrpc.cancelTask(started.task.id)).status.state, 'TASK_STATE_CANCELED');
+    if (subscribed.length === 1)
+      assert.equal((await viaGrpc.cancelTask(started.task.id)).status.state, 'TASK_STATE_CANCELED');
   }
   assert.ok('task' in subscribed[0]!);
   const end = subscribed.at(-1)!;
   assert.ok('statusUpdate' in end && end.statusUpdate.status.state === 'TASK_STATE_CANCELED');
 
-  const config = await viaGrpc.createPushNotificationConfig({ taskId: id, id: 'cfg-1', url: HOOK, token: 'tok', authentication: { scheme: 'Bearer', credentials: 'c' } });
+  const config = await viaGrpc.createPushNotificationConfig({
+    taskId: id,
+    id: 'cfg-1',
+    url: HOOK,
+    token: 'tok',
+    authentication: { scheme: 'Bearer', credentials: 'c' },
+  });
   assert.deepEqual(await viaGrpc.getPushNotificationConfig({ taskId: id, id: 'cfg-1' }), config);
-  assert.deepEqual(await viaGrpc.listPushNotificationConfigs({ taskId: id }), await viaJson.listPushNotificationConfigs({ taskId: id }));
+  assert.deepEqual(
+    await viaGrpc.listPushNotificationConfigs({ taskId: id }),
+    await viaJson.listPushNotificationConfigs({ taskId: id }),
+  );
   await viaGrpc.deletePushNotificationConfig({ taskId: id, id: 'cfg-1' });
   assert.deepEqual((await viaGrpc.listPushNotificationConfigs({ taskId: id })).configs, []);
 
@@ -114,10 +155,19 @@ test('all eleven operations over gRPC give the same typed results as over JSON-R
 
 test('§10.6 errors arrive as A2AError of the kind the agent sent, with its details', async () => {
   const c = new A2AClient(grpcFirst(full), { transports: GRPC, retry: false });
-  await assert.rejects(c.getTask(UNKNOWN), (e: unknown) => isA2AError(e) && e.kind === 'TaskNotFound' && e.details.some((d) => (d as any).reason === 'TASK_NOT_FOUND'));
+  await assert.rejects(
+    c.getTask(UNKNOWN),
+    (e: unknown) =>
+      isA2AError(e) &&
+      e.kind === 'TaskNotFound' &&
+      e.details.some((d) => (d as any).reason === 'TASK_NOT_FOUND'),
+  );
   const sent = await c.sendMessage(msg('echo done'));
   assert.ok('task' in sent);
-  await assert.rejects(c.cancelTask(sent.task.id), (e: unknown) => isA2AError(e) && e.kind === 'TaskNotCancelable');
+  await assert.rejects(
+    c.cancelTask(sent.task.id),
+    (e: unknown) => isA2AError(e) && e.kind === 'TaskNotCancelable',
+  );
   await assert.rejects(
     (async () => {
       for await (const _ of c.subscribeToTask(sent.task.id)) void _;
@@ -125,17 +175,30 @@ test('§10.6 errors arrive as A2AError of the kind the agent sent, with its deta
     (e: unknown) => isA2AError(e) && e.kind === 'UnsupportedOperation',
   );
   await assert.rejects(c.getTask({ id: UNKNOWN, historyLength: -1 }), (e: unknown) => {
-    const bad = isA2AError(e) && e.kind === 'InvalidParams' ? (e.details.find((d) => 'fieldViolations' in d) as any) : undefined;
+    const bad =
+      isA2AError(e) && e.kind === 'InvalidParams'
+        ? (e.details.find((d) => 'fieldViolations' in d) as any)
+        : undefined;
     return bad?.fieldViolations[0].field === 'historyLength';
   });
   // A value protobuf cannot carry is refused before anything is sent, as the agent would refuse it.
-  await assert.rejects(c.getTask({ id: 42 } as never), (e: unknown) => isA2AError(e) && e.kind === 'InvalidParams' && /^GetTask not sent: id/.test(e.message));
-  await assert.rejects(c.sendMessage(msg('boom')), (e: unknown) => isA2AError(e) && e.kind === 'Internal');
+  await assert.rejects(
+    c.getTask({ id: 42 } as never),
+    (e: unknown) =>
+      isA2AError(e) && e.kind === 'InvalidParams' && /^GetTask not sent: id/.test(e.message),
+  );
+  await assert.rejects(
+    c.sendMessage(msg('boom')),
+    (e: unknown) => isA2AError(e) && e.kind === 'Internal',
+  );
 });
 
 test('§4.6 extensions travel as a2a-extensions metadata', async () => {
   const without = new A2AClient(grpcFirst(ext), { transports: GRPC });
-  await assert.rejects(without.sendMessage(msg('echo')), (e: unknown) => isA2AError(e) && e.kind === 'ExtensionSupportRequired');
+  await assert.rejects(
+    without.sendMessage(msg('echo')),
+    (e: unknown) => isA2AError(e) && e.kind === 'ExtensionSupportRequired',
+  );
   const withExt = new A2AClient(grpcFirst(ext), { transports: GRPC, extensions: [REQUIRED_EXT] });
   const sent = await withExt.sendMessage(msg('echo ext'));
   assert.ok('task' in sent && sent.task.status.state === 'TASK_STATE_COMPLETED');
@@ -143,7 +206,8 @@ test('§4.6 extensions travel as a2a-extensions metadata', async () => {
 
 describe('streams stop when the caller stops', () => {
   const scope = { tenant: '', owner: '' };
-  const listening = (id: string) => full.server.service.tasks.liveRun(scope, id)?.listening === true;
+  const listening = (id: string) =>
+    full.server.service.tasks.liveRun(scope, id)?.listening === true;
   async function released(id: string): Promise<void> {
     const until = Date.now() + BOUND_MS;
     while (listening(id)) {
@@ -154,7 +218,10 @@ describe('streams stop when the caller stops', () => {
 
   test('aborting the signal ends the gRPC call and the server lets the subscriber go', async () => {
     const c = new A2AClient(grpcFirst(full), { transports: GRPC, resume: false });
-    const started = await c.sendMessage({ message: message('slow'), configuration: { returnImmediately: true } } as never);
+    const started = await c.sendMessage({
+      message: message('slow'),
+      configuration: { returnImmediately: true },
+    } as never);
     assert.ok('task' in started);
     const ac = new AbortController();
     await assert.rejects(
@@ -169,7 +236,10 @@ describe('streams stop when the caller stops', () => {
 
   test('breaking out of the loop ends the call too', async () => {
     const c = new A2AClient(grpcFirst(full), { transports: GRPC });
-    const started = await c.sendMessage({ message: message('slow'), configuration: { returnImmediately: true } } as never);
+    const started = await c.sendMessage({
+      message: message('slow'),
+      configuration: { returnImmediately: true },
+    } as never);
     assert.ok('task' in started);
     for await (const ev of c.subscribeToTask(started.task.id)) {
       assert.ok('task' in ev);

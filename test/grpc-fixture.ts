@@ -5,21 +5,48 @@
  * or an error kind (from the ErrorInfo of `grpc-status-details-bin`).
  */
 import assert from 'node:assert/strict';
-import { Client, Metadata, credentials, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
+import {
+  Client,
+  Metadata,
+  credentials,
+  type ClientReadableStream,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { ERRORS, type A2AErrorKind, type OperationName } from '../src/protocol/index.js';
-import { A2A_ENUMS, GRPC_CODES, GRPC_METHODS, STATUS_DETAILS_KEY, decodeMessage, decodeStatus, encodeMessage } from '../src/protocol/grpc/index.js';
-import { serveGrpc, type GrpcServeOptions, type GrpcServerHandle } from '../src/server/grpc/index.js';
+import {
+  A2A_ENUMS,
+  GRPC_CODES,
+  GRPC_METHODS,
+  STATUS_DETAILS_KEY,
+  decodeMessage,
+  decodeStatus,
+  encodeMessage,
+} from '../src/protocol/grpc/index.js';
+import {
+  serveGrpc,
+  type GrpcServeOptions,
+  type GrpcServerHandle,
+} from '../src/server/grpc/index.js';
 import type { AgentServerOptions } from '../src/server/index.js';
 import { BOUND_MS, startAgent, type CallOptions, type Kind, type Outcome } from './rest-fixture.js';
 
 const passBytes = (b: Buffer): Buffer => b;
 
 /** An agent of the HTTP fixture, served over HTTP and gRPC from one dispatcher. */
-export async function startGrpcAgent(kind: Kind, extra: Partial<AgentServerOptions> = {}, grpc: GrpcServeOptions = {}) {
+export async function startGrpcAgent(
+  kind: Kind,
+  extra: Partial<AgentServerOptions> = {},
+  grpc: GrpcServeOptions = {},
+) {
   const a = await startAgent(kind, extra);
   let g: GrpcServerHandle;
   try {
-    g = await serveGrpc(a.server, { authenticate: (req) => (req.headers.authorization === 'Bearer good' ? { id: 'alice' } : undefined), challenge: 'Bearer realm="test"', ...grpc });
+    g = await serveGrpc(a.server, {
+      authenticate: (req) =>
+        req.headers.authorization === 'Bearer good' ? { id: 'alice' } : undefined,
+      challenge: 'Bearer realm="test"',
+      ...grpc,
+    });
   } catch (err) {
     await a.close();
     throw err;
@@ -52,14 +79,16 @@ export function closeRawClients(): void {
 function metadataOf(o: CallOptions): Metadata {
   const md = new Metadata();
   const headers: Record<string, string> = { 'a2a-version': '1.0', ...o.headers };
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() !== 'content-type') md.set(k.toLowerCase(), v);
+  for (const [k, v] of Object.entries(headers))
+    if (k.toLowerCase() !== 'content-type') md.set(k.toLowerCase(), v);
   return md;
 }
 
 /** ProtoJSON cannot carry an enum name the schema lacks: send it as a number no enum uses, as a peer with a newer schema would. */
 function wireable(params: Record<string, any>): Record<string, any> {
   const out = { ...params };
-  if (typeof out.status === 'string' && !(A2A_ENUMS.TaskState ?? []).includes(out.status)) out.status = 99;
+  if (typeof out.status === 'string' && !(A2A_ENUMS.TaskState ?? []).includes(out.status))
+    out.status = 99;
   return out;
 }
 
@@ -70,27 +99,49 @@ export interface GrpcOpened {
 
 function headersOf(...mds: Array<Metadata | undefined>): Headers {
   const h = new Headers();
-  for (const md of mds) for (const [k, vs] of Object.entries(md?.toJSON() ?? {})) for (const v of vs) if (typeof v === 'string') h.append(k, v);
+  for (const md of mds)
+    for (const [k, vs] of Object.entries(md?.toJSON() ?? {}))
+      for (const v of vs) if (typeof v === 'string') h.append(k, v);
   return h;
 }
 
 function errorOutcome(err: ServiceError, initial: Metadata | undefined): Outcome {
   const bin = err.metadata?.get(STATUS_DETAILS_KEY)[0];
-  assert.ok(bin instanceof Buffer, `every error carries grpc-status-details-bin: ${err.code} ${err.details}`);
+  assert.ok(
+    bin instanceof Buffer,
+    `every error carries grpc-status-details-bin: ${err.code} ${err.details}`,
+  );
   const status = decodeStatus(bin);
   assert.equal(status.code, err.code, 'google.rpc.Status code = the gRPC status');
   assert.equal(status.message, err.details, 'google.rpc.Status message = the gRPC status message');
-  const info = status.details.find((d: any) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo') as any;
+  const info = status.details.find(
+    (d: any) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo',
+  ) as any;
   assert.ok(info, `every error carries an ErrorInfo: ${JSON.stringify(status)}`);
-  const kind = (Object.keys(ERRORS) as A2AErrorKind[]).find((k) => ERRORS[k].reason === info.reason);
+  const kind = (Object.keys(ERRORS) as A2AErrorKind[]).find(
+    (k) => ERRORS[k].reason === info.reason,
+  );
   assert.ok(kind, `unknown reason ${info.reason}`);
-  assert.equal(err.code, GRPC_CODES[ERRORS[kind].grpcStatus as keyof typeof GRPC_CODES], 'the status code is the catalogue\'s');
+  assert.equal(
+    err.code,
+    GRPC_CODES[ERRORS[kind].grpcStatus as keyof typeof GRPC_CODES],
+    "the status code is the catalogue's",
+  );
   assert.equal(info.domain, ERRORS[kind].a2a ? 'a2a-protocol.org' : 'a2a-kit');
-  return { status: err.code, headers: headersOf(initial, err.metadata), error: { kind, message: err.details, details: status.details } };
+  return {
+    status: err.code,
+    headers: headersOf(initial, err.metadata),
+    error: { kind, message: err.details, details: status.details },
+  };
 }
 
 /** Perform `op` over gRPC at `target`; streams are read to their end (bounded). */
-export function grpcOpen(target: string, op: OperationName, params: Record<string, any> = {}, o: CallOptions = {}): Promise<GrpcOpened> {
+export function grpcOpen(
+  target: string,
+  op: OperationName,
+  params: Record<string, any> = {},
+  o: CallOptions = {},
+): Promise<GrpcOpened> {
   const m = GRPC_METHODS[op];
   const p = o.tenant !== undefined ? { ...params, tenant: o.tenant } : params;
   const bytes = encodeMessage(m.request, wireable(p)) as Buffer;
@@ -99,18 +150,41 @@ export function grpcOpen(target: string, op: OperationName, params: Record<strin
   if (!m.streaming) {
     let initial: Metadata | undefined;
     const done = new Promise<Outcome>((resolve, reject) => {
-      const call = client.makeUnaryRequest(m.path, passBytes, passBytes, bytes, metadataOf(o), { deadline }, (err, value) => {
-        try {
-          resolve(err ? errorOutcome(err, initial) : { status: 0, headers: headersOf(initial), result: decodeMessage(m.response, value!) });
-        } catch (e) {
-          reject(e);
-        }
-      });
+      const call = client.makeUnaryRequest(
+        m.path,
+        passBytes,
+        passBytes,
+        bytes,
+        metadataOf(o),
+        { deadline },
+        (err, value) => {
+          try {
+            resolve(
+              err
+                ? errorOutcome(err, initial)
+                : {
+                    status: 0,
+                    headers: headersOf(initial),
+                    result: decodeMessage(m.response, value!),
+                  },
+            );
+          } catch (e) {
+            reject(e);
+          }
+        },
+      );
       call.on('metadata', (md: Metadata) => (initial = md));
     });
     return Promise.resolve({ done });
   }
-  const call: ClientReadableStream<Buffer> = client.makeServerStreamRequest(m.path, passBytes, passBytes, bytes, metadataOf(o), { deadline });
+  const call: ClientReadableStream<Buffer> = client.makeServerStreamRequest(
+    m.path,
+    passBytes,
+    passBytes,
+    bytes,
+    metadataOf(o),
+    { deadline },
+  );
   const events: unknown[] = [];
   let initial: Metadata | undefined;
   let started!: () => void;
@@ -124,7 +198,11 @@ export function grpcOpen(target: string, op: OperationName, params: Record<strin
     call.on('error', (err: ServiceError) => {
       started();
       try {
-        resolve(events.length > 0 ? { status: err.code, headers: headersOf(initial, err.metadata), events } : errorOutcome(err, initial));
+        resolve(
+          events.length > 0
+            ? { status: err.code, headers: headersOf(initial, err.metadata), events }
+            : errorOutcome(err, initial),
+        );
       } catch (e) {
         reject(e);
       }
@@ -138,6 +216,11 @@ export function grpcOpen(target: string, op: OperationName, params: Record<strin
 }
 
 /** Perform `op` over gRPC and wait for its whole answer. */
-export async function grpcCall(target: string, op: OperationName, params: Record<string, any> = {}, o: CallOptions = {}): Promise<Outcome> {
+export async function grpcCall(
+  target: string,
+  op: OperationName,
+  params: Record<string, any> = {},
+  o: CallOptions = {},
+): Promise<Outcome> {
   return (await grpcOpen(target, op, params, o)).done;
 }

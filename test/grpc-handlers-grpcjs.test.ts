@@ -18,9 +18,14 @@ let target: string;
 before(async () => {
   a = await startAgent('full');
   server = new Server();
-  server.addService(A2A_SERVICE_DEFINITION, grpcHandlers(a.server.service, { auth: () => ({}), logger: silentLogger }));
+  server.addService(
+    A2A_SERVICE_DEFINITION,
+    grpcHandlers(a.server.service, { auth: () => ({}), logger: silentLogger }),
+  );
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
   );
   target = `127.0.0.1:${port}`;
 });
@@ -33,7 +38,9 @@ after(async () => {
 test('a grpc-js Server with the A2AService: unary, streaming, and errors with details', async () => {
   const sent = await grpcCall(target, 'SendMessage', { message: message('echo on grpc-js') });
   assert.equal(sent.result.task.status.state, 'TASK_STATE_COMPLETED');
-  const streamed = await grpcCall(target, 'SendStreamingMessage', { message: message('echo streamed') });
+  const streamed = await grpcCall(target, 'SendStreamingMessage', {
+    message: message('echo streamed'),
+  });
   assert.equal(streamed.status, 0);
   assert.ok((streamed.events as any[]).some((e) => e.artifactUpdate));
   const missing = await grpcCall(target, 'GetTask', { id: '00000000-0000-4000-8000-000000000000' });

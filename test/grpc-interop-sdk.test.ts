@@ -25,7 +25,13 @@ import {
   TaskPushNotificationConfig as SdkPushConfig,
   TaskStatusUpdateEvent as SdkStatus,
 } from '@a2a-js/sdk';
-import { AgentEvent, DefaultRequestHandler, InMemoryPushNotificationStore, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
+import {
+  AgentEvent,
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+  type AgentExecutor,
+} from '@a2a-js/sdk/server';
 import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
 import { ClientFactory, ClientFactoryOptions, type Client as SdkClient } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
@@ -37,7 +43,8 @@ import { startGrpcAgent } from './grpc-fixture.js';
 
 const json = (v: unknown): any => JSON.parse(JSON.stringify(v));
 /** An SDK result (its generated classes' shapes) in ProtoJSON, via the SDK's own toJSON. */
-const proto = (v: unknown): any => json('status' in (v as object) ? SdkTask.toJSON(v as never) : SdkMessage.toJSON(v as never));
+const proto = (v: unknown): any =>
+  json('status' in (v as object) ? SdkTask.toJSON(v as never) : SdkMessage.toJSON(v as never));
 
 describe('the SDK gRPC client against our gRPC server', () => {
   let ours: Awaited<ReturnType<typeof startGrpcAgent>>;
@@ -48,14 +55,25 @@ describe('the SDK gRPC client against our gRPC server', () => {
     ours = await startGrpcAgent('full');
     const card = ours.server.service.card;
     // The SDK hands the interface URL to grpc-js as a channel target, so it must be host:port (see the README).
-    const withGrpc = { ...card, supportedInterfaces: [{ url: ours.grpc.target, protocolBinding: 'GRPC', protocolVersion: '1.0' }, ...card.supportedInterfaces] };
-    const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new GrpcTransportFactory()] }));
+    const withGrpc = {
+      ...card,
+      supportedInterfaces: [
+        { url: ours.grpc.target, protocolBinding: 'GRPC', protocolVersion: '1.0' },
+        ...card.supportedInterfaces,
+      ],
+    };
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new GrpcTransportFactory()],
+      }),
+    );
     sdk = await factory.createFromAgentCard(SdkAgentCard.fromJSON(withGrpc));
     assert.equal(sdk.transport.protocolName, 'GRPC');
   });
   after(() => ours.close());
 
-  const send = (text: string, extra: Record<string, unknown> = {}) => SdkSend.fromJSON({ message: message(text), ...extra });
+  const send = (text: string, extra: Record<string, unknown> = {}) =>
+    SdkSend.fromJSON({ message: message(text), ...extra });
 
   test('SendMessage, GetTask, ListTasks', async () => {
     const sent = proto(await sdk.sendMessage(send('echo from sdk')));
@@ -64,8 +82,17 @@ describe('the SDK gRPC client against our gRPC server', () => {
     const got = proto(await sdk.getTask(SdkGetTask.fromJSON({ id: sent.id, historyLength: 0 })));
     assert.equal(got.id, sent.id);
     assert.equal(got.history, undefined);
-    const listed = json(SdkListTasksResponse.toJSON(await sdk.listTasks(SdkListTasks.fromJSON({ contextId: sent.contextId, includeArtifacts: true }))));
-    assert.deepEqual(listed.tasks.map((t: any) => t.id), [sent.id]);
+    const listed = json(
+      SdkListTasksResponse.toJSON(
+        await sdk.listTasks(
+          SdkListTasks.fromJSON({ contextId: sent.contextId, includeArtifacts: true }),
+        ),
+      ),
+    );
+    assert.deepEqual(
+      listed.tasks.map((t: any) => t.id),
+      [sent.id],
+    );
     assert.equal(listed.tasks[0].artifacts.length, 1);
     const reply = proto(await sdk.sendMessage(send('reply hi')));
     assert.equal(reply.role, 'ROLE_AGENT');
@@ -73,19 +100,26 @@ describe('the SDK gRPC client against our gRPC server', () => {
 
   test('SendStreamingMessage: the Task, then updates, closed at completion', async () => {
     const events: any[] = [];
-    for await (const ev of sdk.sendMessageStream(send('echo streamed'))) events.push(json(SdkStreamResponse.toJSON(ev as never)));
+    for await (const ev of sdk.sendMessageStream(send('echo streamed')))
+      events.push(json(SdkStreamResponse.toJSON(ev as never)));
     assert.ok(events[0].task, JSON.stringify(events[0]));
     assert.ok(events.some((e) => e.artifactUpdate?.artifact.parts[0].text === 'echo streamed'));
     assert.equal(events.at(-1).statusUpdate.status.state, 'TASK_STATE_COMPLETED');
   });
 
   test('CancelTask and SubscribeToTask', async () => {
-    const started = proto(await sdk.sendMessage(send('slow', { configuration: { returnImmediately: true } })));
+    const started = proto(
+      await sdk.sendMessage(send('slow', { configuration: { returnImmediately: true } })),
+    );
     assert.equal(started.status.state, 'TASK_STATE_WORKING');
     const events: any[] = [];
     for await (const ev of sdk.resubscribeTask(SdkSubscribe.fromJSON({ id: started.id }))) {
       events.push(json(SdkStreamResponse.toJSON(ev as never)));
-      if (events.length === 1) assert.equal(proto(await sdk.cancelTask(SdkCancel.fromJSON({ id: started.id }))).status.state, 'TASK_STATE_CANCELED');
+      if (events.length === 1)
+        assert.equal(
+          proto(await sdk.cancelTask(SdkCancel.fromJSON({ id: started.id }))).status.state,
+          'TASK_STATE_CANCELED',
+        );
     }
     assert.equal(events[0].task.id, started.id);
     assert.equal(events.at(-1).statusUpdate.status.state, 'TASK_STATE_CANCELED');
@@ -93,12 +127,37 @@ describe('the SDK gRPC client against our gRPC server', () => {
 
   test('push notification configs: create, get, list, delete', async () => {
     const task = proto(await sdk.sendMessage(send('echo push')));
-    const created = json(SdkPushConfig.toJSON(await sdk.createTaskPushNotificationConfig(SdkPushConfig.fromJSON({ taskId: task.id, id: 'cfg-1', url: HOOK, token: 'tok' }))));
+    const created = json(
+      SdkPushConfig.toJSON(
+        await sdk.createTaskPushNotificationConfig(
+          SdkPushConfig.fromJSON({ taskId: task.id, id: 'cfg-1', url: HOOK, token: 'tok' }),
+        ),
+      ),
+    );
     assert.equal(created.url, HOOK);
-    assert.deepEqual(json(SdkPushConfig.toJSON(await sdk.getTaskPushNotificationConfig(SdkGetPush.fromJSON({ taskId: task.id, id: 'cfg-1' })))), created);
-    assert.equal(json(await sdk.listTaskPushNotificationConfig(SdkListPush.fromJSON({ taskId: task.id }))).configs.length, 1);
-    await sdk.deleteTaskPushNotificationConfig(SdkDeletePush.fromJSON({ taskId: task.id, id: 'cfg-1' }));
-    assert.equal(json(await sdk.listTaskPushNotificationConfig(SdkListPush.fromJSON({ taskId: task.id }))).configs?.length ?? 0, 0);
+    assert.deepEqual(
+      json(
+        SdkPushConfig.toJSON(
+          await sdk.getTaskPushNotificationConfig(
+            SdkGetPush.fromJSON({ taskId: task.id, id: 'cfg-1' }),
+          ),
+        ),
+      ),
+      created,
+    );
+    assert.equal(
+      json(await sdk.listTaskPushNotificationConfig(SdkListPush.fromJSON({ taskId: task.id })))
+        .configs.length,
+      1,
+    );
+    await sdk.deleteTaskPushNotificationConfig(
+      SdkDeletePush.fromJSON({ taskId: task.id, id: 'cfg-1' }),
+    );
+    assert.equal(
+      json(await sdk.listTaskPushNotificationConfig(SdkListPush.fromJSON({ taskId: task.id })))
+        .configs?.length ?? 0,
+      0,
+    );
   });
 
   test('GetExtendedAgentCard with credentials as metadata', async () => {
@@ -108,9 +167,15 @@ describe('the SDK gRPC client against our gRPC server', () => {
 
   test('errors: the SDK reads the kind from our ErrorInfo', async () => {
     const kind = (e: unknown) => (e as { name?: string }).name;
-    await assert.rejects(sdk.getTask(SdkGetTask.fromJSON({ id: UNKNOWN })), (e) => kind(e) === 'TaskNotFoundError');
+    await assert.rejects(
+      sdk.getTask(SdkGetTask.fromJSON({ id: UNKNOWN })),
+      (e) => kind(e) === 'TaskNotFoundError',
+    );
     const done = proto(await sdk.sendMessage(send('echo done')));
-    await assert.rejects(sdk.cancelTask(SdkCancel.fromJSON({ id: done.id })), (e) => kind(e) === 'TaskNotCancelableError');
+    await assert.rejects(
+      sdk.cancelTask(SdkCancel.fromJSON({ id: done.id })),
+      (e) => kind(e) === 'TaskNotCancelableError',
+    );
     await assert.rejects(
       (async () => {
         for await (const _ of sdk.resubscribeTask(SdkSubscribe.fromJSON({ id: done.id }))) void _;
@@ -125,10 +190,25 @@ function sdkExecutor(): AgentExecutor {
   const waiting = new Map<string, () => void>();
   return {
     async execute(ctx, bus) {
-      const text = ctx.userMessage.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
+      const text = ctx.userMessage.parts
+        .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+        .join('');
       const ids = { taskId: ctx.taskId, contextId: ctx.contextId };
-      bus.publish(AgentEvent.task(SdkTask.fromJSON({ id: ctx.taskId, contextId: ctx.contextId, status: { state: 'TASK_STATE_SUBMITTED' }, history: [json(ctx.userMessage)] })));
-      bus.publish(AgentEvent.statusUpdate(SdkStatus.fromJSON({ ...ids, status: { state: 'TASK_STATE_WORKING' } })));
+      bus.publish(
+        AgentEvent.task(
+          SdkTask.fromJSON({
+            id: ctx.taskId,
+            contextId: ctx.contextId,
+            status: { state: 'TASK_STATE_SUBMITTED' },
+            history: [json(ctx.userMessage)],
+          }),
+        ),
+      );
+      bus.publish(
+        AgentEvent.statusUpdate(
+          SdkStatus.fromJSON({ ...ids, status: { state: 'TASK_STATE_WORKING' } }),
+        ),
+      );
       if (text === 'slow') {
         await new Promise<void>((r) => {
           waiting.set(ctx.taskId, r);
@@ -136,12 +216,27 @@ function sdkExecutor(): AgentExecutor {
         });
         return;
       }
-      bus.publish(AgentEvent.artifactUpdate(SdkArtifact.fromJSON({ ...ids, artifact: { artifactId: 'a1', name: 'echo', parts: [{ text }] } })));
-      bus.publish(AgentEvent.statusUpdate(SdkStatus.fromJSON({ ...ids, status: { state: 'TASK_STATE_COMPLETED' } })));
+      bus.publish(
+        AgentEvent.artifactUpdate(
+          SdkArtifact.fromJSON({
+            ...ids,
+            artifact: { artifactId: 'a1', name: 'echo', parts: [{ text }] },
+          }),
+        ),
+      );
+      bus.publish(
+        AgentEvent.statusUpdate(
+          SdkStatus.fromJSON({ ...ids, status: { state: 'TASK_STATE_COMPLETED' } }),
+        ),
+      );
       bus.finished();
     },
     async cancelTask(taskId, bus) {
-      bus.publish(AgentEvent.statusUpdate(SdkStatus.fromJSON({ taskId, contextId: '', status: { state: 'TASK_STATE_CANCELED' } })));
+      bus.publish(
+        AgentEvent.statusUpdate(
+          SdkStatus.fromJSON({ taskId, contextId: '', status: { state: 'TASK_STATE_CANCELED' } }),
+        ),
+      );
       bus.finished();
       waiting.get(taskId)?.();
     },
@@ -156,14 +251,18 @@ describe('our gRPC client against the SDK gRPC server', () => {
   before(async () => {
     server = new Server();
     const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+      server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) =>
+        err ? reject(err) : resolve(p),
+      ),
     );
     card = {
       name: 'sdk-echo',
       description: 'reference SDK echo agent over gRPC',
       version: '1.0.0',
       // The SDK's own samples write the GRPC url as host:port; our client reads either form.
-      supportedInterfaces: [{ url: `127.0.0.1:${port}`, protocolBinding: 'GRPC', protocolVersion: '1.0' }],
+      supportedInterfaces: [
+        { url: `127.0.0.1:${port}`, protocolBinding: 'GRPC', protocolVersion: '1.0' },
+      ],
       capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
       defaultInputModes: ['text/plain'],
       defaultOutputModes: ['text/plain'],
@@ -182,8 +281,15 @@ describe('our gRPC client against the SDK gRPC server', () => {
       call.metadata.get('authorization')[0] === 'Bearer good'
         ? { isAuthenticated: true, userName: 'alice' }
         : { isAuthenticated: false, userName: '' };
-    server.addService(A2AService, grpcService({ requestHandler: handler, userBuilder: userBuilder as never }));
-    client = new A2AClient(card, { transports: { GRPC: grpcTransport() }, headers: { authorization: 'Bearer good' }, retry: false });
+    server.addService(
+      A2AService,
+      grpcService({ requestHandler: handler, userBuilder: userBuilder as never }),
+    );
+    client = new A2AClient(card, {
+      transports: { GRPC: grpcTransport() },
+      headers: { authorization: 'Bearer good' },
+      retry: false,
+    });
     assert.equal(client.interface.binding, 'GRPC');
   });
   after(() => server.forceShutdown());
@@ -200,7 +306,10 @@ describe('our gRPC client against the SDK gRPC server', () => {
     assert.equal(got.id, sent.task.id);
     assert.equal(got.history, undefined);
     const listed = await client.listTasks({ contextId: sent.task.contextId });
-    assert.deepEqual(listed.tasks.map((t) => t.id), [sent.task.id]);
+    assert.deepEqual(
+      listed.tasks.map((t) => t.id),
+      [sent.task.id],
+    );
   });
 
   test('SendStreamingMessage', async () => {
@@ -209,27 +318,44 @@ describe('our gRPC client against the SDK gRPC server', () => {
     assert.ok('task' in events[0]!);
     assert.ok(events.some((e) => 'artifactUpdate' in e));
     const last = events.at(-1)!;
-    assert.ok('statusUpdate' in last && last.statusUpdate.status.state === 'TASK_STATE_COMPLETED', JSON.stringify(last));
+    assert.ok(
+      'statusUpdate' in last && last.statusUpdate.status.state === 'TASK_STATE_COMPLETED',
+      JSON.stringify(last),
+    );
   });
 
   test('CancelTask and SubscribeToTask', async () => {
-    const started = await client.sendMessage(send('slow', { configuration: { returnImmediately: true } }));
+    const started = await client.sendMessage(
+      send('slow', { configuration: { returnImmediately: true } }),
+    );
     assert.ok('task' in started, JSON.stringify(started));
     const events: StreamResponse[] = [];
     for await (const ev of client.subscribeToTask(started.task.id)) {
       events.push(ev);
-      if (events.length === 1) assert.equal((await client.cancelTask(started.task.id)).status.state, 'TASK_STATE_CANCELED');
+      if (events.length === 1)
+        assert.equal(
+          (await client.cancelTask(started.task.id)).status.state,
+          'TASK_STATE_CANCELED',
+        );
     }
     assert.ok('task' in events[0]!);
     const last = events.at(-1)!;
-    assert.ok('statusUpdate' in last && last.statusUpdate.status.state === 'TASK_STATE_CANCELED', JSON.stringify(events));
+    assert.ok(
+      'statusUpdate' in last && last.statusUpdate.status.state === 'TASK_STATE_CANCELED',
+      JSON.stringify(events),
+    );
   });
 
   test('push notification configs: create, get, list, delete', async () => {
     const sent = await client.sendMessage(send('push'));
     assert.ok('task' in sent);
     const taskId = sent.task.id;
-    const created = await client.createPushNotificationConfig({ taskId, id: 'cfg-1', url: 'https://hooks.example.com/a2a', token: 'tok' });
+    const created = await client.createPushNotificationConfig({
+      taskId,
+      id: 'cfg-1',
+      url: 'https://hooks.example.com/a2a',
+      token: 'tok',
+    });
     assert.equal(created.url, 'https://hooks.example.com/a2a');
     assert.equal((await client.getPushNotificationConfig({ taskId, id: 'cfg-1' })).token, 'tok');
     assert.equal((await client.listPushNotificationConfigs({ taskId })).configs.length, 1);
@@ -241,12 +367,18 @@ describe('our gRPC client against the SDK gRPC server', () => {
     assert.equal((await client.getExtendedAgentCard()).name, 'sdk-echo (extended)');
   });
 
-  test('errors: A2AError kinds from the SDK\'s status details', async () => {
+  test("errors: A2AError kinds from the SDK's status details", async () => {
     const c = new A2AClient(card, { transports: { GRPC: grpcTransport() }, retry: false });
-    await assert.rejects(c.getTask(UNKNOWN), (e: unknown) => isA2AError(e) && e.kind === 'TaskNotFound');
+    await assert.rejects(
+      c.getTask(UNKNOWN),
+      (e: unknown) => isA2AError(e) && e.kind === 'TaskNotFound',
+    );
     const sent = await c.sendMessage(send('done'));
     assert.ok('task' in sent);
-    await assert.rejects(c.cancelTask(sent.task.id), (e: unknown) => isA2AError(e) && e.kind === 'TaskNotCancelable');
+    await assert.rejects(
+      c.cancelTask(sent.task.id),
+      (e: unknown) => isA2AError(e) && e.kind === 'TaskNotCancelable',
+    );
     await assert.rejects(
       (async () => {
         for await (const _ of c.subscribeToTask(sent.task.id)) void _;

@@ -5,8 +5,20 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client, Metadata, credentials, status as Status, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
-import { GRPC_METHODS, STATUS_DETAILS_KEY, decodeStatus, encodeMessage } from '../src/protocol/grpc/index.js';
+import {
+  Client,
+  Metadata,
+  credentials,
+  status as Status,
+  type ClientReadableStream,
+  type ServiceError,
+} from '@grpc/grpc-js';
+import {
+  GRPC_METHODS,
+  STATUS_DETAILS_KEY,
+  decodeStatus,
+  encodeMessage,
+} from '../src/protocol/grpc/index.js';
 import type { AgentExecutor } from '../src/server/index.js';
 import { agent, message, BOUND_MS } from './rest-fixture.js';
 import { closeRawClients, grpcCall, rawClient, startGrpcAgent } from './grpc-fixture.js';
@@ -24,7 +36,8 @@ const flooding: AgentExecutor = async (ctx, task) => {
   if (cmd !== 'flood') return agent(ctx, task);
   task.working();
   const chunk = 'x'.repeat(32 * 1024);
-  for (let i = 0; i < Number(n); i++) task.addArtifact({ name: `part-${i}`, parts: [{ text: chunk }] });
+  for (let i = 0; i < Number(n); i++)
+    task.addArtifact({ name: `part-${i}`, parts: [{ text: chunk }] });
   task.complete();
 };
 
@@ -32,7 +45,11 @@ type Running = Awaited<ReturnType<typeof startGrpcAgent>>;
 let a: Running;
 
 before(async () => {
-  a = await startGrpcAgent('full', { executor: flooding }, { maxReceiveMessageBytes: 64 * 1024, maxBufferedBytes: 256 * 1024 });
+  a = await startGrpcAgent(
+    'full',
+    { executor: flooding },
+    { maxReceiveMessageBytes: 64 * 1024, maxBufferedBytes: 256 * 1024 },
+  );
 });
 after(async () => {
   closeRawClients();
@@ -42,8 +59,14 @@ after(async () => {
 /** A unary call with raw request bytes; resolves with the error (or undefined on success). */
 function rawUnary(method: string, bytes: Buffer, md = v1()): Promise<ServiceError | undefined> {
   return new Promise((resolve) => {
-    rawClient(a.grpc.target).makeUnaryRequest(method, passBytes, passBytes, bytes, md, { deadline: Date.now() + BOUND_MS }, (err) =>
-      resolve(err ?? undefined),
+    rawClient(a.grpc.target).makeUnaryRequest(
+      method,
+      passBytes,
+      passBytes,
+      bytes,
+      md,
+      { deadline: Date.now() + BOUND_MS },
+      (err) => resolve(err ?? undefined),
     );
   });
 }
@@ -51,7 +74,9 @@ function rawUnary(method: string, bytes: Buffer, md = v1()): Promise<ServiceErro
 function violations(err: ServiceError | undefined): Array<{ field: string; description: string }> {
   const bin = err?.metadata.get(STATUS_DETAILS_KEY)[0];
   assert.ok(bin instanceof Buffer, 'grpc-status-details-bin is present');
-  const bad = decodeStatus(bin).details.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest') as any;
+  const bad = decodeStatus(bin).details.find(
+    (d) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest',
+  ) as any;
   assert.ok(bad, 'a google.rpc.BadRequest detail');
   return bad.fieldViolations;
 }
@@ -89,25 +114,42 @@ describe('§10.6 bad input → INVALID_ARGUMENT with a field violation', () => {
   });
 
   test('§5.7 an unknown enum value (role 7) is named, not guessed', async () => {
-    const bytes = encodeMessage('SendMessageRequest', { message: { ...message('echo'), role: 7 } }) as Buffer;
+    const bytes = encodeMessage('SendMessageRequest', {
+      message: { ...message('echo'), role: 7 },
+    }) as Buffer;
     const err = await rawUnary(send, bytes);
     assert.equal(err?.code, Status.INVALID_ARGUMENT);
-    assert.deepEqual(violations(err).map((v) => v.field), ['message.role']);
+    assert.deepEqual(
+      violations(err).map((v) => v.field),
+      ['message.role'],
+    );
   });
 
   test('§5.7 a missing required field (messageId) is named', async () => {
     const { messageId: _drop, ...rest } = message('echo');
-    const err = await rawUnary(send, encodeMessage('SendMessageRequest', { message: rest }) as Buffer);
+    const err = await rawUnary(
+      send,
+      encodeMessage('SendMessageRequest', { message: rest }) as Buffer,
+    );
     assert.equal(err?.code, Status.INVALID_ARGUMENT);
-    assert.deepEqual(violations(err).map((v) => v.field), ['message.messageId']);
+    assert.deepEqual(
+      violations(err).map((v) => v.field),
+      ['message.messageId'],
+    );
   });
 
   test('a message over the stated limit → RESOURCE_EXHAUSTED, and the server keeps serving', async () => {
-    const big = encodeMessage('SendMessageRequest', { message: message(`echo ${'y'.repeat(70 * 1024)}`) }) as Buffer;
+    const big = encodeMessage('SendMessageRequest', {
+      message: message(`echo ${'y'.repeat(70 * 1024)}`),
+    }) as Buffer;
     const err = await rawUnary(send, big);
     assert.equal(err?.code, Status.RESOURCE_EXHAUSTED);
     assert.match(err!.details, /65536/, 'the message states the limit');
-    assert.equal((await grpcCall(a.grpc.target, 'SendMessage', { message: message('echo after') })).result.task.status.state, 'TASK_STATE_COMPLETED');
+    assert.equal(
+      (await grpcCall(a.grpc.target, 'SendMessage', { message: message('echo after') })).result.task
+        .status.state,
+      'TASK_STATE_COMPLETED',
+    );
   });
 
   test('an unknown method → UNIMPLEMENTED', async () => {
@@ -117,12 +159,21 @@ describe('§10.6 bad input → INVALID_ARGUMENT with a field violation', () => {
 
   test('random bytes to every method never crash the server (bounded fuzz)', async () => {
     let seed = 42;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     for (let i = 0; i < 120; i++) {
       const m = Object.values(GRPC_METHODS)[i % 11]!;
-      const bytes = Buffer.from(Array.from({ length: Math.floor(rnd() * 40) }, () => Math.floor(rnd() * 256)));
+      const bytes = Buffer.from(
+        Array.from({ length: Math.floor(rnd() * 40) }, () => Math.floor(rnd() * 256)),
+      );
       if (m.streaming) {
-        const call = rawClient(a.grpc.target).makeServerStreamRequest(m.path, passBytes, passBytes, bytes, v1(), { deadline: Date.now() + BOUND_MS });
+        const call = rawClient(a.grpc.target).makeServerStreamRequest(
+          m.path,
+          passBytes,
+          passBytes,
+          bytes,
+          v1(),
+          { deadline: Date.now() + BOUND_MS },
+        );
         await new Promise<void>((r) => {
           call.on('data', () => undefined);
           call.on('error', () => r());
@@ -130,7 +181,8 @@ describe('§10.6 bad input → INVALID_ARGUMENT with a field violation', () => {
         });
       } else {
         const err = await rawUnary(m.path, bytes);
-        if (err) assert.ok(err.code !== Status.UNKNOWN, `${m.operation}: ${err.code} ${err.details}`);
+        if (err)
+          assert.ok(err.code !== Status.UNKNOWN, `${m.operation}: ${err.code} ${err.details}`);
       }
     }
     assert.equal((await grpcCall(a.grpc.target, 'ListTasks', { pageSize: 1 })).status, 0);
@@ -142,13 +194,23 @@ describe('streams end cleanly', () => {
   const listening = (id: string) => a.server.service.tasks.liveRun(scope, id)?.listening === true;
 
   async function slowTask(): Promise<string> {
-    const started = await grpcCall(a.grpc.target, 'SendMessage', { message: message('slow'), configuration: { returnImmediately: true } });
+    const started = await grpcCall(a.grpc.target, 'SendMessage', {
+      message: message('slow'),
+      configuration: { returnImmediately: true },
+    });
     return started.result.task.id;
   }
 
   function subscribe(id: string, deadline = Date.now() + BOUND_MS): ClientReadableStream<Buffer> {
     const bytes = encodeMessage('SubscribeToTaskRequest', { id }) as Buffer;
-    return rawClient(a.grpc.target).makeServerStreamRequest(GRPC_METHODS.SubscribeToTask.path, passBytes, passBytes, bytes, v1(), { deadline });
+    return rawClient(a.grpc.target).makeServerStreamRequest(
+      GRPC_METHODS.SubscribeToTask.path,
+      passBytes,
+      passBytes,
+      bytes,
+      v1(),
+      { deadline },
+    );
   }
 
   const ended = (call: ClientReadableStream<Buffer>) =>
@@ -180,9 +242,16 @@ describe('streams end cleanly', () => {
 
   test('a reader that stops reading is cut off past the buffer bound (UNAVAILABLE), not buffered without limit', async () => {
     const bytes = encodeMessage('SendMessageRequest', { message: message('flood 400') }) as Buffer;
-    const call = rawClient(a.grpc.target).makeServerStreamRequest(GRPC_METHODS.SendStreamingMessage.path, passBytes, passBytes, bytes, v1(), {
-      deadline: Date.now() + BOUND_MS,
-    });
+    const call = rawClient(a.grpc.target).makeServerStreamRequest(
+      GRPC_METHODS.SendStreamingMessage.path,
+      passBytes,
+      passBytes,
+      bytes,
+      v1(),
+      {
+        deadline: Date.now() + BOUND_MS,
+      },
+    );
     let first = true;
     let received = 0;
     const err = await new Promise<ServiceError | undefined>((r) => {
@@ -208,9 +277,19 @@ test('close() ends open streams with UNAVAILABLE, then refuses new calls', async
   const b = await startGrpcAgent('full');
   const client = new Client(b.grpc.target, credentials.createInsecure());
   try {
-    const started = await grpcCall(b.grpc.target, 'SendMessage', { message: message('slow'), configuration: { returnImmediately: true } });
+    const started = await grpcCall(b.grpc.target, 'SendMessage', {
+      message: message('slow'),
+      configuration: { returnImmediately: true },
+    });
     const bytes = encodeMessage('SubscribeToTaskRequest', { id: started.result.task.id }) as Buffer;
-    const call = client.makeServerStreamRequest(GRPC_METHODS.SubscribeToTask.path, passBytes, passBytes, bytes, v1(), { deadline: Date.now() + BOUND_MS });
+    const call = client.makeServerStreamRequest(
+      GRPC_METHODS.SubscribeToTask.path,
+      passBytes,
+      passBytes,
+      bytes,
+      v1(),
+      { deadline: Date.now() + BOUND_MS },
+    );
     const streamEnd = new Promise<ServiceError>((r) => {
       call.on('data', () => undefined);
       call.on('error', r);
@@ -221,9 +300,20 @@ test('close() ends open streams with UNAVAILABLE, then refuses new calls', async
     assert.equal(err.code, Status.UNAVAILABLE);
     assert.match(err.details, /shutting down/);
     const after = await new Promise<ServiceError | null>((r) =>
-      client.makeUnaryRequest(GRPC_METHODS.ListTasks.path, passBytes, passBytes, Buffer.alloc(0), v1(), { deadline: Date.now() + 2000 }, (e) => r(e)),
+      client.makeUnaryRequest(
+        GRPC_METHODS.ListTasks.path,
+        passBytes,
+        passBytes,
+        Buffer.alloc(0),
+        v1(),
+        { deadline: Date.now() + 2000 },
+        (e) => r(e),
+      ),
     );
-    assert.ok(after && (after.code === Status.UNAVAILABLE || after.code === Status.DEADLINE_EXCEEDED), `refused: ${after?.code}`);
+    assert.ok(
+      after && (after.code === Status.UNAVAILABLE || after.code === Status.DEADLINE_EXCEEDED),
+      `refused: ${after?.code}`,
+    );
   } finally {
     client.close();
     await b.close();

@@ -38,7 +38,8 @@ class Gate {
   });
 }
 const gates = new Map<string, Gate>();
-const gate = (name: string): Gate => gates.get(name) ?? (gates.set(name, new Gate()), gates.get(name)!);
+const gate = (name: string): Gate =>
+  gates.get(name) ?? (gates.set(name, new Gate()), gates.get(name)!);
 
 let executed = 0;
 /** `gate <name>`: working, waits for the test, then completes; anything else: echo. */
@@ -65,10 +66,14 @@ const card = (origin: string): AgentCard => ({
   skills: [{ id: 'echo', name: 'Echo', description: 'echoes', tags: ['test'] }],
 });
 
-async function serve(hooks: OperationHooks | OperationHooks[], extra: Partial<AgentServerOptions> = {}) {
+async function serve(
+  hooks: OperationHooks | OperationHooks[],
+  extra: Partial<AgentServerOptions> = {},
+) {
   const server: AgentServer = createAgentServer({ executor, card, hooks, ...extra });
   const origin = await server.listen(0);
-  const client = (binding: (typeof BINDINGS)[number]) => A2AClient.connect(origin, { bindings: [binding], retry: false });
+  const client = (binding: (typeof BINDINGS)[number]) =>
+    A2AClient.connect(origin, { bindings: [binding], retry: false });
   return { server, origin, client };
 }
 
@@ -121,7 +126,8 @@ describe('operation hooks over real HTTP, both bindings', () => {
   const limiter: OperationHooks = {
     async before(call) {
       await Promise.resolve();
-      if (refuseSends && call.operation === 'SendMessage') throw new A2AError('PermissionDenied', 'Too many requests');
+      if (refuseSends && call.operation === 'SendMessage')
+        throw new A2AError('PermissionDenied', 'Too many requests');
     },
   };
 
@@ -161,7 +167,11 @@ describe('operation hooks over real HTTP, both bindings', () => {
       for (const binding of BINDINGS) {
         const client = await s.client(binding);
         const before = executed;
-        assert.equal(await kindOf(client.sendMessage({ message: userMessage('refused') })), 'PermissionDenied', binding);
+        assert.equal(
+          await kindOf(client.sendMessage({ message: userMessage('refused') })),
+          'PermissionDenied',
+          binding,
+        );
         assert.equal(executed, before, `${binding}: the agent must not run`);
       }
     } finally {
@@ -193,17 +203,25 @@ describe('operation hooks over real HTTP, both bindings', () => {
     const expected: Array<[string, number]> = [];
     for (const binding of BINDINGS) {
       const client = await s.client(binding);
-      const events = await drain(client.sendStreamingMessage({ message: userMessage('stream me') }));
+      const events = await drain(
+        client.sendStreamingMessage({ message: userMessage('stream me') }),
+      );
       assert.ok(events.length >= 3, `${binding}: task, updates, final status (${events.length})`);
       expected.push([`${binding} SendStreamingMessage`, events.length]);
 
       // SubscribeToTask to a task that is still running, then let it finish.
       const name = `sub-${binding}`;
-      const sent = await client.sendMessage({ message: userMessage(`gate ${name}`), configuration: { returnImmediately: true } });
+      const sent = await client.sendMessage({
+        message: userMessage(`gate ${name}`),
+        configuration: { returnImmediately: true },
+      });
       assert.ok('task' in sent);
       const subscription = client.subscribeToTask(sent.task.id);
       const firstEvent = await subscription.next();
-      assert.ok(!firstEvent.done && 'task' in firstEvent.value, 'a subscription starts with the task');
+      assert.ok(
+        !firstEvent.done && 'task' in firstEvent.value,
+        'a subscription starts with the task',
+      );
       gate(name).open();
       const rest = await drain(subscription);
       expected.push([`${binding} SubscribeToTask`, 1 + rest.length]);
@@ -215,14 +233,19 @@ describe('operation hooks over real HTTP, both bindings', () => {
   test('a before hook refuses a stream before it opens; the client sees the kind', async () => {
     const refusing = await serve({
       before(call) {
-        if (call.operation === 'SendStreamingMessage') throw new A2AError('UnsupportedOperation', 'no streams today');
+        if (call.operation === 'SendStreamingMessage')
+          throw new A2AError('UnsupportedOperation', 'no streams today');
       },
     });
     try {
       for (const binding of BINDINGS) {
         const client = await refusing.client(binding);
         const ran = executed;
-        assert.equal(await kindOf(drain(client.sendStreamingMessage({ message: userMessage('x') }))), 'UnsupportedOperation', binding);
+        assert.equal(
+          await kindOf(drain(client.sendStreamingMessage({ message: userMessage('x') }))),
+          'UnsupportedOperation',
+          binding,
+        );
         assert.equal(executed, ran);
       }
     } finally {
@@ -251,7 +274,12 @@ describe('hook failures and ordering', () => {
 
   test('what after and error hooks throw is logged and does not change the answer', async () => {
     const logged: string[] = [];
-    const logger: Logger = { debug() {}, info() {}, warn() {}, error: (_o, msg) => void logged.push(msg ?? '') };
+    const logger: Logger = {
+      debug() {},
+      info() {},
+      warn() {},
+      error: (_o, msg) => void logged.push(msg ?? ''),
+    };
     const s = await serve(
       [
         {
@@ -267,9 +295,15 @@ describe('hook failures and ordering', () => {
       const client = await s.client('HTTP+JSON');
       const r = await client.sendMessage({ message: userMessage('still fine') });
       assert.ok('task' in r && r.task.status.state === 'TASK_STATE_COMPLETED');
-      assert.equal(await kindOf(client.getTask('00000000-0000-4000-8000-000000000000')), 'TaskNotFound');
+      assert.equal(
+        await kindOf(client.getTask('00000000-0000-4000-8000-000000000000')),
+        'TaskNotFound',
+      );
       await new Promise((resolve) => setImmediate(resolve)); // the rejected error hook is logged a turn later
-      assert.deepEqual(logged, ['an operation after hook failed', 'an operation error hook failed']);
+      assert.deepEqual(logged, [
+        'an operation after hook failed',
+        'an operation error hook failed',
+      ]);
     } finally {
       await s.server.close(1000);
     }
@@ -282,8 +316,16 @@ describe('hook failures and ordering', () => {
       before: (call) => void (order.push(`before ${name}`), objects.add(call)),
       after: (call) => void (order.push(`after ${name}`), objects.add(call)),
     });
-    const d = new OperationDispatcher({ card: card('http://127.0.0.1:1'), executor, hooks: [set('a'), set('b')] });
-    const result = await d.call(OPERATIONS_BY_NAME.SendMessage, { message: userMessage('x') }, callContext({ version: '1.0' }));
+    const d = new OperationDispatcher({
+      card: card('http://127.0.0.1:1'),
+      executor,
+      hooks: [set('a'), set('b')],
+    });
+    const result = await d.call(
+      OPERATIONS_BY_NAME.SendMessage,
+      { message: userMessage('x') },
+      callContext({ version: '1.0' }),
+    );
     assert.ok('task' in result);
     assert.deepEqual(order, ['before a', 'before b', 'after b', 'after a']);
     assert.equal(objects.size, 1);

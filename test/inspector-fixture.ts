@@ -13,7 +13,8 @@ import { startInspector, type Inspector } from 'a2a-kit/inspector';
 export const TOKEN = 'inspector-test-token-5f2c9a';
 
 /** A 16×16 PNG, a blue triangle on red. */
-export const PNG = 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAS0lEQVR4nJXLyQ0AIAgEQJqRxmzbDmzCh8YDOZZkvkONOYVK7emQOivg5wTwPAE5MoRHCf7Rg3PMYB0vqCcI/4mDOFC4Dxr2SYR5BlLPSzhbqjwjAAAAAElFTkSuQmCC';
+export const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAS0lEQVR4nJXLyQ0AIAgEQJqRxmzbDmzCh8YDOZZkvkONOYVK7emQOivg5wTwPAE5MoRHCf7Rg3PMYB0vqCcI/4mDOFC4Dxr2SYR5BlLPSzhbqjwjAAAAAElFTkSuQmCC';
 
 const pause = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -37,10 +38,28 @@ const executor: AgentExecutor = async (ctx, task) => {
   }
   task.working('Step 1 of 2: measuring');
   await pause(20);
-  task.addArtifact({ name: 'report', parts: [{ text: 'All 3 checks passed.', mediaType: 'text/plain' }] });
-  task.addArtifact({ name: 'metrics', parts: [{ data: { checks: 3, failed: 0, nested: { p50: 12, p99: 40 } } }] });
-  task.addArtifact({ name: 'chart', parts: [{ raw: PNG, mediaType: 'image/png', filename: 'chart.png' }] });
-  task.addArtifact({ name: 'archive', parts: [{ raw: Buffer.from('not really a zip').toString('base64'), mediaType: 'application/zip', filename: 'logs.zip' }] });
+  task.addArtifact({
+    name: 'report',
+    parts: [{ text: 'All 3 checks passed.', mediaType: 'text/plain' }],
+  });
+  task.addArtifact({
+    name: 'metrics',
+    parts: [{ data: { checks: 3, failed: 0, nested: { p50: 12, p99: 40 } } }],
+  });
+  task.addArtifact({
+    name: 'chart',
+    parts: [{ raw: PNG, mediaType: 'image/png', filename: 'chart.png' }],
+  });
+  task.addArtifact({
+    name: 'archive',
+    parts: [
+      {
+        raw: Buffer.from('not really a zip').toString('base64'),
+        mediaType: 'application/zip',
+        filename: 'logs.zip',
+      },
+    ],
+  });
   await pause(20);
   task.working('Step 2 of 2: writing up');
   task.complete('Done: 3 checks, 0 failed.');
@@ -63,9 +82,30 @@ function card(origin: string, extra = false): AgentCard {
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json', 'image/png'],
     skills: [
-      { id: 'report', name: 'Report', description: 'Streams a report with artifacts', tags: ['demo'], examples: ['measure the build'] },
-      { id: 'paint', name: 'Paint', description: 'Asks which colour, then paints', tags: ['multi-turn'], examples: ['ask me'] },
-      ...(extra ? [{ id: 'admin', name: 'Admin', description: 'Only for callers with a token', tags: ['private'] }] : []),
+      {
+        id: 'report',
+        name: 'Report',
+        description: 'Streams a report with artifacts',
+        tags: ['demo'],
+        examples: ['measure the build'],
+      },
+      {
+        id: 'paint',
+        name: 'Paint',
+        description: 'Asks which colour, then paints',
+        tags: ['multi-turn'],
+        examples: ['ask me'],
+      },
+      ...(extra
+        ? [
+            {
+              id: 'admin',
+              name: 'Admin',
+              description: 'Only for callers with a token',
+              tags: ['private'],
+            },
+          ]
+        : []),
     ],
   };
 }

@@ -16,10 +16,18 @@ class PageClient {
   cookie = '';
   constructor(readonly base: string) {}
 
-  async call<T = any>(path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: T }> {
+  async call<T = any>(
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; json: T }> {
     const res = await fetch(new URL(path, this.base), {
       method: body === undefined ? 'GET' : 'POST',
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(this.cookie ? { cookie: this.cookie } : {}), ...headers },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...headers,
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const set = res.headers.get('set-cookie');
@@ -28,7 +36,11 @@ class PageClient {
   }
 
   /** Reads the page's SSE channel until `until` says stop (bounded: 200 events, 10 s). */
-  async events(after: string, until: (type: string, data: any) => boolean, lastEventId?: string): Promise<Array<{ id?: string; type: string; data: any }>> {
+  async events(
+    after: string,
+    until: (type: string, data: any) => boolean,
+    lastEventId?: string,
+  ): Promise<Array<{ id?: string; type: string; data: any }>> {
     const ctl = new AbortController();
     const timer = setTimeout(() => ctl.abort(), 10_000);
     const res = await fetch(new URL(`/api/events?after=${after}`, this.base), {
@@ -92,12 +104,27 @@ describe('inspector server', () => {
     const port = new URL(fx.inspector.url).port;
     assert.equal(await rawGet(fx.inspector.url, '/', `127.0.0.1:${port}`), 200);
     assert.equal(await rawGet(fx.inspector.url, '/', `localhost:${port}`), 200);
-    assert.equal(await rawGet(fx.inspector.url, '/api/state', `attacker.example:${port}`), 421, 'DNS rebinding is refused');
-    const foreign = await page.call('/api/card', { agent: fx.agentUrl }, { origin: 'http://attacker.example' });
+    assert.equal(
+      await rawGet(fx.inspector.url, '/api/state', `attacker.example:${port}`),
+      421,
+      'DNS rebinding is refused',
+    );
+    const foreign = await page.call(
+      '/api/card',
+      { agent: fx.agentUrl },
+      { origin: 'http://attacker.example' },
+    );
     assert.equal(foreign.status, 403);
-    const form = await fetch(new URL('/api/card', fx.inspector.url), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    const form = await fetch(new URL('/api/card', fx.inspector.url), {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '{}',
+    });
     assert.equal(form.status, 400, 'a body a foreign form could send is not accepted');
-    assert.match(((await form.json()) as { error: { message: string } }).error.message, /Content-Type: application\/json/);
+    assert.match(
+      ((await form.json()) as { error: { message: string } }).error.message,
+      /Content-Type: application\/json/,
+    );
   });
 
   it('reports the card with the client’s choice, the signature and the caching it came with', async () => {
@@ -105,11 +132,20 @@ describe('inspector server', () => {
     assert.equal(first.status, 200);
     assert.equal(first.json.from, 'network');
     assert.equal(first.json.agent, fx.agentUrl, 'a trailing slash names the same agent');
-    assert.deepEqual(first.json.interfaces.map((i: any) => [i.binding, i.chosen]), [['JSONRPC', true], ['HTTP+JSON', false]]);
+    assert.deepEqual(
+      first.json.interfaces.map((i: any) => [i.binding, i.chosen]),
+      [
+        ['JSONRPC', true],
+        ['HTTP+JSON', false],
+      ],
+    );
     assert.equal(first.json.signature.status, 'not signed');
     assert.equal(first.json.cache['cache-control'], 'public, max-age=300');
     assert.equal((await page.call('/api/card', { agent: fx.agentUrl })).json.from, 'cache');
-    assert.equal((await page.call('/api/card', { agent: fx.agentUrl, revalidate: true })).json.from, 'revalidated');
+    assert.equal(
+      (await page.call('/api/card', { agent: fx.agentUrl, revalidate: true })).json.from,
+      'revalidated',
+    );
     const bad = await page.call('/api/card', { agent: 'not a url' });
     assert.equal(bad.status, 400);
     assert.match(bad.json.error.message, /not an absolute URL/);
@@ -119,23 +155,42 @@ describe('inspector server', () => {
     const refused = await page.call('/api/card/extended', { agent: fx.agentUrl });
     assert.equal(refused.status, 502);
     assert.equal(refused.json.error.kind, 'Unauthenticated');
-    const set = await page.call('/api/credentials', { agent: fx.agentUrl, values: { token: TOKEN } });
-    assert.deepEqual(set.json.credentials.map((c: any) => [c.scheme, c.held]), [['token', true]]);
+    const set = await page.call('/api/credentials', {
+      agent: fx.agentUrl,
+      values: { token: TOKEN },
+    });
+    assert.deepEqual(
+      set.json.credentials.map((c: any) => [c.scheme, c.held]),
+      [['token', true]],
+    );
     assert.ok(!JSON.stringify(set.json).includes(TOKEN));
     const ext = await page.call('/api/card/extended', { agent: fx.agentUrl });
     assert.ok(ext.json.card.skills.some((s: any) => s.id === 'admin'));
     assert.deepEqual(ext.json.publicSkills, ['report', 'paint']);
-    const kept = await page.call('/api/credentials', { agent: fx.agentUrl, values: { token: { keep: true } } });
+    const kept = await page.call('/api/credentials', {
+      agent: fx.agentUrl,
+      values: { token: { keep: true } },
+    });
     assert.equal(kept.json.credentials[0].held, true, '"keep" keeps what the page never saw');
     const typo = await page.call('/api/credentials', { agent: fx.agentUrl, values: { tokn: 'x' } });
     assert.equal(typo.status, 400);
 
     // A push config with a token of its own, registered by another client of the same caller.
-    const direct = await A2AClient.connect(fx.agentUrl, { credentials: { token: TOKEN }, cache: false });
+    const direct = await A2AClient.connect(fx.agentUrl, {
+      credentials: { token: TOKEN },
+      cache: false,
+    });
     const sent = await direct.sendMessage({ message: userMessage('ask me') });
     assert.ok('task' in sent);
-    await direct.createPushNotificationConfig({ taskId: sent.task.id, url: 'http://127.0.0.1:9/hook', token: 'hook-secret-123' });
-    const configs = await page.call('/api/tasks/push-configs', { agent: fx.agentUrl, taskId: sent.task.id });
+    await direct.createPushNotificationConfig({
+      taskId: sent.task.id,
+      url: 'http://127.0.0.1:9/hook',
+      token: 'hook-secret-123',
+    });
+    const configs = await page.call('/api/tasks/push-configs', {
+      agent: fx.agentUrl,
+      taskId: sent.task.id,
+    });
     assert.equal(configs.json.configs[0].token, MASK);
 
     const wire = JSON.stringify((await page.call('/api/wire')).json);
@@ -148,17 +203,32 @@ describe('inspector server', () => {
   it('streams to the page over its event channel, which resumes after the last id it saw', async () => {
     const state = await page.call('/api/state');
     const streamId = 'stream-1';
-    const started = await page.call('/api/talk', { agent: fx.agentUrl, mode: 'stream', parts: [{ text: 'measure' }], streamId });
+    const started = await page.call('/api/talk', {
+      agent: fx.agentUrl,
+      mode: 'stream',
+      parts: [{ text: 'measure' }],
+      streamId,
+    });
     assert.equal(started.json.streamId, streamId);
-    const events = await page.events(String(state.json.after), (type, d) => type === 'talk-end' && d.streamId === streamId);
+    const events = await page.events(
+      String(state.json.after),
+      (type, d) => type === 'talk-end' && d.streamId === streamId,
+    );
     const talk = events.filter((e) => e.type === 'talk');
     assert.ok('task' in talk[0]!.data.event, 'the task comes first');
     assert.equal(talk.at(-1)!.data.event.statusUpdate.status.state, 'TASK_STATE_COMPLETED');
-    assert.ok(talk.every((e) => typeof e.data.eventId === 'string'), 'each event carries the agent’s event id');
+    assert.ok(
+      talk.every((e) => typeof e.data.eventId === 'string'),
+      'each event carries the agent’s event id',
+    );
     assert.ok(events.some((e) => e.type === 'wire' && e.data.operation === 'SendStreamingMessage'));
     // Reconnecting with Last-Event-ID replays what came after it, and nothing before.
     const middle = talk[2]!;
-    const again = await page.events('0', (type, d) => type === 'talk-end' && d.streamId === streamId, middle.id);
+    const again = await page.events(
+      '0',
+      (type, d) => type === 'talk-end' && d.streamId === streamId,
+      middle.id,
+    );
     assert.ok(again.every((e) => Number(e.id) > Number(middle.id)));
     assert.equal(again.filter((e) => e.type === 'talk').length, talk.length - 3);
   });
@@ -166,7 +236,11 @@ describe('inspector server', () => {
   it('refuses bad messages with the field at fault', async () => {
     const none = await page.call('/api/talk', { agent: fx.agentUrl, mode: 'send', parts: [] });
     assert.equal(none.status, 400);
-    const two = await page.call('/api/talk', { agent: fx.agentUrl, mode: 'send', parts: [{ text: 'a', data: {} }] });
+    const two = await page.call('/api/talk', {
+      agent: fx.agentUrl,
+      mode: 'send',
+      parts: [{ text: 'a', data: {} }],
+    });
     assert.match(two.json.error.message, /parts\[0\] needs exactly one of text, raw, url, data/);
     const status = await page.call('/api/tasks/list', { agent: fx.agentUrl, status: 'DONE' });
     assert.match(status.json.error.message, /status must be a TASK_STATE_/);
@@ -176,34 +250,58 @@ describe('inspector server', () => {
     const ix = await startInspector({ port: 0, agents: [fx.agentUrl, 'http://127.0.0.1:9'] });
     try {
       const r = await new PageClient(ix.url).call('/api/agents');
-      assert.deepEqual(r.json.map((a: any) => [a.up, a.name]), [[true, 'inspector-fixture'], [false, undefined]]);
-      assert.match(ix.link('http://localhost:41241', 'talk'), /\/\?agent=http%3A%2F%2Flocalhost%3A41241#talk$/);
+      assert.deepEqual(
+        r.json.map((a: any) => [a.up, a.name]),
+        [
+          [true, 'inspector-fixture'],
+          [false, undefined],
+        ],
+      );
+      assert.match(
+        ix.link('http://localhost:41241', 'talk'),
+        /\/\?agent=http%3A%2F%2Flocalhost%3A41241#talk$/,
+      );
     } finally {
       await ix.close();
     }
   });
 
   it('says when its port is taken', async () => {
-    await assert.rejects(startInspector({ port: Number(new URL(fx.inspector.url).port) }), { code: 'EADDRINUSE' });
+    await assert.rejects(startInspector({ port: Number(new URL(fx.inspector.url).port) }), {
+      code: 'EADDRINUSE',
+    });
   });
 });
 
 describe('inspector masking and curl', () => {
   it('masks credentials wherever the card says they go', () => {
-    const m = new Masker(() => maskRules({ key: 's3cr3t-key', basic: { username: 'ann', password: 'pw-9876' } }, ['X-Api-Key'], ['api_key']));
+    const m = new Masker(() =>
+      maskRules(
+        { key: 's3cr3t-key', basic: { username: 'ann', password: 'pw-9876' } },
+        ['X-Api-Key'],
+        ['api_key'],
+      ),
+    );
     assert.equal(m.header('authorization', 'Bearer abc.def'), `Bearer ${MASK}`);
     assert.equal(m.header('x-api-key', 'whatever'), MASK);
     assert.equal(m.header('accept', 'application/json'), 'application/json');
     assert.equal(m.url('http://h/a?api_key=s3cr3t-key&x=1'), `http://h/a?api_key=${MASK}&x=1`);
     assert.equal(m.text(`auth ${Buffer.from('ann:pw-9876').toString('base64')}`), `auth ${MASK}`);
-    assert.equal(m.text('{"url":"http://x","token":"abc"}'), `{"url":"http://x","token":"${MASK}"}`);
+    assert.equal(
+      m.text('{"url":"http://x","token":"abc"}'),
+      `{"url":"http://x","token":"${MASK}"}`,
+    );
   });
 
   it('writes a curl command a shell runs as it is', () => {
     const cmd = curlCommand({
       method: 'POST',
       url: 'http://127.0.0.1:1/a2a/jsonrpc',
-      headers: [['content-type', 'application/json'], ['authorization', `Bearer ${MASK}`], ['content-length', '9']],
+      headers: [
+        ['content-type', 'application/json'],
+        ['authorization', `Bearer ${MASK}`],
+        ['content-length', '9'],
+      ],
       body: `{"q":"it's"}`,
       streaming: true,
     });

@@ -19,8 +19,16 @@ export const echo: AgentExecutor = (ctx, task) => {
   task.complete();
 };
 
-export const jsonrpc = (url: string): AgentInterface => ({ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
-export const rest = (url: string): AgentInterface => ({ url, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' });
+export const jsonrpc = (url: string): AgentInterface => ({
+  url,
+  protocolBinding: 'JSONRPC',
+  protocolVersion: '1.0',
+});
+export const rest = (url: string): AgentInterface => ({
+  url,
+  protocolBinding: 'HTTP+JSON',
+  protocolVersion: '1.0',
+});
 
 export function cardWith(interfaces: AgentInterface[]): AgentCard {
   return {
@@ -36,7 +44,8 @@ export function cardWith(interfaces: AgentInterface[]): AgentCard {
 }
 
 /** Both bindings below the base URL the server is reached at (what most agents do). */
-export const bothBindings = (base: string): AgentCard => cardWith([jsonrpc(`${base}/a2a/jsonrpc`), rest(`${base}/a2a/rest`)]);
+export const bothBindings = (base: string): AgentCard =>
+  cardWith([jsonrpc(`${base}/a2a/jsonrpc`), rest(`${base}/a2a/rest`)]);
 
 export function options(extra: Partial<AgentServerOptions> = {}): AgentServerOptions {
   return { executor: echo, card: bothBindings, sse: { keepAliveMs: 0 }, ...extra };
@@ -46,13 +55,21 @@ export function options(extra: Partial<AgentServerOptions> = {}): AgentServerOpt
 export function recordingLogger(): Logger & { errors: string[] } {
   const errors: string[] = [];
   const noop = (): void => {};
-  return { errors, debug: noop, info: noop, warn: noop, error: (_o, msg) => void errors.push(msg ?? '') };
+  return {
+    errors,
+    debug: noop,
+    info: noop,
+    warn: noop,
+    error: (_o, msg) => void errors.push(msg ?? ''),
+  };
 }
 
 const open: Server[] = [];
 
 /** Listen on 127.0.0.1:0; the server is closed by {@link closeAll}. */
-export async function listenOn(listener: RequestListener | Server): Promise<{ server: Server; origin: string; port: number }> {
+export async function listenOn(
+  listener: RequestListener | Server,
+): Promise<{ server: Server; origin: string; port: number }> {
   const server = typeof listener === 'function' ? createServer(listener) : listener;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   open.push(server);
@@ -76,16 +93,26 @@ export async function closeAll(): Promise<void> {
   }
 }
 
-export const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers, signal: AbortSignal.timeout(BOUND_MS) });
+export const get = (url: string, headers: Record<string, string> = {}) =>
+  fetch(url, { headers, signal: AbortSignal.timeout(BOUND_MS) });
 
 /**
  * Discover the card at `base`, then for each binding call SendMessage and a stream through the URL the
  * card advertises for it; returns those URLs.
  */
-export async function roundTrip(base: string, bindings: readonly string[] = ['JSONRPC', 'HTTP+JSON']): Promise<string[]> {
+export async function roundTrip(
+  base: string,
+  bindings: readonly string[] = ['JSONRPC', 'HTTP+JSON'],
+): Promise<string[]> {
   const urls: string[] = [];
   for (const binding of bindings) {
-    const client = await A2AClient.connect(base, { bindings: [binding], fallback: false, cache: false, cardTimeoutMs: BOUND_MS, timeoutMs: BOUND_MS });
+    const client = await A2AClient.connect(base, {
+      bindings: [binding],
+      fallback: false,
+      cache: false,
+      cardTimeoutMs: BOUND_MS,
+      timeoutMs: BOUND_MS,
+    });
     assert.equal(client.interface.binding, binding);
     urls.push(client.interface.url);
     const sent = await client.sendMessage({ message: userMessage(`hello over ${binding}`) });

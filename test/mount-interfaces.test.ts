@@ -7,7 +7,17 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, test } from 'node:test';
 import { createAgentServer, type AgentServer } from '../src/server/index.js';
-import { cardWith, closeAll, freePort, get, jsonrpc, listenOn, options, rest, roundTrip } from './mount-fixture.js';
+import {
+  cardWith,
+  closeAll,
+  freePort,
+  get,
+  jsonrpc,
+  listenOn,
+  options,
+  rest,
+  roundTrip,
+} from './mount-fixture.js';
 
 const servers: AgentServer[] = [];
 after(async () => {
@@ -22,7 +32,9 @@ const agentWith = (card: Parameters<typeof options>[0] = {}) => {
 
 test('§8.3 REST listed first on another port: listen serves it on that port, and JSON-RPC still answers on the main one', async () => {
   const restPort = await freePort();
-  const agent = agentWith({ card: (o) => cardWith([rest(`http://127.0.0.1:${restPort}/`), jsonrpc(`${o}/a2a/jsonrpc`)]) });
+  const agent = agentWith({
+    card: (o) => cardWith([rest(`http://127.0.0.1:${restPort}/`), jsonrpc(`${o}/a2a/jsonrpc`)]),
+  });
   const origin = await agent.listen(0);
   const urls = await roundTrip(origin);
   assert.deepEqual(urls, [`${origin}/a2a/jsonrpc`, `http://127.0.0.1:${restPort}/`]);
@@ -40,17 +52,28 @@ test('same origin, REST at "/" listed before JSON-RPC: the more specific path wi
 });
 
 test('an interface on another host: listen() rejects, naming the entry and the reason', async () => {
-  const agent = agentWith({ card: (o) => cardWith([jsonrpc(`${o}/a2a/jsonrpc`), rest('http://agent.other.example:8080/a2a/rest')]) });
+  const agent = agentWith({
+    card: (o) =>
+      cardWith([jsonrpc(`${o}/a2a/jsonrpc`), rest('http://agent.other.example:8080/a2a/rest')]),
+  });
   await assert.rejects(agent.listen(0), (e: Error) => {
-    assert.match(e.message, /supportedInterfaces\[1\] \(HTTP\+JSON at http:\/\/agent\.other\.example:8080\/a2a\/rest\)/);
+    assert.match(
+      e.message,
+      /supportedInterfaces\[1\] \(HTTP\+JSON at http:\/\/agent\.other\.example:8080\/a2a\/rest\)/,
+    );
     assert.match(e.message, /on host agent\.other\.example, which this server cannot open/);
     return true;
   });
 });
 
 test('an https interface on another local port: listen() rejects, since it opens plain HTTP only', async () => {
-  const agent = agentWith({ card: (o) => cardWith([jsonrpc(`${o}/a2a/jsonrpc`), rest('https://127.0.0.1:8443/a2a/rest')]) });
-  await assert.rejects(agent.listen(0), /supportedInterfaces\[1\] \(HTTP\+JSON at https:\/\/127\.0\.0\.1:8443\/a2a\/rest\) needs TLS on port 8443/);
+  const agent = agentWith({
+    card: (o) => cardWith([jsonrpc(`${o}/a2a/jsonrpc`), rest('https://127.0.0.1:8443/a2a/rest')]),
+  });
+  await assert.rejects(
+    agent.listen(0),
+    /supportedInterfaces\[1\] \(HTTP\+JSON at https:\/\/127\.0\.0\.1:8443\/a2a\/rest\) needs TLS on port 8443/,
+  );
 });
 
 test('the port of another interface is taken: listen() rejects naming it, and releases the main port', async () => {
@@ -62,7 +85,10 @@ test('the port of another interface is taken: listen() rejects naming it, and re
       return cardWith([jsonrpc(`${o}/a2a/jsonrpc`), rest(`http://127.0.0.1:${busy}/a2a/rest`)]);
     },
   });
-  await assert.rejects(agent.listen(0), new RegExp(`supportedInterfaces\\[1\\].*port ${busy} on 127\\.0\\.0\\.1 could not be opened`));
+  await assert.rejects(
+    agent.listen(0),
+    new RegExp(`supportedInterfaces\\[1\\].*port ${busy} on 127\\.0\\.0\\.1 could not be opened`),
+  );
   assert.ok(main > 0);
   // The main port was closed again: another server can take it.
   const again = createServer();
@@ -74,7 +100,9 @@ test('the port of another interface is taken: listen() rejects naming it, and re
 });
 
 test('a listener mounted in your own server with a card on two origins: prepare() rejects, naming the entry', async () => {
-  const agent = agentWith({ card: (o) => cardWith([jsonrpc(`${o}/a2a/jsonrpc`), rest('http://127.0.0.1:9/a2a/rest')]) });
+  const agent = agentWith({
+    card: (o) => cardWith([jsonrpc(`${o}/a2a/jsonrpc`), rest('http://127.0.0.1:9/a2a/rest')]),
+  });
   await assert.rejects(
     agent.prepare('http://127.0.0.1:8080'),
     /supportedInterfaces\[1\] \(HTTP\+JSON at http:\/\/127\.0\.0\.1:9\/a2a\/rest\) is on another origin .* mounted in your own server answers one origin/,

@@ -8,7 +8,15 @@ import { createServer } from 'node:http';
 import { after, test } from 'node:test';
 import express from 'express';
 import { createAgentServer } from '../src/server/index.js';
-import { bothBindings, closeAll, get, listenOn, options, recordingLogger, roundTrip } from './mount-fixture.js';
+import {
+  bothBindings,
+  closeAll,
+  get,
+  listenOn,
+  options,
+  recordingLogger,
+  roundTrip,
+} from './mount-fixture.js';
 
 after(closeAll);
 
@@ -47,7 +55,11 @@ test('a card function with no origin: every request gets a 500 and the log says 
   for (const path of ['/.well-known/agent-card.json', '/a2a/jsonrpc']) {
     const r = await get(`${origin}${path}`);
     assert.equal(r.status, 500, `${path} is refused loudly, not a silent 404`);
-    assert.match((await r.json()).error.message, /no origin was given: pass `origin`/, 'the answer says what to change');
+    assert.match(
+      (await r.json()).error.message,
+      /no origin was given: pass `origin`/,
+      'the answer says what to change',
+    );
   }
   assert.equal(logger.errors.length, 1, 'logged once, not per request');
   assert.match(logger.errors[0]!, /no origin was given: pass `origin`.*allowedHosts/);
@@ -60,6 +72,10 @@ test('prepare() without an origin for a card function rejects instead of inventi
   await assert.rejects(agent.prepare(), /no origin was given/);
   assert.equal(agent.prepared, false);
   const card = await agent.prepare('http://127.0.0.1:1/base');
-  assert.equal(card.supportedInterfaces[0]!.url, 'http://127.0.0.1:1/base/a2a/jsonrpc', 'a base URL with a path is the mount path');
+  assert.equal(
+    card.supportedInterfaces[0]!.url,
+    'http://127.0.0.1:1/base/a2a/jsonrpc',
+    'a base URL with a path is the mount path',
+  );
   assert.equal(agent.mountPath, '/base');
 });

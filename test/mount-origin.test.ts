@@ -26,7 +26,11 @@ const agent = (extra: Parameters<typeof options>[0] = {}) => {
 };
 
 /** GET with a Host header of our choosing (fetch does not let a caller set Host). */
-function getWithHost(origin: string, path: string, host: string): Promise<{ status: number; body: string }> {
+function getWithHost(
+  origin: string,
+  path: string,
+  host: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${origin}${path}`, { headers: { host }, timeout: BOUND_MS }, (res) => {
       let body = '';
@@ -76,7 +80,10 @@ test('15.7 Fastify with allowedHosts: Host: evil.example first gets 400 and does
   const app = Fastify();
   after(() => app.close());
   await app.register(a2aFastify(agent(), { allowedHosts: ['127.0.0.1'] }));
-  const origin = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+  const origin = (await app.listen({ port: 0, host: '127.0.0.1' })).replace(
+    'localhost',
+    '127.0.0.1',
+  );
   await poisonThenLegit(origin);
 });
 
@@ -97,7 +104,10 @@ test('15.7 with an explicit origin, the Host header never shapes the card', asyn
   app.use(a2aExpress(agent(), { origin: 'https://agent.example.com' }));
   const { origin } = await listenOn(createServer(app));
   const first = await getWithHost(origin, CARD, 'evil.example');
-  assert.equal(JSON.parse(first.body).supportedInterfaces[0].url, 'https://agent.example.com/a2a/jsonrpc');
+  assert.equal(
+    JSON.parse(first.body).supportedInterfaces[0].url,
+    'https://agent.example.com/a2a/jsonrpc',
+  );
 });
 
 test('15.7 listen() with allowedHosts answers only those hosts (DNS rebinding)', async () => {
@@ -112,7 +122,13 @@ test('allowedHosts entries: a bare host allows any port, host:port one port; mal
   assert.equal(hostAllowed('Agent.Example.com:8443', ['agent.example.com']), true);
   assert.equal(hostAllowed('localhost:3001', ['localhost:3000']), false);
   assert.equal(hostAllowed('[::1]:3000', ['[::1]']), true);
-  for (const bad of [undefined, '', 'evil.example/x', 'a@agent.example.com', 'agent.example.com extra']) {
+  for (const bad of [
+    undefined,
+    '',
+    'evil.example/x',
+    'a@agent.example.com',
+    'agent.example.com extra',
+  ]) {
     assert.equal(hostAllowed(bad, ['agent.example.com']), false, String(bad));
   }
 });

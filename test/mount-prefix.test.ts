@@ -28,7 +28,11 @@ test('Express app.use("/reporter", a2aExpress(server, { origin })): the card adv
   app.get('/health', (_req, res) => void res.send('ok'));
   const urls = await roundTrip(`${origin}/reporter`);
   assert.deepEqual(urls, [`${origin}/reporter/a2a/jsonrpc`, `${origin}/reporter/a2a/rest`]);
-  assert.equal((await get(`${origin}/.well-known/agent-card.json`)).status, 404, 'nothing of the agent at the root');
+  assert.equal(
+    (await get(`${origin}/.well-known/agent-card.json`)).status,
+    404,
+    'nothing of the agent at the root',
+  );
   assert.equal((await get(`${origin}/a2a/rest/tasks/x`)).status, 404);
   assert.equal(await (await get(`${origin}/health`)).text(), 'ok');
 });
@@ -48,14 +52,22 @@ test('Express under a prefix with a card object whose URLs are outside it: refus
   app.use(errorsAsJson);
   const r = await get(`${origin}/reporter/.well-known/agent-card.json`);
   assert.equal(r.status, 500);
-  assert.match((await r.json()).message, /supportedInterfaces\[0\] \(JSONRPC at http:\/\/127\.0\.0\.1:\d+\/a2a\/jsonrpc\) is outside the mount path \/reporter/);
+  assert.match(
+    (await r.json()).message,
+    /supportedInterfaces\[0\] \(JSONRPC at http:\/\/127\.0\.0\.1:\d+\/a2a\/jsonrpc\) is outside the mount path \/reporter/,
+  );
 });
 
 test('Fastify register(a2aFastify(server), { prefix: "/reporter" }): advertised and served below the prefix', async () => {
   const app = Fastify();
   app.get('/health', async () => 'ok');
-  await app.register(a2aFastify(createAgentServer(options()), { allowedHosts: ['127.0.0.1'] }), { prefix: '/reporter' });
-  const origin = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+  await app.register(a2aFastify(createAgentServer(options()), { allowedHosts: ['127.0.0.1'] }), {
+    prefix: '/reporter',
+  });
+  const origin = (await app.listen({ port: 0, host: '127.0.0.1' })).replace(
+    'localhost',
+    '127.0.0.1',
+  );
   after(() => app.close());
   const urls = await roundTrip(`${origin}/reporter`);
   assert.deepEqual(urls, [`${origin}/reporter/a2a/jsonrpc`, `${origin}/reporter/a2a/rest`]);
@@ -66,12 +78,9 @@ test('Fastify with a prefix and a card object outside it: register() rejects at 
   const app = Fastify();
   after(() => app.close());
   const agent = createAgentServer(options({ card: bothBindings('http://127.0.0.1:8080') }));
-  await assert.rejects(
-    async () => {
-      await app.register(a2aFastify(agent), { prefix: '/reporter' });
-    },
-    /supportedInterfaces\[0\] \(JSONRPC at http:\/\/127\.0\.0\.1:8080\/a2a\/jsonrpc\) is outside the mount path \/reporter/,
-  );
+  await assert.rejects(async () => {
+    await app.register(a2aFastify(agent), { prefix: '/reporter' });
+  }, /supportedInterfaces\[0\] \(JSONRPC at http:\/\/127\.0\.0\.1:8080\/a2a\/jsonrpc\) is outside the mount path \/reporter/);
 });
 
 test('Fastify: a server already prepared at the root refuses to be registered under a prefix', async () => {

@@ -25,12 +25,18 @@ async function start(extra: Parameters<typeof options>[0] = {}): Promise<string>
 }
 
 /** Open a raw connection, write `send`, keep writing `trickle` every 100 ms; resolves with what came back once the server closes (or after the bound). */
-function slowClient(origin: string, send: string, trickle?: string): Promise<{ closed: boolean; received: string }> {
+function slowClient(
+  origin: string,
+  send: string,
+  trickle?: string,
+): Promise<{ closed: boolean; received: string }> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve) => {
     let received = '';
     const socket = connect(Number(port), hostname, () => socket.write(send));
-    const timer = trickle ? setInterval(() => socket.writable && socket.write(trickle), 100) : undefined;
+    const timer = trickle
+      ? setInterval(() => socket.writable && socket.write(trickle), 100)
+      : undefined;
     const bound = setTimeout(() => finish(false), 4000);
     socket.setEncoding('utf8');
     socket.on('data', (d: string) => (received += d));
@@ -47,7 +53,11 @@ function slowClient(origin: string, send: string, trickle?: string): Promise<{ c
 
 test('15.7 a request whose headers never finish is closed (408) after headersTimeoutMs', async () => {
   const origin = await start();
-  const r = await slowClient(origin, 'POST /a2a/jsonrpc HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: 1\r\n');
+  const r = await slowClient(
+    origin,
+    'POST /a2a/jsonrpc HTTP/1.1\r\nHost: 127.0.0.1\r\n',
+    'X-Slow: 1\r\n',
+  );
   assert.equal(r.closed, true, 'the server closed the connection');
   assert.match(r.received, /^HTTP\/1\.1 408/);
 });
@@ -60,7 +70,8 @@ test('15.7 a connection that sends nothing at all is closed too', async () => {
 
 test('15.7 a body trickled after complete headers is closed (408) after requestTimeoutMs', async () => {
   const origin = await start();
-  const head = 'POST /a2a/jsonrpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{';
+  const head =
+    'POST /a2a/jsonrpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{';
   const r = await slowClient(origin, head, ' ');
   assert.equal(r.closed, true);
   assert.match(r.received, /^HTTP\/1\.1 408/);
@@ -68,7 +79,10 @@ test('15.7 a body trickled after complete headers is closed (408) after requestT
 
 test('15.7 an idle keep-alive connection is closed after keepAliveTimeoutMs', async () => {
   const origin = await start();
-  const r = await slowClient(origin, 'GET /.well-known/agent-card.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  const r = await slowClient(
+    origin,
+    'GET /.well-known/agent-card.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+  );
   assert.equal(r.closed, true);
   assert.match(r.received, /^HTTP\/1\.1 200/, 'the request itself was answered');
 });
@@ -83,9 +97,16 @@ test('a stream that lasts longer than requestTimeoutMs is not cut: it carries th
   };
   const origin = await start({ executor: slow });
   for (const binding of ['JSONRPC', 'HTTP+JSON']) {
-    const client = await A2AClient.connect(origin, { bindings: [binding], cache: false, resume: false, timeoutMs: BOUND_MS });
+    const client = await A2AClient.connect(origin, {
+      bindings: [binding],
+      cache: false,
+      resume: false,
+      timeoutMs: BOUND_MS,
+    });
     const states: string[] = [];
-    for await (const ev of client.sendStreamingMessage({ message: userMessage('take your time') })) {
+    for await (const ev of client.sendStreamingMessage({
+      message: userMessage('take your time'),
+    })) {
       if ('statusUpdate' in ev) states.push(ev.statusUpdate.status.state);
     }
     assert.deepEqual(states, ['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED'], binding);
@@ -94,11 +115,25 @@ test('a stream that lasts longer than requestTimeoutMs is not cut: it carries th
 
 test('timeouts: documented defaults, and inconsistent values are refused at listen()', async () => {
   const { DEFAULT_HTTP_TIMEOUTS } = await import('../src/server/agent-server.js');
-  assert.deepEqual({ ...DEFAULT_HTTP_TIMEOUTS }, { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
+  assert.deepEqual(
+    { ...DEFAULT_HTTP_TIMEOUTS },
+    { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 },
+  );
   const { serverTimeouts } = await import('../src/server/http-listen.js');
   const applied = serverTimeouts({});
-  assert.deepEqual(applied, { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1000 });
+  assert.deepEqual(applied, {
+    headersTimeout: 10_000,
+    requestTimeout: 30_000,
+    keepAliveTimeout: 5_000,
+    connectionsCheckingInterval: 1000,
+  });
   const s = createAgentServer(options({ headersTimeoutMs: 5000, requestTimeoutMs: 1000 }));
-  await assert.rejects(s.listen(0), /headersTimeoutMs \(5000\) must not exceed requestTimeoutMs \(1000\)/);
-  await assert.rejects(createAgentServer(options({ keepAliveTimeoutMs: -1 })).listen(0), RangeError);
+  await assert.rejects(
+    s.listen(0),
+    /headersTimeoutMs \(5000\) must not exceed requestTimeoutMs \(1000\)/,
+  );
+  await assert.rejects(
+    createAgentServer(options({ keepAliveTimeoutMs: -1 })).listen(0),
+    RangeError,
+  );
 });

@@ -6,8 +6,18 @@
 import { context, propagation, type Attributes } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { MeterProvider, MetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
+import {
+  MeterProvider,
+  MetricReader,
+  type DataPoint,
+  type Histogram,
+} from '@opentelemetry/sdk-metrics';
 
 let registered = false;
 /** Registers the context manager and the propagator once per process. */
@@ -35,7 +45,9 @@ export type MetricPoints = Map<string, DataPoint<number | Histogram>[]>;
 export function memorySdk() {
   registerGlobals();
   const exporter = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracerProvider = new BasicTracerProvider({
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
   const reader = new OnDemandReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
   return {
@@ -44,7 +56,11 @@ export function memorySdk() {
     meterProvider,
     spans: (): ReadableSpan[] => exporter.getFinishedSpans(),
     /** Waits (bounded) until `pick` finds what it looks for among the finished spans. */
-    async waitFor<T>(pick: (spans: ReadableSpan[]) => T | undefined, what: string, ms = 5000): Promise<T> {
+    async waitFor<T>(
+      pick: (spans: ReadableSpan[]) => T | undefined,
+      what: string,
+      ms = 5000,
+    ): Promise<T> {
       const until = Date.now() + ms;
       for (let i = 0; i < 1000; i++) {
         const got = pick(exporter.getFinishedSpans());
@@ -52,12 +68,19 @@ export function memorySdk() {
         if (Date.now() > until) break;
         await new Promise((r) => setTimeout(r, 10));
       }
-      throw new Error(`timed out waiting for ${what}; spans: ${exporter.getFinishedSpans().map((s) => s.name).join(', ')}`);
+      throw new Error(
+        `timed out waiting for ${what}; spans: ${exporter
+          .getFinishedSpans()
+          .map((s) => s.name)
+          .join(', ')}`,
+      );
     },
     async metrics(): Promise<MetricPoints> {
       const { resourceMetrics } = await reader.collect();
       const out: MetricPoints = new Map();
-      for (const scope of resourceMetrics.scopeMetrics) for (const m of scope.metrics) out.set(m.descriptor.name, m.dataPoints as DataPoint<number | Histogram>[]);
+      for (const scope of resourceMetrics.scopeMetrics)
+        for (const m of scope.metrics)
+          out.set(m.descriptor.name, m.dataPoints as DataPoint<number | Histogram>[]);
       return out;
     },
     async shutdown(): Promise<void> {
@@ -71,7 +94,8 @@ export function memorySdk() {
 export function sumOf(points: MetricPoints, name: string, match: Attributes = {}): number {
   let sum = 0;
   for (const p of points.get(name) ?? []) {
-    if (Object.entries(match).every(([k, v]) => p.attributes[k] === v)) sum += typeof p.value === 'number' ? p.value : p.value.count;
+    if (Object.entries(match).every(([k, v]) => p.attributes[k] === v))
+      sum += typeof p.value === 'number' ? p.value : p.value.count;
   }
   return sum;
 }

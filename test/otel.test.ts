@@ -6,12 +6,26 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, createTraceState, trace } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  context,
+  createTraceState,
+  trace,
+} from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { A2AClient, type A2AClientOptions } from '../src/client/index.js';
 import { grpcTransport } from '../src/client/grpc/index.js';
 import { otelInterceptor } from '../src/client/otel.js';
-import { createAgentServer, type AgentCard, type AgentExecutor, type AgentServer, type OperationHooks } from '../src/server/index.js';
+import {
+  createAgentServer,
+  type AgentCard,
+  type AgentExecutor,
+  type AgentServer,
+  type OperationHooks,
+} from '../src/server/index.js';
 import { callContext } from '../src/server/dispatch/call-context.js';
 import { OPERATIONS_BY_NAME } from '../src/protocol/index.js';
 import { otelServer } from '../src/server/otel/index.js';
@@ -90,9 +104,11 @@ async function inRoot(name: string, work: () => Promise<void>): Promise<string> 
   });
 }
 
-const inTrace = (traceId: string) => (spans: ReadableSpan[]) => spans.filter((s) => s.spanContext().traceId === traceId);
+const inTrace = (traceId: string) => (spans: ReadableSpan[]) =>
+  spans.filter((s) => s.spanContext().traceId === traceId);
 const parentOf = (s: ReadableSpan) => s.parentSpanContext?.spanId;
-const byKind = (spans: ReadableSpan[], kind: SpanKind, name: string) => spans.find((s) => s.kind === kind && s.name.endsWith(name));
+const byKind = (spans: ReadableSpan[], kind: SpanKind, name: string) =>
+  spans.find((s) => s.kind === kind && s.name.endsWith(name));
 
 describe('server and client spans, per binding', () => {
   for (const binding of BINDINGS) {
@@ -100,13 +116,22 @@ describe('server and client spans, per binding', () => {
       const c = await client(binding);
       let taskId = '';
       const traceId = await inRoot(`send ${binding}`, async () => {
-        const r = await c.sendMessage({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello' }] } });
+        const r = await c.sendMessage({
+          message: {
+            messageId: crypto.randomUUID(),
+            role: 'ROLE_USER',
+            parts: [{ text: 'hello' }],
+          },
+        });
         assert.ok('task' in r);
         taskId = r.task.id;
       });
       const spans = await sdk.waitFor((all) => {
         const mine = inTrace(traceId)(all);
-        return mine.some((s) => s.name === 'a2a.agent.execute') && mine.some((s) => s.kind === SpanKind.SERVER) ? mine : undefined;
+        return mine.some((s) => s.name === 'a2a.agent.execute') &&
+          mine.some((s) => s.kind === SpanKind.SERVER)
+          ? mine
+          : undefined;
       }, `the ${binding} spans`);
       const root = spans.find((s) => s.name === `send ${binding}`)!;
       const cs = byKind(spans, SpanKind.CLIENT, '/SendMessage')!;
@@ -114,8 +139,16 @@ describe('server and client spans, per binding', () => {
       const agent = spans.find((s) => s.name === 'a2a.agent.execute')!;
       assert.ok(root && cs && ss && agent, spans.map((s) => s.name).join(', '));
       assert.equal(parentOf(cs), root.spanContext().spanId);
-      assert.equal(parentOf(ss), cs.spanContext().spanId, 'the server span continues the traceparent the client sent');
-      assert.equal(parentOf(agent), ss.spanContext().spanId, 'the agent works inside the server span');
+      assert.equal(
+        parentOf(ss),
+        cs.spanContext().spanId,
+        'the server span continues the traceparent the client sent',
+      );
+      assert.equal(
+        parentOf(agent),
+        ss.spanContext().spanId,
+        'the agent works inside the server span',
+      );
       assert.equal(ss.name, 'lf.a2a.v1.A2AService/SendMessage');
       assert.equal(ss.attributes['rpc.system'], 'a2a');
       assert.equal(ss.attributes['rpc.method'], 'SendMessage');
@@ -131,11 +164,16 @@ describe('server and client spans, per binding', () => {
     test(`${binding}: a failed call → error kind on the server and the client span`, async () => {
       const c = await client(binding);
       const traceId = await inRoot(`fail ${binding}`, async () => {
-        await assert.rejects(c.getTask('00000000-0000-4000-8000-000000000000'), { kind: 'TaskNotFound' });
+        await assert.rejects(c.getTask('00000000-0000-4000-8000-000000000000'), {
+          kind: 'TaskNotFound',
+        });
       });
       const spans = await sdk.waitFor((all) => {
         const mine = inTrace(traceId)(all);
-        return mine.some((s) => s.kind === SpanKind.SERVER) && mine.some((s) => s.kind === SpanKind.CLIENT) ? mine : undefined;
+        return mine.some((s) => s.kind === SpanKind.SERVER) &&
+          mine.some((s) => s.kind === SpanKind.CLIENT)
+          ? mine
+          : undefined;
       }, 'the failed spans');
       const ss = byKind(spans, SpanKind.SERVER, '/GetTask')!;
       assert.equal(ss.status.code, SpanStatusCode.ERROR);
@@ -153,11 +191,21 @@ describe('server and client spans, per binding', () => {
       const c = await client(binding);
       let received = 0;
       const traceId = await inRoot(`stream ${binding}`, async () => {
-        for await (const _ of c.sendStreamingMessage({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'stream' }] } })) received++;
+        for await (const _ of c.sendStreamingMessage({
+          message: {
+            messageId: crypto.randomUUID(),
+            role: 'ROLE_USER',
+            parts: [{ text: 'stream' }],
+          },
+        }))
+          received++;
       });
       const spans = await sdk.waitFor((all) => {
         const mine = inTrace(traceId)(all);
-        return mine.some((s) => s.kind === SpanKind.SERVER) && mine.some((s) => s.kind === SpanKind.CLIENT) ? mine : undefined;
+        return mine.some((s) => s.kind === SpanKind.SERVER) &&
+          mine.some((s) => s.kind === SpanKind.CLIENT)
+          ? mine
+          : undefined;
       }, 'the stream spans');
       const ss = byKind(spans, SpanKind.SERVER, '/SendStreamingMessage')!;
       const cs = byKind(spans, SpanKind.CLIENT, '/SendStreamingMessage')!;
@@ -165,18 +213,32 @@ describe('server and client spans, per binding', () => {
       assert.equal(ss.attributes['a2a.stream.events'], received);
       assert.equal(cs.attributes['a2a.stream.events'], received);
       assert.equal(cs.attributes['a2a.stream.end'], 'ended');
-      assert.equal(typeof ss.attributes['a2a.task.id'], 'string', 'the agent told the stream span its task');
+      assert.equal(
+        typeof ss.attributes['a2a.task.id'],
+        'string',
+        'the agent told the stream span its task',
+      );
       assert.equal(parentOf(ss), cs.spanContext().spanId);
     });
   }
 });
 
-test('tracestate travels with traceparent: the server span carries the caller\'s trace state', async () => {
+test("tracestate travels with traceparent: the server span carries the caller's trace state", async () => {
   const c = await client('GRPC');
   const traceId = 'a'.repeat(32);
-  const caller = trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId: 'b'.repeat(16), traceFlags: TraceFlags.SAMPLED, traceState: createTraceState('vendor=1') });
-  await context.with(caller, () => c.getTask('00000000-0000-4000-8000-000000000001').catch(() => undefined));
-  const ss = await sdk.waitFor((all) => inTrace(traceId)(all).find((s) => s.kind === SpanKind.SERVER), 'the server span');
+  const caller = trace.setSpanContext(ROOT_CONTEXT, {
+    traceId,
+    spanId: 'b'.repeat(16),
+    traceFlags: TraceFlags.SAMPLED,
+    traceState: createTraceState('vendor=1'),
+  });
+  await context.with(caller, () =>
+    c.getTask('00000000-0000-4000-8000-000000000001').catch(() => undefined),
+  );
+  const ss = await sdk.waitFor(
+    (all) => inTrace(traceId)(all).find((s) => s.kind === SpanKind.SERVER),
+    'the server span',
+  );
   assert.equal(ss.spanContext().traceState?.serialize(), 'vendor=1');
   assert.equal(ss.attributes['a2a.binding'], 'GRPC');
 });
@@ -184,10 +246,15 @@ test('tracestate travels with traceparent: the server span carries the caller\'s
 test('an agent that throws → its span records the exception', async () => {
   const c = await client('JSONRPC');
   const traceId = await inRoot('boom', async () => {
-    const r = await c.sendMessage({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'boom' }] } });
+    const r = await c.sendMessage({
+      message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'boom' }] },
+    });
     assert.ok('task' in r && r.task.status.state === 'TASK_STATE_FAILED');
   });
-  const agent = await sdk.waitFor((all) => inTrace(traceId)(all).find((s) => s.name === 'a2a.agent.execute'), 'the agent span');
+  const agent = await sdk.waitFor(
+    (all) => inTrace(traceId)(all).find((s) => s.name === 'a2a.agent.execute'),
+    'the agent span',
+  );
   assert.equal(agent.status.code, SpanStatusCode.ERROR);
   assert.ok(agent.events.some((e) => e.name === 'exception'));
 });
@@ -198,7 +265,11 @@ test('push: each delivery attempt is a CLIENT span with its number, and the webh
   const traceId = await inRoot('push', async () => {
     const config = { url: hook.url, token: 'tok' };
     const r = await c.sendMessage({
-      message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello push' }] },
+      message: {
+        messageId: crypto.randomUUID(),
+        role: 'ROLE_USER',
+        parts: [{ text: 'hello push' }],
+      },
       configuration: { taskPushNotificationConfig: config, returnImmediately: false },
     } as never);
     assert.ok('task' in r);
@@ -215,7 +286,11 @@ test('push: each delivery attempt is a CLIENT span with its number, and the webh
   assert.equal(first.status.code, SpanStatusCode.ERROR);
   assert.equal(second.attributes['http.response.status_code'], 200);
   const agent = inTrace(traceId)(sdk.spans()).find((s) => s.name === 'a2a.agent.execute')!;
-  assert.equal(parentOf(first), agent.spanContext().spanId, 'a delivery hangs below the agent that produced the event');
+  assert.equal(
+    parentOf(first),
+    agent.spanContext().spanId,
+    'a delivery hangs below the agent that produced the event',
+  );
   // The webhook continues the same trace: its traceparent names the attempt's span.
   const tp = (h: (typeof hook.hits)[number]) => String(h.headers.traceparent);
   assert.equal(tp(hook.hits[0]!), `00-${traceId}-${first.spanContext().spanId}-01`);
@@ -224,20 +299,44 @@ test('push: each delivery attempt is a CLIENT span with its number, and the webh
 
 test('metrics: requests by operation and outcome, durations, open streams, task states, push, store latency', async () => {
   const m = await sdk.metrics();
-  assert.ok(sumOf(m, 'a2a.server.requests', { 'rpc.method': 'SendMessage', 'a2a.outcome': 'ok' }) >= 3);
-  assert.ok(sumOf(m, 'a2a.server.requests', { 'rpc.method': 'GetTask', 'a2a.outcome': 'error', 'error.type': 'TaskNotFound' }) >= 3);
-  assert.ok(sumOf(m, 'a2a.server.request.duration', { 'rpc.method': 'SendMessage', 'a2a.binding': 'GRPC' }) >= 1, 'a duration per call');
+  assert.ok(
+    sumOf(m, 'a2a.server.requests', { 'rpc.method': 'SendMessage', 'a2a.outcome': 'ok' }) >= 3,
+  );
+  assert.ok(
+    sumOf(m, 'a2a.server.requests', {
+      'rpc.method': 'GetTask',
+      'a2a.outcome': 'error',
+      'error.type': 'TaskNotFound',
+    }) >= 3,
+  );
+  assert.ok(
+    sumOf(m, 'a2a.server.request.duration', {
+      'rpc.method': 'SendMessage',
+      'a2a.binding': 'GRPC',
+    }) >= 1,
+    'a duration per call',
+  );
   assert.equal(sumOf(m, 'a2a.server.streams.open'), 0, 'every stream opened was closed');
-  assert.ok(sumOf(m, 'a2a.server.task.transitions', { 'a2a.task.state': 'TASK_STATE_COMPLETED' }) >= 3);
-  assert.ok(sumOf(m, 'a2a.server.task.transitions', { 'a2a.task.state': 'TASK_STATE_FAILED' }) >= 1);
+  assert.ok(
+    sumOf(m, 'a2a.server.task.transitions', { 'a2a.task.state': 'TASK_STATE_COMPLETED' }) >= 3,
+  );
+  assert.ok(
+    sumOf(m, 'a2a.server.task.transitions', { 'a2a.task.state': 'TASK_STATE_FAILED' }) >= 1,
+  );
   assert.ok(sumOf(m, 'a2a.server.push.deliveries', { 'a2a.push.result': 'delivered' }) >= 1);
-  assert.ok(sumOf(m, 'a2a.server.push.attempts', { 'a2a.outcome': 'error', 'error.type': '503' }) >= 1);
+  assert.ok(
+    sumOf(m, 'a2a.server.push.attempts', { 'a2a.outcome': 'error', 'error.type': '503' }) >= 1,
+  );
   assert.ok(sumOf(m, 'a2a.server.store.duration', { 'a2a.store.operation': 'saveTask' }) >= 1);
   assert.ok(sumOf(m, 'a2a.server.store.duration', { 'a2a.store.operation': 'getTask' }) >= 1);
 });
 
 test('without an SDK and without providers, otelServer installs nothing', () => {
-  assert.equal(trace.getTracerProvider().getTracer('x').startSpan('probe').isRecording(), false, 'no global SDK in this process');
+  assert.equal(
+    trace.getTracerProvider().getTracer('x').startSpan('probe').isRecording(),
+    false,
+    'no global SDK in this process',
+  );
   assert.deepEqual(otelServer(), {});
 });
 
@@ -254,10 +353,26 @@ test('the `around` hook: the operation runs inside it, the first listed outermos
       }
     },
   });
-  const s = createAgentServer({ card: (o) => card(o, 'http://127.0.0.1:1'), executor: (_ctx, task) => (seen.push('agent'), task.complete()), hooks: [hook('a'), hook('b')] });
+  const s = createAgentServer({
+    card: (o) => card(o, 'http://127.0.0.1:1'),
+    executor: (_ctx, task) => (seen.push('agent'), task.complete()),
+    hooks: [hook('a'), hook('b')],
+  });
   const service = s.service;
   service.card = card('http://127.0.0.1:1', 'http://127.0.0.1:1');
-  await service.call(OPERATIONS_BY_NAME.SendMessage, { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, callContext({ version: '1.0' }));
-  assert.deepEqual(seen, ['a before', 'b before', 'a enter', 'b enter', 'agent', 'b leave', 'a leave']);
+  await service.call(
+    OPERATIONS_BY_NAME.SendMessage,
+    { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+    callContext({ version: '1.0' }),
+  );
+  assert.deepEqual(seen, [
+    'a before',
+    'b before',
+    'a enter',
+    'b enter',
+    'agent',
+    'b leave',
+    'a leave',
+  ]);
   await s.close();
 });

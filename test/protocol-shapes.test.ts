@@ -73,14 +73,31 @@ import {
 
 type Prim = string | number | boolean | null | undefined;
 /** Named members only: the `[k: string]: unknown` of a loose object goes. */
-type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: 0 };
+type KnownKeys<T> = keyof {
+  [K in keyof T as string extends K ? never : number extends K ? never : K]: 0;
+};
 type Members<U> = U extends unknown ? KnownKeys<U> : never;
-type ValueIn<U, K extends PropertyKey> = U extends unknown ? (K extends keyof U ? U[K] : never) : never;
-type RequiredIn<T> = { [K in KnownKeys<T>]-?: object extends Pick<T, K & keyof T> ? never : K }[KnownKeys<T>];
-type RequiredInAll<U, All extends PropertyKey> = Exclude<All, U extends unknown ? Exclude<All, RequiredIn<U>> : never>;
+type ValueIn<U, K extends PropertyKey> = U extends unknown
+  ? K extends keyof U
+    ? U[K]
+    : never
+  : never;
+type RequiredIn<T> = {
+  [K in KnownKeys<T>]-?: object extends Pick<T, K & keyof T> ? never : K;
+}[KnownKeys<T>];
+type RequiredInAll<U, All extends PropertyKey> = Exclude<
+  All,
+  U extends unknown ? Exclude<All, RequiredIn<U>> : never
+>;
 /** One object of every member of a union (required only where every branch requires it); also flattens intersections. */
-type Merge<U, All extends PropertyKey = Members<U>, Req extends PropertyKey = RequiredInAll<U, All>> = Flat<
-  { [K in Req]: Norm<Exclude<ValueIn<U, K>, undefined>> } & { [K in Exclude<All, Req>]?: Norm<Exclude<ValueIn<U, K>, undefined>> }
+type Merge<
+  U,
+  All extends PropertyKey = Members<U>,
+  Req extends PropertyKey = RequiredInAll<U, All>,
+> = Flat<
+  { [K in Req]: Norm<Exclude<ValueIn<U, K>, undefined>> } & {
+    [K in Exclude<All, Req>]?: Norm<Exclude<ValueIn<U, K>, undefined>>;
+  }
 >;
 type Flat<T> = { [K in keyof T]: T[K] };
 /**
@@ -90,7 +107,9 @@ type Flat<T> = { [K in keyof T]: T[K] };
 type Norm<T> = [T] extends [Prim]
   ? T
   : [JsonValue] extends [T]
-    ? [T] extends [JsonValue] ? 'JsonValue' : 'unknown'
+    ? [T] extends [JsonValue]
+      ? 'JsonValue'
+      : 'unknown'
     : [T] extends [ReadonlyArray<infer E>]
       ? Array<Norm<E>>
       : [Members<T>] extends [never]
@@ -101,15 +120,22 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
  * Mutually assignable at every level and with the same member names at every level (assignability
  * alone would let an extra optional member through). Optionality is compared by the level above.
  */
-type Equals<A, B> = Same<A, B> extends false
-  ? false
-  : [A] extends [ReadonlyArray<infer E>]
-    ? [B] extends [ReadonlyArray<infer F>] ? Equals<E, F> : false
-    : [A] extends [object]
-      ? Same<keyof A, keyof B> extends false
-        ? false
-        : false extends { [K in keyof A]-?: Equals<NonNullable<A[K]>, NonNullable<B[K & keyof B]>> }[keyof A] ? false : true
-      : true;
+type Equals<A, B> =
+  Same<A, B> extends false
+    ? false
+    : [A] extends [ReadonlyArray<infer E>]
+      ? [B] extends [ReadonlyArray<infer F>]
+        ? Equals<E, F>
+        : false
+      : [A] extends [object]
+        ? Same<keyof A, keyof B> extends false
+          ? false
+          : false extends {
+                [K in keyof A]-?: Equals<NonNullable<A[K]>, NonNullable<B[K & keyof B]>>;
+              }[keyof A]
+            ? false
+            : true
+        : true;
 type Agree<S extends z.ZodType, T> = Equals<Norm<z.output<S>>, Norm<T>>;
 type Out<S extends z.ZodType> = z.output<S>;
 type Member<S extends z.ZodType, K extends keyof Out<S>> = NonNullable<Out<S>[K]>;
@@ -118,8 +144,14 @@ type Member<S extends z.ZodType, K extends keyof Out<S>> = NonNullable<Out<S>[K]
 const shapesAgree: Record<string, true> = {
   Part: true satisfies Agree<typeof PartSchema, Part>,
   Message: true satisfies Agree<typeof MessageSchema, Message>,
-  TaskPushNotificationConfig: true satisfies Agree<typeof PushConfigSchema, TaskPushNotificationConfig>,
-  AuthenticationInfo: true satisfies Equals<Norm<Member<typeof PushConfigSchema, 'authentication'>>, Norm<AuthenticationInfo>>,
+  TaskPushNotificationConfig: true satisfies Agree<
+    typeof PushConfigSchema,
+    TaskPushNotificationConfig
+  >,
+  AuthenticationInfo: true satisfies Equals<
+    Norm<Member<typeof PushConfigSchema, 'authentication'>>,
+    Norm<AuthenticationInfo>
+  >,
   SendMessageConfiguration: true satisfies Equals<
     Norm<Member<typeof SendMessageRequestSchema, 'configuration'>>,
     Norm<SendMessageConfiguration>
@@ -132,23 +164,34 @@ const shapesAgree: Record<string, true> = {
   AgentSkill: true satisfies Agree<typeof AgentSkillSchema, AgentSkill>,
   AgentCardSignature: true satisfies Agree<typeof AgentCardSignatureSchema, AgentCardSignature>,
   OAuthFlows: true satisfies Agree<typeof OAuthFlowsSchema, OAuthFlows>,
-  APIKeySecurityScheme: true satisfies Equals<Norm<Member<typeof SecuritySchemeSchema, 'apiKeySecurityScheme'>>, Norm<APIKeySecurityScheme>>,
+  APIKeySecurityScheme: true satisfies Equals<
+    Norm<Member<typeof SecuritySchemeSchema, 'apiKeySecurityScheme'>>,
+    Norm<APIKeySecurityScheme>
+  >,
   HTTPAuthSecurityScheme: true satisfies Equals<
     Norm<Member<typeof SecuritySchemeSchema, 'httpAuthSecurityScheme'>>,
     Norm<HTTPAuthSecurityScheme>
   >,
-  OAuth2SecurityScheme: true satisfies Equals<Norm<Member<typeof SecuritySchemeSchema, 'oauth2SecurityScheme'>>, Norm<OAuth2SecurityScheme>>,
+  OAuth2SecurityScheme: true satisfies Equals<
+    Norm<Member<typeof SecuritySchemeSchema, 'oauth2SecurityScheme'>>,
+    Norm<OAuth2SecurityScheme>
+  >,
   OpenIdConnectSecurityScheme: true satisfies Equals<
     Norm<Member<typeof SecuritySchemeSchema, 'openIdConnectSecurityScheme'>>,
     Norm<OpenIdConnectSecurityScheme>
   >,
-  MutualTlsSecurityScheme: true satisfies Equals<Norm<Member<typeof SecuritySchemeSchema, 'mtlsSecurityScheme'>>, Norm<MutualTlsSecurityScheme>>,
+  MutualTlsSecurityScheme: true satisfies Equals<
+    Norm<Member<typeof SecuritySchemeSchema, 'mtlsSecurityScheme'>>,
+    Norm<MutualTlsSecurityScheme>
+  >,
   SecurityScheme: true satisfies Agree<typeof SecuritySchemeSchema, SecurityScheme>,
   AgentCard: true satisfies Agree<typeof AgentCardSchema, AgentCard>,
 };
 
 /** Every operation's validation schema (the dispatcher's table) against its request type. */
-const requestsAgree: { [N in OperationName]: Agree<(typeof REQUEST_SCHEMAS)[N], OperationRequests[N]> } = {
+const requestsAgree: {
+  [N in OperationName]: Agree<(typeof REQUEST_SCHEMAS)[N], OperationRequests[N]>;
+} = {
   SendMessage: true,
   SendStreamingMessage: true,
   GetTask: true,
@@ -167,10 +210,19 @@ const normCanFail: Array<false> = [
   false satisfies Agree<z.ZodObject<{ a: z.ZodString }>, { a?: string }>,
   false satisfies Agree<z.ZodObject<{ a: z.ZodString }>, { a: string; b?: number }>,
   false satisfies Agree<z.ZodObject<{ a: z.ZodString }>, { a: 'x' | 'y' }>,
-  false satisfies Equals<Norm<{ a: Array<{ list?: string[] }> }>, Norm<{ a: Array<{ list: string[] }> }>>,
-  false satisfies Equals<Norm<{ a?: Record<string, { x?: string }> }>, Norm<{ a?: Record<string, { x?: string; y?: string }> }>>,
+  false satisfies Equals<
+    Norm<{ a: Array<{ list?: string[] }> }>,
+    Norm<{ a: Array<{ list: string[] }> }>
+  >,
+  false satisfies Equals<
+    Norm<{ a?: Record<string, { x?: string }> }>,
+    Norm<{ a?: Record<string, { x?: string; y?: string }> }>
+  >,
   false satisfies Equals<Norm<{ m: JsonObject }>, Norm<{ m: Record<string, unknown> }>>,
-  false satisfies Equals<Norm<{ p: { text: string } | { url: string } }>, Norm<{ p: { text?: string; url?: string; raw?: string } }>>,
+  false satisfies Equals<
+    Norm<{ p: { text: string } | { url: string } }>,
+    Norm<{ p: { text?: string; url?: string; raw?: string } }>
+  >,
 ];
 
 test('every shape and every operation request agrees with its schema (checked by tsc; listed here)', () => {
@@ -272,7 +324,11 @@ const TABLES = [
       historyLength: HISTORY,
       returnImmediately: { good: [true, false], bad: ['true', 1] },
       // Needs URL parsing: rare, left to zod.
-      taskPushNotificationConfig: { good: [], bad: [{}, { url: 'ftp://x.test/h' }, 'x'], zodOnly: [{ url: 'https://x.test/h', token: 't' }] },
+      taskPushNotificationConfig: {
+        good: [],
+        bad: [{}, { url: 'ftp://x.test/h' }, 'x'],
+        zodOnly: [{ url: 'https://x.test/h', token: 't' }],
+      },
     },
     schemaKeys: Object.keys(SendMessageRequestSchema.shape.configuration.unwrap().shape),
     required: [],
@@ -350,8 +406,16 @@ for (const table of TABLES) {
         }
         for (const value of c.bad) {
           const { fast, parsed } = verdicts(table, at(value));
-          assert.equal(fast, undefined, `${field} = ${JSON.stringify(value)}: the fast check must not take it`);
-          assert.equal(parsed.success, false, `${field} = ${JSON.stringify(value)}: zod must refuse it`);
+          assert.equal(
+            fast,
+            undefined,
+            `${field} = ${JSON.stringify(value)}: the fast check must not take it`,
+          );
+          assert.equal(
+            parsed.success,
+            false,
+            `${field} = ${JSON.stringify(value)}: zod must refuse it`,
+          );
         }
       });
     }
@@ -372,7 +436,11 @@ for (const table of TABLES) {
 
 test('Part: two content members are refused by both; none is refused by both', () => {
   const part = TABLES.find((t) => t.name === 'Part')!;
-  for (const shape of [{ text: 'a', url: 'https://x.test/f' }, { raw: 'AAAA', data: 1 }, { mediaType: 'text/plain' }]) {
+  for (const shape of [
+    { text: 'a', url: 'https://x.test/f' },
+    { raw: 'AAAA', data: 1 },
+    { mediaType: 'text/plain' },
+  ]) {
     const { fast, parsed } = verdicts(part, shape);
     assert.equal(fast, undefined, JSON.stringify(shape));
     assert.equal(parsed.success, false, JSON.stringify(shape));

@@ -22,7 +22,14 @@ const entries = Object.entries(pkg.exports as Record<string, string | { default:
 function undocumented(): Record<string, string[]> {
   const program = ts.createProgram(
     entries.map(([, f]) => f),
-    { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, noEmit: true, skipLibCheck: true },
+    {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+    },
   );
   const checker = program.getTypeChecker();
   const out: Record<string, string[]> = {};
@@ -33,7 +40,8 @@ function undocumented(): Record<string, string[]> {
     if (!moduleSymbol) continue;
     const missing: string[] = [];
     for (const exported of checker.getExportsOfModule(moduleSymbol)) {
-      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      const symbol =
+        exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
       const docs = symbol.getDocumentationComment(checker);
       if (ts.displayPartsToString(docs).trim() === '') missing.push(exported.name);
     }

@@ -8,7 +8,10 @@ import { closeAll, startWebhook, track } from './push-fixture.js';
 afterEach(closeAll);
 
 async function pushServer(extra: Record<string, unknown> = {}) {
-  const s = await start({ streaming: true, pushNotifications: true }, { push: { policy: { allowLoopback: true } }, ...extra });
+  const s = await start(
+    { streaming: true, pushNotifications: true },
+    { push: { policy: { allowLoopback: true } }, ...extra },
+  );
   track({ close: () => s.close() });
   return s;
 }
@@ -18,13 +21,24 @@ describe('push config bounds', () => {
     const s = await pushServer({ limits: { pushConfigsPerTask: 3 } });
     const t = (await rpc(s.url, 'SendMessage', { message: msg('ask') })).body.result.task as Task;
     for (let i = 0; i < 3; i++) {
-      const r = await rpc(s.url, 'CreateTaskPushNotificationConfig', { taskId: t.id, id: `c${i}`, url: `http://127.0.0.1:9/${i}` });
+      const r = await rpc(s.url, 'CreateTaskPushNotificationConfig', {
+        taskId: t.id,
+        id: `c${i}`,
+        url: `http://127.0.0.1:9/${i}`,
+      });
       assert.ok(r.body.result, JSON.stringify(r.body));
     }
-    const refused = await rpc(s.url, 'CreateTaskPushNotificationConfig', { taskId: t.id, url: 'http://127.0.0.1:9/x' });
+    const refused = await rpc(s.url, 'CreateTaskPushNotificationConfig', {
+      taskId: t.id,
+      url: 'http://127.0.0.1:9/x',
+    });
     assert.equal(refused.body.error?.code, -32004);
     assert.match(refused.body.error.message, /already has 3 push notification configs/);
-    const replaced = await rpc(s.url, 'CreateTaskPushNotificationConfig', { taskId: t.id, id: 'c1', url: 'http://127.0.0.1:9/again' });
+    const replaced = await rpc(s.url, 'CreateTaskPushNotificationConfig', {
+      taskId: t.id,
+      id: 'c1',
+      url: 'http://127.0.0.1:9/again',
+    });
     assert.equal(replaced.body.result.url, 'http://127.0.0.1:9/again');
   });
 
@@ -32,12 +46,20 @@ describe('push config bounds', () => {
     const s = await pushServer();
     const t = (await rpc(s.url, 'SendMessage', { message: msg('ask') })).body.result.task as Task;
     for (const id of ['a', 'b', 'c', 'd', 'e']) {
-      await rpc(s.url, 'CreateTaskPushNotificationConfig', { taskId: t.id, id, url: `http://127.0.0.1:9/${id}` });
+      await rpc(s.url, 'CreateTaskPushNotificationConfig', {
+        taskId: t.id,
+        id,
+        url: `http://127.0.0.1:9/${id}`,
+      });
     }
     const seen: string[] = [];
     let token = '';
     for (let page = 0; page < 10; page++) {
-      const r = await rpc(s.url, 'ListTaskPushNotificationConfigs', { taskId: t.id, pageSize: 2, ...(token ? { pageToken: token } : {}) });
+      const r = await rpc(s.url, 'ListTaskPushNotificationConfigs', {
+        taskId: t.id,
+        pageSize: 2,
+        ...(token ? { pageToken: token } : {}),
+      });
       const { configs, nextPageToken } = r.body.result;
       assert.ok(configs.length <= 2);
       seen.push(...configs.map((c: { id: string }) => c.id));

@@ -57,7 +57,12 @@ export async function startWebhook(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const hit: Hit = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() };
+      const hit: Hit = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      };
       const index = hits.push(hit) - 1;
       for (const w of [...waiters]) {
         if (hits.length >= w.n) {
@@ -76,7 +81,10 @@ export async function startWebhook(
     url: `http://127.0.0.1:${port}/hook`,
     port,
     hits,
-    waitFor: (n) => (hits.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
+    waitFor: (n) =>
+      hits.length >= n
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => waiters.push({ n, resolve })),
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
@@ -93,7 +101,11 @@ export function gate(): { promise: Promise<void>; open: () => void } {
 }
 
 /** A status-update event whose metadata carries a sequence number. */
-export function statusEvent(taskId: string, seq: number, state = 'TASK_STATE_WORKING'): StreamResponse {
+export function statusEvent(
+  taskId: string,
+  seq: number,
+  state = 'TASK_STATE_WORKING',
+): StreamResponse {
   return {
     statusUpdate: {
       taskId,
@@ -104,12 +116,17 @@ export function statusEvent(taskId: string, seq: number, state = 'TASK_STATE_WOR
   };
 }
 
-export const seqOf = (hit: Hit): number => (JSON.parse(hit.body) as { statusUpdate: { metadata: { seq: number } } }).statusUpdate.metadata.seq;
+export const seqOf = (hit: Hit): number =>
+  (JSON.parse(hit.body) as { statusUpdate: { metadata: { seq: number } } }).statusUpdate.metadata
+    .seq;
 
 /** A logger that keeps every entry, to check what gets logged (and what never does). */
-export function captureLogger(): PushLogger & { entries: { level: string; obj: object; msg?: string }[] } {
+export function captureLogger(): PushLogger & {
+  entries: { level: string; obj: object; msg?: string }[];
+} {
   const entries: { level: string; obj: object; msg?: string }[] = [];
-  const at = (level: string) => (obj: object, msg?: string) => void entries.push({ level, obj, ...(msg ? { msg } : {}) });
+  const at = (level: string) => (obj: object, msg?: string) =>
+    void entries.push({ level, obj, ...(msg ? { msg } : {}) });
   return { entries, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 

@@ -6,7 +6,13 @@
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  assertWebhookUrl, checkWebhookUrl, classifyAddress, PushSender, redactUrl, type DeliveryOutcome, type HostResolver,
+  assertWebhookUrl,
+  checkWebhookUrl,
+  classifyAddress,
+  PushSender,
+  redactUrl,
+  type DeliveryOutcome,
+  type HostResolver,
 } from '../src/server/push/index.js';
 import { isA2AError } from '../src/protocol/index.js';
 import { SETTLE, closeAll, statusEvent, track } from './push-fixture.js';
@@ -52,23 +58,86 @@ for (const [url, reason] of refusedByDefault) {
 
 // IPv6 forms that lead to an IPv4 address: each is judged by the IPv4 address it embeds. Per form: loopback
 // 127.0.0.1, private 10.0.0.1, metadata 169.254.169.254, and the public 8.8.8.8, which stays allowed.
-const embeddings: [form: string, loopback: string, privateNet: string, metadata: string, publicAddr: string][] = [
-  ['IPv4-mapped ::ffff:0:0/96 (hex)', '::ffff:7f00:1', '::ffff:a00:1', '::ffff:a9fe:a9fe', '::ffff:808:808'],
-  ['IPv4-translated ::ffff:0:0:0/96', '::ffff:0:7f00:1', '::ffff:0:a00:1', '::ffff:0:a9fe:a9fe', '::ffff:0:808:808'],
+const embeddings: [
+  form: string,
+  loopback: string,
+  privateNet: string,
+  metadata: string,
+  publicAddr: string,
+][] = [
+  [
+    'IPv4-mapped ::ffff:0:0/96 (hex)',
+    '::ffff:7f00:1',
+    '::ffff:a00:1',
+    '::ffff:a9fe:a9fe',
+    '::ffff:808:808',
+  ],
+  [
+    'IPv4-translated ::ffff:0:0:0/96',
+    '::ffff:0:7f00:1',
+    '::ffff:0:a00:1',
+    '::ffff:0:a9fe:a9fe',
+    '::ffff:0:808:808',
+  ],
   ['IPv4-compatible ::/96', '::7f00:1', '::a00:1', '::a9fe:a9fe', '::808:808'],
-  ['NAT64 64:ff9b::/96', '64:ff9b::7f00:1', '64:ff9b::a00:1', '64:ff9b::a9fe:a9fe', '64:ff9b::808:808'],
-  ['local NAT64 64:ff9b:1::/48, /96 layout', '64:ff9b:1::7f00:1', '64:ff9b:1::a00:1', '64:ff9b:1::a9fe:a9fe', '64:ff9b:1::808:808'],
-  ['local NAT64 64:ff9b:1::/48, /48 layout', '64:ff9b:1:7f00:0:100::', '64:ff9b:1:a00:0:100::', '64:ff9b:1:a9fe:a9:fe00::', '64:ff9b:1:808:8:800::'],
-  ['local NAT64 64:ff9b:1::/48, /64 layout', '64:ff9b:1:0:7f:0:100:0', '64:ff9b:1:0:a:0:100:0', '64:ff9b:1:0:a9:fea9:fe00:0', '64:ff9b:1:0:8:808:800:0'],
+  [
+    'NAT64 64:ff9b::/96',
+    '64:ff9b::7f00:1',
+    '64:ff9b::a00:1',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b::808:808',
+  ],
+  [
+    'local NAT64 64:ff9b:1::/48, /96 layout',
+    '64:ff9b:1::7f00:1',
+    '64:ff9b:1::a00:1',
+    '64:ff9b:1::a9fe:a9fe',
+    '64:ff9b:1::808:808',
+  ],
+  [
+    'local NAT64 64:ff9b:1::/48, /48 layout',
+    '64:ff9b:1:7f00:0:100::',
+    '64:ff9b:1:a00:0:100::',
+    '64:ff9b:1:a9fe:a9:fe00::',
+    '64:ff9b:1:808:8:800::',
+  ],
+  [
+    'local NAT64 64:ff9b:1::/48, /64 layout',
+    '64:ff9b:1:0:7f:0:100:0',
+    '64:ff9b:1:0:a:0:100:0',
+    '64:ff9b:1:0:a9:fea9:fe00:0',
+    '64:ff9b:1:0:8:808:800:0',
+  ],
   ['6to4 2002::/16', '2002:7f00:1::', '2002:a00:1::', '2002:a9fe:a9fe::', '2002:808:808::'],
   // Teredo 2001:0:<server>:<flags>:<port>:<client>, the client's address with every bit inverted.
-  ['Teredo client (obfuscated)', '2001:0:808:808:8000:ffff:80ff:fffe', '2001:0:808:808:8000:ffff:f5ff:fffe',
-    '2001:0:808:808:8000:ffff:5601:5601', '2001:0:808:808:8000:ffff:f7f7:f7f7'],
-  ['Teredo server', '2001:0:7f00:1:8000:ffff:f7f7:f7f7', '2001:0:a00:1:8000:ffff:f7f7:f7f7',
-    '2001:0:a9fe:a9fe:8000:ffff:f7f7:f7f7', '2001:0:808:808:8000:ffff:f7f7:f7f7'],
-  ['ISATAP interface id 0:5efe', '2606:4700::5efe:7f00:1', '2606:4700::5efe:a00:1', '2606:4700::5efe:a9fe:a9fe', '2606:4700::5efe:808:808'],
-  ['ISATAP interface id 200:5efe', '2606:4700::200:5efe:7f00:1', '2606:4700::200:5efe:a00:1', '2606:4700::200:5efe:a9fe:a9fe',
-    '2606:4700::200:5efe:808:808'],
+  [
+    'Teredo client (obfuscated)',
+    '2001:0:808:808:8000:ffff:80ff:fffe',
+    '2001:0:808:808:8000:ffff:f5ff:fffe',
+    '2001:0:808:808:8000:ffff:5601:5601',
+    '2001:0:808:808:8000:ffff:f7f7:f7f7',
+  ],
+  [
+    'Teredo server',
+    '2001:0:7f00:1:8000:ffff:f7f7:f7f7',
+    '2001:0:a00:1:8000:ffff:f7f7:f7f7',
+    '2001:0:a9fe:a9fe:8000:ffff:f7f7:f7f7',
+    '2001:0:808:808:8000:ffff:f7f7:f7f7',
+  ],
+  [
+    'ISATAP interface id 0:5efe',
+    '2606:4700::5efe:7f00:1',
+    '2606:4700::5efe:a00:1',
+    '2606:4700::5efe:a9fe:a9fe',
+    '2606:4700::5efe:808:808',
+  ],
+  [
+    'ISATAP interface id 200:5efe',
+    '2606:4700::200:5efe:7f00:1',
+    '2606:4700::200:5efe:a00:1',
+    '2606:4700::200:5efe:a9fe:a9fe',
+    '2606:4700::200:5efe:808:808',
+  ],
 ];
 
 for (const [form, loopback, privateNet, metadata, publicAddr] of embeddings) {
@@ -82,7 +151,16 @@ for (const [form, loopback, privateNet, metadata, publicAddr] of embeddings) {
       assert.equal(r.ok || r.reason, reason, `${address} embeds ${inner}`);
       if (!r.ok) assert.match(r.message, new RegExp(`embeds ${inner.replace(/\./g, '\\.')}`));
       // Metadata stays refused even when the operator allows loopback and private destinations.
-      if (reason === 'metadata') assert.equal((await checkWebhookUrl(`http://[${address}]/`, { allowLoopback: true, allowPrivate: true })).ok, false);
+      if (reason === 'metadata')
+        assert.equal(
+          (
+            await checkWebhookUrl(`http://[${address}]/`, {
+              allowLoopback: true,
+              allowPrivate: true,
+            })
+          ).ok,
+          false,
+        );
     }
     const pub = await checkWebhookUrl(`https://[${publicAddr}]/hook`);
     assert.equal(pub.ok, true, `${publicAddr} embeds only public addresses`);
@@ -91,20 +169,28 @@ for (const [form, loopback, privateNet, metadata, publicAddr] of embeddings) {
 }
 
 test('§13.2 SSRF: the embedded-IPv4 examples of issue 15 are refused; a hostname resolving to one names both addresses', async () => {
-  for (const url of ['http://[::ffff:0:a00:1]/', 'http://[2002:a00:1::]/', 'http://[2001:0:a00:1::]/', 'http://[::5efe:a00:1]/', 'http://[::a00:1]/']) {
+  for (const url of [
+    'http://[::ffff:0:a00:1]/',
+    'http://[2002:a00:1::]/',
+    'http://[2001:0:a00:1::]/',
+    'http://[::5efe:a00:1]/',
+    'http://[::a00:1]/',
+  ]) {
     const r = await checkWebhookUrl(url);
     assert.equal(r.ok || r.reason, 'private', url);
   }
   const resolve: HostResolver = async () => [{ address: '2002:a9fe:a9fe::1', family: 6 }];
   const r = await checkWebhookUrl('https://tunnel.example/hook', { resolve });
   assert.equal(r.ok || r.reason, 'metadata');
-  if (!r.ok) assert.match(r.message, /resolves to 2002:a9fe:a9fe::1; it embeds 169\.254\.169\.254, 6to4/);
+  if (!r.ok)
+    assert.match(r.message, /resolves to 2002:a9fe:a9fe::1; it embeds 169\.254\.169\.254, 6to4/);
   // Resolvers may answer in mixed notation, upper case, or with a zone id.
   assert.equal(classifyAddress('::ffff:0:10.0.0.1'), 'private');
   assert.equal(classifyAddress('64:FF9B::127.0.0.1'), 'loopback');
   assert.equal(classifyAddress('2002:A9FE:A9FE::%eth0'), 'metadata');
   // Ordinary global IPv6 addresses embed nothing and stay allowed.
-  for (const a of ['2001:4860:4860::8888', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e']) assert.equal(classifyAddress(a), undefined, a);
+  for (const a of ['2001:4860:4860::8888', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e'])
+    assert.equal(classifyAddress(a), undefined, a);
 });
 
 test('§13.2 SSRF: only http and https, no credentials in the URL, optional https-only', async () => {
@@ -130,16 +216,38 @@ test('§13.2 SSRF: public addresses pass; the result lists the addresses to pin'
 });
 
 test('§13.2 SSRF: operator policy allows loopback, private networks, listed hosts; metadata stays refused', async () => {
-  assert.equal((await checkWebhookUrl('http://localhost:3000/hook', { allowLoopback: true })).ok, true);
+  assert.equal(
+    (await checkWebhookUrl('http://localhost:3000/hook', { allowLoopback: true })).ok,
+    true,
+  );
   assert.equal((await checkWebhookUrl('http://[::1]/hook', { allowLoopback: true })).ok, true);
   assert.equal((await checkWebhookUrl('http://10.0.0.1/hook', { allowPrivate: true })).ok, true);
   assert.equal((await checkWebhookUrl('http://10.0.0.1/hook', { allowLoopback: true })).ok, false);
   const resolve: HostResolver = async () => [{ address: '10.1.2.3', family: 4 }];
-  assert.equal((await checkWebhookUrl('https://hooks.corp.example/x', { allowedHosts: ['*.corp.example'], resolve })).ok, true);
-  assert.equal((await checkWebhookUrl('https://corp.example/x', { allowedHosts: ['*.corp.example'], resolve })).ok, false);
-  const meta = await checkWebhookUrl('http://169.254.169.254/', { allowPrivate: true, allowLoopback: true, allowedHosts: ['169.254.169.254'] });
+  assert.equal(
+    (
+      await checkWebhookUrl('https://hooks.corp.example/x', {
+        allowedHosts: ['*.corp.example'],
+        resolve,
+      })
+    ).ok,
+    true,
+  );
+  assert.equal(
+    (await checkWebhookUrl('https://corp.example/x', { allowedHosts: ['*.corp.example'], resolve }))
+      .ok,
+    false,
+  );
+  const meta = await checkWebhookUrl('http://169.254.169.254/', {
+    allowPrivate: true,
+    allowLoopback: true,
+    allowedHosts: ['169.254.169.254'],
+  });
   assert.equal(meta.ok || meta.reason, 'metadata');
-  const only = await checkWebhookUrl('https://8.8.8.8/', { onlyAllowedHosts: true, allowedHosts: ['hooks.example'] });
+  const only = await checkWebhookUrl('https://8.8.8.8/', {
+    onlyAllowedHosts: true,
+    allowedHosts: ['hooks.example'],
+  });
   assert.equal(only.ok || only.reason, 'not-allowlisted');
 });
 
@@ -165,7 +273,10 @@ test('§13.2 config creation: assertWebhookUrl throws invalid params naming the 
     assert.equal(e.kind, 'InvalidParams');
     const detail = e.details[0] as { fieldViolations: { field: string; description: string }[] };
     assert.equal(detail.fieldViolations[0]!.field, 'url');
-    assert.match(detail.fieldViolations[0]!.description, /192\.168\.1\.1 is a private-network address/);
+    assert.match(
+      detail.fieldViolations[0]!.description,
+      /192\.168\.1\.1 is a private-network address/,
+    );
     return true;
   });
   assert.equal((await assertWebhookUrl('https://8.8.8.8/x')).href, 'https://8.8.8.8/x');
@@ -174,19 +285,30 @@ test('§13.2 config creation: assertWebhookUrl throws invalid params naming the 
 test('§13.2 send time: refused destinations are never contacted and not retried', async () => {
   let calls = 0;
   const outcomes: DeliveryOutcome[] = [];
-  const s = track(new PushSender({
-    fetch: async () => {
-      calls++;
-      return new Response(null, { status: 200 });
-    },
-    onOutcome: (o) => outcomes.push(o),
-    baseDelayMs: 1,
-  }));
-  const urls = ['http://10.0.0.1/hook', 'http://192.168.1.1/hook', 'http://169.254.169.254/', 'http://[::1]/', 'http://localhost/'];
+  const s = track(
+    new PushSender({
+      fetch: async () => {
+        calls++;
+        return new Response(null, { status: 200 });
+      },
+      onOutcome: (o) => outcomes.push(o),
+      baseDelayMs: 1,
+    }),
+  );
+  const urls = [
+    'http://10.0.0.1/hook',
+    'http://192.168.1.1/hook',
+    'http://169.254.169.254/',
+    'http://[::1]/',
+    'http://localhost/',
+  ];
   for (const url of urls) s.enqueue({ id: 'c', taskId: 't', url }, statusEvent('t', 0));
   assert.equal(await s.drain(SETTLE), true);
   assert.equal(calls, 0);
-  assert.deepEqual(outcomes.map((o) => [o.result, o.attempts]), urls.map(() => ['failed', 1]));
+  assert.deepEqual(
+    outcomes.map((o) => [o.result, o.attempts]),
+    urls.map(() => ['failed', 1]),
+  );
   await s.close();
 });
 
@@ -197,14 +319,16 @@ test('§13.2 DNS rebinding: a host that passed at creation but now resolves priv
   answer = '10.0.0.5';
   let calls = 0;
   const outcomes: DeliveryOutcome[] = [];
-  const s = track(new PushSender({
-    policy: { resolve },
-    fetch: async () => {
-      calls++;
-      return new Response(null, { status: 200 });
-    },
-    onOutcome: (o) => outcomes.push(o),
-  }));
+  const s = track(
+    new PushSender({
+      policy: { resolve },
+      fetch: async () => {
+        calls++;
+        return new Response(null, { status: 200 });
+      },
+      onOutcome: (o) => outcomes.push(o),
+    }),
+  );
   s.enqueue({ id: 'c', taskId: 't', url: 'https://rebind.example/hook' }, statusEvent('t', 0));
   assert.equal(await s.drain(SETTLE), true);
   assert.equal(calls, 0);
@@ -214,5 +338,8 @@ test('§13.2 DNS rebinding: a host that passed at creation but now resolves priv
 });
 
 test('logged URLs drop the query string and credentials', () => {
-  assert.equal(redactUrl('https://u:p@hooks.example:8443/a/b?key=secret#frag'), 'https://hooks.example:8443/a/b');
+  assert.equal(
+    redactUrl('https://u:p@hooks.example:8443/a/b?key=secret#frag'),
+    'https://hooks.example:8443/a/b',
+  );
 });

@@ -42,42 +42,60 @@ async function httpsWebhook() {
     req.on('end', () => res.writeHead(204).end());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  track({ close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) });
+  track({
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  });
   return { port: (server.address() as AddressInfo).port, seen };
 }
 
 function sender(outcomes: DeliveryOutcome[], ca?: string): PushSender {
-  return track(new PushSender({
-    policy: { allowLoopback: true, resolve: toLoopback },
-    maxAttempts: 1,
-    onOutcome: (o) => outcomes.push(o),
-    ...(ca ? { ca } : {}),
-  }));
+  return track(
+    new PushSender({
+      policy: { allowLoopback: true, resolve: toLoopback },
+      maxAttempts: 1,
+      onOutcome: (o) => outcomes.push(o),
+      ...(ca ? { ca } : {}),
+    }),
+  );
 }
 
-test('https webhook: pinned to the checked address, SNI and certificate checked against the URL hostname', { timeout: 120_000 }, async () => {
-  const hook = await httpsWebhook();
-  const outcomes: DeliveryOutcome[] = [];
-  const s = sender(outcomes, CERT);
-  s.enqueue({ taskId: 't', url: `https://webhook.test:${hook.port}/hook` }, statusEvent('t', 0));
-  assert.equal(await s.drain(SETTLE), true);
-  assert.equal(outcomes[0]!.result, 'delivered');
-  assert.deepEqual(hook.seen, [{ host: `webhook.test:${hook.port}`, servername: 'webhook.test' }]);
-});
+test(
+  'https webhook: pinned to the checked address, SNI and certificate checked against the URL hostname',
+  { timeout: 120_000 },
+  async () => {
+    const hook = await httpsWebhook();
+    const outcomes: DeliveryOutcome[] = [];
+    const s = sender(outcomes, CERT);
+    s.enqueue({ taskId: 't', url: `https://webhook.test:${hook.port}/hook` }, statusEvent('t', 0));
+    assert.equal(await s.drain(SETTLE), true);
+    assert.equal(outcomes[0]!.result, 'delivered');
+    assert.deepEqual(hook.seen, [
+      { host: `webhook.test:${hook.port}`, servername: 'webhook.test' },
+    ]);
+  },
+);
 
-test('https webhook: a certificate for another name, or an untrusted one, fails the delivery', { timeout: 120_000 }, async () => {
-  const hook = await httpsWebhook();
-  const outcomes: DeliveryOutcome[] = [];
-  const s = sender(outcomes, CERT);
-  s.enqueue({ taskId: 't', url: `https://other.test:${hook.port}/hook` }, statusEvent('t', 0));
-  assert.equal(await s.drain(SETTLE), true);
-  assert.equal(outcomes[0]!.result, 'failed');
-  assert.match(outcomes[0]!.error ?? '', /ALTNAME/);
-  const untrusted: DeliveryOutcome[] = [];
-  const s2 = sender(untrusted);
-  s2.enqueue({ taskId: 't', url: `https://webhook.test:${hook.port}/hook` }, statusEvent('t', 0));
-  assert.equal(await s2.drain(SETTLE), true);
-  assert.equal(untrusted[0]!.result, 'failed');
-  assert.match(untrusted[0]!.error ?? '', /SELF_SIGNED/);
-  assert.equal(hook.seen.length, 0);
-});
+test(
+  'https webhook: a certificate for another name, or an untrusted one, fails the delivery',
+  { timeout: 120_000 },
+  async () => {
+    const hook = await httpsWebhook();
+    const outcomes: DeliveryOutcome[] = [];
+    const s = sender(outcomes, CERT);
+    s.enqueue({ taskId: 't', url: `https://other.test:${hook.port}/hook` }, statusEvent('t', 0));
+    assert.equal(await s.drain(SETTLE), true);
+    assert.equal(outcomes[0]!.result, 'failed');
+    assert.match(outcomes[0]!.error ?? '', /ALTNAME/);
+    const untrusted: DeliveryOutcome[] = [];
+    const s2 = sender(untrusted);
+    s2.enqueue({ taskId: 't', url: `https://webhook.test:${hook.port}/hook` }, statusEvent('t', 0));
+    assert.equal(await s2.drain(SETTLE), true);
+    assert.equal(untrusted[0]!.result, 'failed');
+    assert.match(untrusted[0]!.error ?? '', /SELF_SIGNED/);
+    assert.equal(hook.seen.length, 0);
+  },
+);

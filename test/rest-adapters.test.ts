@@ -24,7 +24,8 @@ after(async () => {
 });
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
-const net: Fetch = (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(BOUND_MS) });
+const net: Fetch = (input, init) =>
+  fetch(input, { ...init, signal: AbortSignal.timeout(BOUND_MS) });
 
 /** The same round for every host; `origin` is what the card must advertise. */
 async function round(origin: string, f: Fetch = net): Promise<void> {
@@ -62,16 +63,23 @@ async function round(origin: string, f: Fetch = net): Promise<void> {
   assert.equal(missing.status, 404);
   assert.equal((await missing.json()).error.details[0].reason, 'TASK_NOT_FOUND');
 
-  const wrong = await f(`${origin}/a2a/rest/message:send`, { method: 'POST', headers: { ...H, 'content-type': 'text/csv' }, body: 'a,b' });
+  const wrong = await f(`${origin}/a2a/rest/message:send`, {
+    method: 'POST',
+    headers: { ...H, 'content-type': 'text/csv' },
+    body: 'a,b',
+  });
   assert.equal(wrong.status, 415);
 }
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  cleanups.push(() => new Promise<void>((r) => {
-    server.closeAllConnections();
-    server.close(() => r());
-  }));
+  cleanups.push(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
@@ -94,7 +102,11 @@ describe('hosts', () => {
     const origin = await listen(createServer(app));
     await round(origin);
     assert.equal(await (await net(`${origin}/health`)).text(), 'ok');
-    const big = await net(`${origin}/a2a/rest/message:send`, { method: 'POST', headers: H, body: JSON.stringify({ pad: 'x'.repeat(4096) }) });
+    const big = await net(`${origin}/a2a/rest/message:send`, {
+      method: 'POST',
+      headers: H,
+      body: JSON.stringify({ pad: 'x'.repeat(4096) }),
+    });
     assert.equal(big.status, 413, 'the binding limit applies to a body express.json() read');
   });
 
@@ -112,7 +124,10 @@ describe('hosts', () => {
     const app = Fastify();
     app.get('/health', async () => 'ok');
     await app.register(a2aFastify(agent, { allowedHosts: ['127.0.0.1'] }));
-    const origin = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+    const origin = (await app.listen({ port: 0, host: '127.0.0.1' })).replace(
+      'localhost',
+      '127.0.0.1',
+    );
     cleanups.push(() => app.close());
     await round(origin);
     assert.equal(await (await net(`${origin}/health`)).text(), 'ok');
@@ -130,8 +145,19 @@ describe('hosts', () => {
     cleanups.push(() => agent.close(100));
     const handle = toFetchHandler(agent, { origin: 'http://a.test' });
     const post = (path: string, body: unknown) =>
-      handle(new Request(`http://a.test/a2a/rest${path}`, { method: 'POST', headers: H, body: JSON.stringify(body) }));
-    const started = await (await post('/message:send', { message: message('slow'), configuration: { returnImmediately: true } })).json();
+      handle(
+        new Request(`http://a.test/a2a/rest${path}`, {
+          method: 'POST',
+          headers: H,
+          body: JSON.stringify(body),
+        }),
+      );
+    const started = await (
+      await post('/message:send', {
+        message: message('slow'),
+        configuration: { returnImmediately: true },
+      })
+    ).json();
     const sub = await post(`/tasks/${started.task.id}:subscribe`, {});
     assert.equal((await readSse(sub, 1)).length, 1);
     const canceled = await (await post(`/tasks/${started.task.id}:cancel`, {})).json();

@@ -16,7 +16,11 @@ import {
   type AgentCard,
   type OperationName,
 } from '../src/protocol/index.js';
-import { createAgentServer, type AgentExecutor, type AgentServerOptions } from '../src/server/index.js';
+import {
+  createAgentServer,
+  type AgentExecutor,
+  type AgentServerOptions,
+} from '../src/server/index.js';
 
 export const BOUND_MS = 5000;
 export const REQUIRED_EXT = 'https://example.com/ext/required/v1';
@@ -104,16 +108,27 @@ export function cardFor(origin: string, kind: Kind, restPath = '/a2a/rest'): Age
 }
 
 /** Server options for an agent of `kind`: `Bearer good` is alice; only the full one has an extended card. */
-export function optionsFor(kind: Kind, extra: Partial<AgentServerOptions> = {}): AgentServerOptions {
+export function optionsFor(
+  kind: Kind,
+  extra: Partial<AgentServerOptions> = {},
+): AgentServerOptions {
   return {
     executor: agent,
     card: (o) => cardFor(o, kind),
     sse: { keepAliveMs: 0 },
     // Webhooks in these tests live on 127.0.0.1, which the push SSRF guard refuses by default.
     ...({ push: { policy: { allowLoopback: true } } } as object),
-    authenticate: (req) => (req.headers.authorization === 'Bearer good' ? { id: 'alice' } : undefined),
+    authenticate: (req) =>
+      req.headers.authorization === 'Bearer good' ? { id: 'alice' } : undefined,
     challenge: 'Bearer realm="test"',
-    ...(kind === 'full' ? { extendedCard: (caller) => ({ ...cardFor('http://x', kind), name: `extended for ${caller.id}` }) } : {}),
+    ...(kind === 'full'
+      ? {
+          extendedCard: (caller) => ({
+            ...cardFor('http://x', kind),
+            name: `extended for ${caller.id}`,
+          }),
+        }
+      : {}),
     ...extra,
   };
 }
@@ -178,12 +193,21 @@ export async function request(
   params: Record<string, any> = {},
   o: CallOptions = {},
 ): Promise<Response> {
-  const headers: Record<string, string> = { 'a2a-version': '1.0', 'content-type': 'application/a2a+json', ...o.headers };
+  const headers: Record<string, string> = {
+    'a2a-version': '1.0',
+    'content-type': 'application/a2a+json',
+    ...o.headers,
+  };
   let res: Response;
   if (binding === 'jsonrpc') {
     const p = o.tenant !== undefined ? { ...params, tenant: o.tenant } : params;
     const body = JSON.stringify({ jsonrpc: '2.0', id: 'req-1', method: op, params: p });
-    res = await fetch(`${origin}/a2a/jsonrpc`, { method: 'POST', headers, body, signal: AbortSignal.timeout(BOUND_MS) });
+    res = await fetch(`${origin}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(BOUND_MS),
+    });
   } else {
     const r = restRequest(op, params, o);
     res = await fetch(`${origin}/a2a/rest${r.path}`, {
@@ -201,25 +225,35 @@ export async function outcomeOf(binding: Binding, res: Response): Promise<Outcom
   if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
     const events = (await readSse(res)).map((e) => JSON.parse(e.data));
     if (binding === 'rest') return { ...base, events };
-    for (const e of events) assert.equal(e.id, 'req-1', 'every JSON-RPC stream event carries the request id');
+    for (const e of events)
+      assert.equal(e.id, 'req-1', 'every JSON-RPC stream event carries the request id');
     return { ...base, events: events.map((e) => e.result) };
   }
   const text = await res.text();
   const body = text ? JSON.parse(text) : undefined;
   if (binding === 'jsonrpc') {
     if (body?.error) {
-      const kind = (Object.keys(ERRORS) as A2AErrorKind[]).find((k) => ERRORS[k].jsonRpcCode === body.error.code);
+      const kind = (Object.keys(ERRORS) as A2AErrorKind[]).find(
+        (k) => ERRORS[k].jsonRpcCode === body.error.code,
+      );
       assert.ok(kind, `unknown JSON-RPC code ${body.error.code}`);
-      return { ...base, error: { kind, message: body.error.message, details: body.error.data ?? [] } };
+      return {
+        ...base,
+        error: { kind, message: body.error.message, details: body.error.data ?? [] },
+      };
     }
     return { ...base, result: body.result };
   }
   if (res.status >= 400) {
     const e = body?.error;
     assert.equal(e?.code, res.status, 'error.code is the HTTP status');
-    const info = e.details.find((d: any) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo');
+    const info = e.details.find(
+      (d: any) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo',
+    );
     assert.ok(info, `every REST error carries an ErrorInfo: ${text}`);
-    const kind = (Object.keys(ERRORS) as A2AErrorKind[]).find((k) => ERRORS[k].reason === info.reason);
+    const kind = (Object.keys(ERRORS) as A2AErrorKind[]).find(
+      (k) => ERRORS[k].reason === info.reason,
+    );
     assert.ok(kind, `unknown reason ${info.reason}`);
     assert.equal(e.status, ERRORS[kind].grpcStatus);
     assert.equal(info.domain, ERRORS[kind].a2a ? 'a2a-protocol.org' : 'a2a-kit');

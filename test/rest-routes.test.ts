@@ -22,14 +22,31 @@ before(async () => {
 });
 after(() => close());
 
-async function send(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}) {
-  const res = await fetch(base + path, { method, headers: init.headers ?? V, body: init.body ?? null, signal: AbortSignal.timeout(5000) });
+async function send(
+  method: string,
+  path: string,
+  init: { headers?: Record<string, string>; body?: string } = {},
+) {
+  const res = await fetch(base + path, {
+    method,
+    headers: init.headers ?? V,
+    body: init.body ?? null,
+    signal: AbortSignal.timeout(5000),
+  });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: text && !text.startsWith('id:') && !text.startsWith('data:') ? JSON.parse(text) : undefined };
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    body:
+      text && !text.startsWith('id:') && !text.startsWith('data:') ? JSON.parse(text) : undefined,
+  };
 }
 
 function violation(body: any, field: string): string | undefined {
-  const br = body.error.details.find((d: any) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest');
+  const br = body.error.details.find(
+    (d: any) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest',
+  );
   return br?.fieldViolations.find((v: any) => v.field === field)?.description;
 }
 
@@ -45,7 +62,9 @@ describe('§11.3 routes', () => {
     const verbs = ROUTES.filter(([, p]) => p === template).map(([v]) => v);
     for (const prefix of ['', '/tenant-a']) {
       test(`wrong verb on ${prefix}${template} → 405 with Allow: ${verbs.join(', ')}`, async () => {
-        for (const wrong of ['PUT', 'PATCH', 'GET', 'POST', 'DELETE'].filter((v) => !verbs.includes(v as never))) {
+        for (const wrong of ['PUT', 'PATCH', 'GET', 'POST', 'DELETE'].filter(
+          (v) => !verbs.includes(v as never),
+        )) {
           const r = await send(wrong, prefix + fill(template));
           assert.equal(r.status, 405, `${wrong} ${template}`);
           assert.deepEqual(r.headers.get('allow')!.split(', ').sort(), [...verbs].sort());
@@ -65,21 +84,37 @@ describe('§11.3 routes', () => {
       const arr = await send('POST', path, { headers: JSON_H, body: '[1]' });
       assert.equal(arr.status, 400);
       assert.ok(violation(arr.body, '(body)'));
-      const text = await send('POST', path, { headers: { ...V, 'content-type': 'text/plain' }, body: '{}' });
+      const text = await send('POST', path, {
+        headers: { ...V, 'content-type': 'text/plain' },
+        body: '{}',
+      });
       assert.equal(text.status, 415);
       assert.match(text.body.error.message, /application\/a2a\+json/);
       const none = await send('POST', path, { headers: V, body: '{}' });
       assert.equal(none.status, 415, 'a body without a content type');
-      const latin = await send('POST', path, { headers: { ...V, 'content-type': 'application/json; charset=iso-8859-1' }, body: '{}' });
+      const latin = await send('POST', path, {
+        headers: { ...V, 'content-type': 'application/json; charset=iso-8859-1' },
+        body: '{}',
+      });
       assert.equal(latin.status, 415);
-      const big = await send('POST', path, { headers: JSON_H, body: JSON.stringify({ pad: 'x'.repeat(4096) }) });
+      const big = await send('POST', path, {
+        headers: JSON_H,
+        body: JSON.stringify({ pad: 'x'.repeat(4096) }),
+      });
       assert.equal(big.status, 413);
       assert.equal(big.body.error.code, 413);
     });
   }
 
   test('unknown routes → 404 in the google.rpc.Status form, not TaskNotFound', async () => {
-    for (const path of ['/nope', '/tasks/x1/extra/y', '/tenant-a/tasks/x1/nope', '/message', '/message:fly', '/']) {
+    for (const path of [
+      '/nope',
+      '/tasks/x1/extra/y',
+      '/tenant-a/tasks/x1/nope',
+      '/message',
+      '/message:fly',
+      '/',
+    ]) {
       const r = await send('GET', path);
       assert.equal(r.status, 404, path);
       assert.equal(r.body.error.code, 404);
@@ -104,21 +139,37 @@ describe('§11.3 routes', () => {
   test('CancelTask and SubscribeToTask (POST) need no body', async () => {
     const started = await send('POST', '/message:send', {
       headers: JSON_H,
-      body: JSON.stringify({ message: message('slow'), configuration: { returnImmediately: true } }),
+      body: JSON.stringify({
+        message: message('slow'),
+        configuration: { returnImmediately: true },
+      }),
     });
     const id = started.body.task.id;
-    const sub = await fetch(`${base}/tasks/${id}:subscribe`, { method: 'POST', headers: V, signal: AbortSignal.timeout(5000) });
+    const sub = await fetch(`${base}/tasks/${id}:subscribe`, {
+      method: 'POST',
+      headers: V,
+      signal: AbortSignal.timeout(5000),
+    });
     assert.equal(sub.status, 200);
     assert.equal(sub.headers.get('content-type'), 'text/event-stream');
     const canceled = await send('POST', `/tasks/${id}:cancel`);
     assert.equal(canceled.body.status.state, 'TASK_STATE_CANCELED');
     const events = (await sub.text()).split('\n\n').filter((e) => e.includes('data:'));
-    assert.ok(events.every((e) => /^id: \S+\ndata: \{/.test(e)), 'every event has an id and a bare JSON data line');
-    assert.equal(JSON.parse(events.at(-1)!.split('data: ')[1]!).statusUpdate.status.state, 'TASK_STATE_CANCELED');
+    assert.ok(
+      events.every((e) => /^id: \S+\ndata: \{/.test(e)),
+      'every event has an id and a bare JSON data line',
+    );
+    assert.equal(
+      JSON.parse(events.at(-1)!.split('data: ')[1]!).statusUpdate.status.state,
+      'TASK_STATE_CANCELED',
+    );
   });
 
   test('a path value that contradicts the body is a 400 naming the field', async () => {
-    const r = await send('POST', '/tasks/abc:cancel', { headers: JSON_H, body: JSON.stringify({ id: 'other' }) });
+    const r = await send('POST', '/tasks/abc:cancel', {
+      headers: JSON_H,
+      body: JSON.stringify({ id: 'other' }),
+    });
     assert.equal(r.status, 400);
     assert.match(violation(r.body, 'id')!, /path/);
   });
@@ -152,7 +203,10 @@ describe('§11.3 path values', () => {
   });
 
   test('a tenant named like a collection still reaches its operations where the path is unambiguous', async () => {
-    const r = await send('POST', '/tasks/message:send', { headers: JSON_H, body: JSON.stringify({ message: message('echo') }) });
+    const r = await send('POST', '/tasks/message:send', {
+      headers: JSON_H,
+      body: JSON.stringify({ message: message('echo') }),
+    });
     assert.equal(r.status, 200);
     const id = r.body.task.id;
     assert.equal((await send('GET', `/tasks/tasks/${id}`)).body.id, id);
@@ -193,7 +247,10 @@ describe('§11.5 query parameters', () => {
   });
 
   test('camelCase filters work: contextId, status, pageSize, historyLength, includeArtifacts, statusTimestampAfter', async () => {
-    const created = await send('POST', '/message:send', { headers: JSON_H, body: JSON.stringify({ message: message('echo q') }) });
+    const created = await send('POST', '/message:send', {
+      headers: JSON_H,
+      body: JSON.stringify({ message: message('echo q') }),
+    });
     const { contextId } = created.body.task;
     const q = new URLSearchParams({
       contextId,
@@ -225,9 +282,16 @@ describe('§11.5 query parameters', () => {
 
 describe('§11.7 streaming', () => {
   test('SubscribeToTask with Last-Event-ID replays what the client missed, on GET and POST', async () => {
-    const res = await fetch(`${base}/message:stream`, { method: 'POST', headers: JSON_H, body: JSON.stringify({ message: message('echo again') }) });
+    const res = await fetch(`${base}/message:stream`, {
+      method: 'POST',
+      headers: JSON_H,
+      body: JSON.stringify({ message: message('echo again') }),
+    });
     const events = (await res.text()).split('\n\n').filter((e) => e.startsWith('id:'));
-    const parsed = events.map((e) => ({ id: /^id: (\S+)/.exec(e)![1]!, data: JSON.parse(e.split('data: ')[1]!) }));
+    const parsed = events.map((e) => ({
+      id: /^id: (\S+)/.exec(e)![1]!,
+      data: JSON.parse(e.split('data: ')[1]!),
+    }));
     assert.ok(parsed.length >= 3);
     const taskId = parsed[0]!.data.task.id;
     for (const method of ['GET', 'POST']) {
@@ -238,7 +302,11 @@ describe('§11.7 streaming', () => {
       });
       assert.equal(again.status, 200, method);
       const replay = (await again.text()).split('\n\n').filter((e) => e.startsWith('id:'));
-      assert.deepEqual(replay.map((e) => /^id: (\S+)/.exec(e)![1]), parsed.slice(1).map((e) => e.id), method);
+      assert.deepEqual(
+        replay.map((e) => /^id: (\S+)/.exec(e)![1]),
+        parsed.slice(1).map((e) => e.id),
+        method,
+      );
     }
   });
 });
@@ -254,6 +322,9 @@ test('every route of fixed segments is found at its path, for each of its verbs,
     assert.deepEqual(plain.params, {});
     assert.equal(plain.tenant, undefined);
     const tenanted = matchRoute(verb, `/acme${path}`);
-    assert.ok(tenanted.kind === 'found' && tenanted.op.name === name && tenanted.tenant === 'acme', `${verb} /acme${path}`);
+    assert.ok(
+      tenanted.kind === 'found' && tenanted.op.name === name && tenanted.tenant === 'acme',
+      `${verb} /acme${path}`,
+    );
   }
 });

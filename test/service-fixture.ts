@@ -21,8 +21,18 @@ export const POSTGRES: Service = {
   port: 5432,
   start: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start',
 };
-export const REDIS: Service = { name: 'Redis', host: '127.0.0.1', port: 6379, start: 'redis-server --daemonize yes' };
-export const NATS: Service = { name: 'NATS', host: '127.0.0.1', port: 4222, start: 'nats-server -js &' };
+export const REDIS: Service = {
+  name: 'Redis',
+  host: '127.0.0.1',
+  port: 6379,
+  start: 'redis-server --daemonize yes',
+};
+export const NATS: Service = {
+  name: 'NATS',
+  host: '127.0.0.1',
+  port: 4222,
+  start: 'nats-server -js &',
+};
 
 /** Whether something accepts TCP connections on the service's port (bounded: 1 s). */
 export function reachable(s: Pick<Service, 'host' | 'port'>, timeoutMs = 1000): Promise<boolean> {
@@ -46,7 +56,8 @@ export async function serviceSkip(s: Service): Promise<string | false> {
   if (await reachable(s)) return false;
   const reason = `${s.name} is not reachable on ${s.host}:${s.port}; start it with: ${s.start}`;
   if (process.env.CI === 'true') {
-    test(`${s.name} is reachable (CI=true: a missing service fails the run)`, () => assert.fail(reason));
+    test(`${s.name} is reachable (CI=true: a missing service fails the run)`, () =>
+      assert.fail(reason));
   }
   return reason;
 }

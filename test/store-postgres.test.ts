@@ -30,7 +30,10 @@ after(async () => {
 
 describe('PostgreSQL store behind servers', { skip: pgSkip }, () => {
   test('migrations: two servers starting together apply each once; `migrate` then finds nothing to do', async () => {
-    const [a, b] = await Promise.all([start(undefined, { store: postgresStore(PG_URL, { schema }) }), start(undefined, { store: postgresStore(PG_URL, { schema }) })]);
+    const [a, b] = await Promise.all([
+      start(undefined, { store: postgresStore(PG_URL, { schema }) }),
+      start(undefined, { store: postgresStore(PG_URL, { schema }) }),
+    ]);
     await a.close();
     await b.close();
     assert.deepEqual(await migrate(PG_URL, { schema }), []);
@@ -68,15 +71,29 @@ describe('PostgreSQL store behind servers', { skip: pgSkip }, () => {
       // A asks for input but keeps running (then finishes on its own when its gate opens).
       const t = await sendTask(a.url, 'linger g1');
       assert.equal(t.status.state, 'TASK_STATE_INPUT_REQUIRED');
-      const followUp = await rpc(b.url, 'SendMessage', { message: msg('the blue one', { taskId: t.id, contextId: t.contextId }) });
-      assert.equal(followUp.body.result?.task?.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(followUp.body));
+      const followUp = await rpc(b.url, 'SendMessage', {
+        message: msg('the blue one', { taskId: t.id, contextId: t.contextId }),
+      });
+      assert.equal(
+        followUp.body.result?.task?.status.state,
+        'TASK_STATE_COMPLETED',
+        JSON.stringify(followUp.body),
+      );
       a.probe.gate('g1').open(); // A's stale run now tries to complete the task with its own message
       await waitForTask(a.url, t.id, (x) => x.status.state === 'TASK_STATE_COMPLETED');
       const onA = (await rpc(a.url, 'GetTask', { id: t.id })).body.result;
       const onB = (await rpc(b.url, 'GetTask', { id: t.id })).body.result;
       assert.deepEqual(onA, onB);
-      assert.equal(onB.status.message?.parts[0].text, 'thanks', 'B’s completion is not overwritten by A’s');
-      assert.ok(onB.history.some((m: { parts: Array<{ text?: string }> }) => m.parts[0]?.text === 'the blue one'));
+      assert.equal(
+        onB.status.message?.parts[0].text,
+        'thanks',
+        'B’s completion is not overwritten by A’s',
+      );
+      assert.ok(
+        onB.history.some(
+          (m: { parts: Array<{ text?: string }> }) => m.parts[0]?.text === 'the blue one',
+        ),
+      );
     } finally {
       await a.close();
       await b.close();
@@ -87,12 +104,18 @@ describe('PostgreSQL store behind servers', { skip: pgSkip }, () => {
     const a = await start(undefined, { store: postgresStore(PG_URL, { schema }) });
     let b: Awaited<ReturnType<typeof start>> | undefined;
     try {
-      const sent = await rpc(a.url, 'SendMessage', { message: msg('gate g2'), configuration: { returnImmediately: true } });
+      const sent = await rpc(a.url, 'SendMessage', {
+        message: msg('gate g2'),
+        configuration: { returnImmediately: true },
+      });
       const id = sent.body.result?.task?.id as string;
       assert.ok(id, JSON.stringify(sent.body));
       await waitForTask(a.url, id, (x) => x.status.state === 'TASK_STATE_WORKING');
       b = await start(undefined, { store: postgresStore(PG_URL, { schema }) });
-      assert.equal((await rpc(b.url, 'GetTask', { id })).body.result?.status.state, 'TASK_STATE_WORKING');
+      assert.equal(
+        (await rpc(b.url, 'GetTask', { id })).body.result?.status.state,
+        'TASK_STATE_WORKING',
+      );
       a.probe.gate('g2').open();
       await waitForTask(b.url, id, (x) => x.status.state === 'TASK_STATE_COMPLETED');
     } finally {
@@ -105,15 +128,25 @@ describe('PostgreSQL store behind servers', { skip: pgSkip }, () => {
     const a = await start(undefined, { store: postgresStore(PG_URL, { schema }) });
     const b = await start(undefined, { store: postgresStore(PG_URL, { schema }) });
     try {
-      const sent = await rpc(a.url, 'SendMessage', { message: msg('gate g3'), configuration: { returnImmediately: true } });
+      const sent = await rpc(a.url, 'SendMessage', {
+        message: msg('gate g3'),
+        configuration: { returnImmediately: true },
+      });
       const id = sent.body.result?.task?.id as string;
       await waitForTask(b.url, id, (x) => x.status.state === 'TASK_STATE_WORKING');
       const canceled = await rpc(b.url, 'CancelTask', { id });
-      assert.equal(canceled.body.result?.status.state, 'TASK_STATE_CANCELED', JSON.stringify(canceled.body));
+      assert.equal(
+        canceled.body.result?.status.state,
+        'TASK_STATE_CANCELED',
+        JSON.stringify(canceled.body),
+      );
       a.probe.gate('g3').open(); // A's executor completes; its save loses to B's cancel
       await a.probe.aborted.get(id)?.opened;
       await waitForTask(a.url, id, (x) => x.status.state === 'TASK_STATE_CANCELED');
-      assert.deepEqual((await rpc(a.url, 'GetTask', { id })).body.result, (await rpc(b.url, 'GetTask', { id })).body.result);
+      assert.deepEqual(
+        (await rpc(a.url, 'GetTask', { id })).body.result,
+        (await rpc(b.url, 'GetTask', { id })).body.result,
+      );
     } finally {
       await a.close();
       await b.close();
@@ -138,14 +171,39 @@ class ThrowawayPg {
   constructor(readonly port: number) {
     chmodSync(this.dir, 0o700);
     chownSync(this.dir, 101, 104);
-    this.#as(['initdb', '-D', join(this.dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    this.#as([
+      'initdb',
+      '-D',
+      join(this.dir, 'data'),
+      '-A',
+      'trust',
+      '-U',
+      'postgres',
+      '--no-sync',
+    ]);
   }
   #as(cmd: string[]): void {
     const args = process.getuid?.() === 0 ? ['-u', 'postgres', '--', ...cmd] : cmd;
-    execFileSync(process.getuid?.() === 0 ? 'runuser' : cmd[0]!, process.getuid?.() === 0 ? args : cmd.slice(1), { stdio: 'ignore', timeout: 60_000 });
+    execFileSync(
+      process.getuid?.() === 0 ? 'runuser' : cmd[0]!,
+      process.getuid?.() === 0 ? args : cmd.slice(1),
+      { stdio: 'ignore', timeout: 60_000 },
+    );
   }
   start(): void {
-    this.#as(['pg_ctl', '-D', join(this.dir, 'data'), '-w', '-t', '30', '-l', join(this.dir, 'log'), '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+    this.#as([
+      'pg_ctl',
+      '-D',
+      join(this.dir, 'data'),
+      '-w',
+      '-t',
+      '30',
+      '-l',
+      join(this.dir, 'log'),
+      '-o',
+      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      'start',
+    ]);
   }
   stop(): void {
     this.#as(['pg_ctl', '-D', join(this.dir, 'data'), '-w', '-t', '30', '-m', 'fast', 'stop']);
@@ -160,34 +218,55 @@ class ThrowawayPg {
   }
 }
 
-const canInitdb = existsSync('/usr/local/bin/initdb') || existsSync('/usr/lib/postgresql/15/bin/initdb');
-describe('database restarting mid-run', { skip: !canInitdb && 'initdb/pg_ctl (PostgreSQL server binaries) not installed' }, () => {
-  test('calls fail with Unavailable (503 / -32012) while it is down, and work again after, with nothing lost', async () => {
-    const db = new ThrowawayPg(55432);
-    after(() => db.remove());
-    db.start();
-    const url = `postgres://postgres:pw@127.0.0.1:${db.port}/postgres`;
-    const s = await start(undefined, { store: postgresStore(url, { pool: { connectionTimeoutMillis: 2000 } }) });
-    try {
-      const before = await sendTask(s.url, 'hello before');
-      assert.equal(before.status.state, 'TASK_STATE_COMPLETED');
-      db.stop();
-      // A finished task this instance knows is still answered (finished tasks never change); the rest waits for the database.
-      assert.deepEqual((await rpc(s.url, 'GetTask', { id: before.id })).body.result, before);
-      for (const call of [rpc(s.url, 'SendMessage', { message: msg('while down') }), rpc(s.url, 'ListTasks', {})]) {
-        const r = await call;
-        assert.equal(r.body.error?.code, -32012, JSON.stringify(r.body));
-        assert.match(r.body.error.message, /PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:55432\/postgres\) is unavailable/);
-      }
+const canInitdb =
+  existsSync('/usr/local/bin/initdb') || existsSync('/usr/lib/postgresql/15/bin/initdb');
+describe(
+  'database restarting mid-run',
+  { skip: !canInitdb && 'initdb/pg_ctl (PostgreSQL server binaries) not installed' },
+  () => {
+    test('calls fail with Unavailable (503 / -32012) while it is down, and work again after, with nothing lost', async () => {
+      const db = new ThrowawayPg(55432);
+      after(() => db.remove());
       db.start();
-      const listed = await rpc(s.url, 'ListTasks', {});
-      assert.deepEqual(listed.body.result?.tasks.map((t: { id: string }) => t.id), [before.id], 'nothing half-written while it was down');
-      const fresh = await start(undefined, { store: postgresStore(url, { cacheFinished: 0 }) });
-      assert.deepEqual((await rpc(fresh.url, 'GetTask', { id: before.id })).body.result, before, 'the task stored before the restart is intact');
-      await fresh.close();
-      assert.equal((await sendTask(s.url, 'hello after')).status.state, 'TASK_STATE_COMPLETED');
-    } finally {
-      await s.close();
-    }
-  });
-});
+      const url = `postgres://postgres:pw@127.0.0.1:${db.port}/postgres`;
+      const s = await start(undefined, {
+        store: postgresStore(url, { pool: { connectionTimeoutMillis: 2000 } }),
+      });
+      try {
+        const before = await sendTask(s.url, 'hello before');
+        assert.equal(before.status.state, 'TASK_STATE_COMPLETED');
+        db.stop();
+        // A finished task this instance knows is still answered (finished tasks never change); the rest waits for the database.
+        assert.deepEqual((await rpc(s.url, 'GetTask', { id: before.id })).body.result, before);
+        for (const call of [
+          rpc(s.url, 'SendMessage', { message: msg('while down') }),
+          rpc(s.url, 'ListTasks', {}),
+        ]) {
+          const r = await call;
+          assert.equal(r.body.error?.code, -32012, JSON.stringify(r.body));
+          assert.match(
+            r.body.error.message,
+            /PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:55432\/postgres\) is unavailable/,
+          );
+        }
+        db.start();
+        const listed = await rpc(s.url, 'ListTasks', {});
+        assert.deepEqual(
+          listed.body.result?.tasks.map((t: { id: string }) => t.id),
+          [before.id],
+          'nothing half-written while it was down',
+        );
+        const fresh = await start(undefined, { store: postgresStore(url, { cacheFinished: 0 }) });
+        assert.deepEqual(
+          (await rpc(fresh.url, 'GetTask', { id: before.id })).body.result,
+          before,
+          'the task stored before the restart is intact',
+        );
+        await fresh.close();
+        assert.equal((await sendTask(s.url, 'hello after')).status.state, 'TASK_STATE_COMPLETED');
+      } finally {
+        await s.close();
+      }
+    });
+  },
+);

@@ -10,7 +10,11 @@ import { InMemoryTaskStore } from '../src/server/store/memory.js';
 import { TaskVersionConflict, type Scope } from '../src/server/store/task-store.js';
 import { rpc, msg, start } from './core-fixture.js';
 
-const m = (id: string, text: string) => ({ messageId: id, role: 'ROLE_USER' as const, parts: [{ text }] });
+const m = (id: string, text: string) => ({
+  messageId: id,
+  role: 'ROLE_USER' as const,
+  parts: [{ text }],
+});
 
 test('merge: stored messages and artifacts kept, ours added or replacing by id, our status and metadata on top', () => {
   const stored: Task = {
@@ -18,7 +22,10 @@ test('merge: stored messages and artifacts kept, ours added or replacing by id, 
     contextId: 'c',
     status: { state: 'TASK_STATE_INPUT_REQUIRED' },
     history: [m('1', 'first'), m('2', 'from B')],
-    artifacts: [{ artifactId: 'a', parts: [{ text: 'B' }] }, { artifactId: 'b', parts: [{ text: 'B only' }] }],
+    artifacts: [
+      { artifactId: 'a', parts: [{ text: 'B' }] },
+      { artifactId: 'b', parts: [{ text: 'B only' }] },
+    ],
     metadata: { from: 'B', keep: 1 },
   };
   const ours: Task = {
@@ -26,12 +33,21 @@ test('merge: stored messages and artifacts kept, ours added or replacing by id, 
     contextId: 'c',
     status: { state: 'TASK_STATE_COMPLETED' },
     history: [m('1', 'first'), m('3', 'from A')],
-    artifacts: [{ artifactId: 'a', parts: [{ text: 'A' }] }, { artifactId: 'c', parts: [{ text: 'A only' }] }],
+    artifacts: [
+      { artifactId: 'a', parts: [{ text: 'A' }] },
+      { artifactId: 'c', parts: [{ text: 'A only' }] },
+    ],
     metadata: { from: 'A' },
   };
   const r = merged(ours, stored);
-  assert.deepEqual(r.history?.map((x) => x.messageId), ['1', '2', '3']);
-  assert.deepEqual(r.artifacts?.map((a) => `${a.artifactId}:${(a.parts[0] as { text: string }).text}`), ['a:A', 'b:B only', 'c:A only']);
+  assert.deepEqual(
+    r.history?.map((x) => x.messageId),
+    ['1', '2', '3'],
+  );
+  assert.deepEqual(
+    r.artifacts?.map((a) => `${a.artifactId}:${(a.parts[0] as { text: string }).text}`),
+    ['a:A', 'b:B only', 'c:A only'],
+  );
   assert.equal(r.status.state, 'TASK_STATE_COMPLETED');
   assert.deepEqual(r.metadata, { from: 'A', keep: 1 });
 });
@@ -49,7 +65,9 @@ test('a save that keeps losing races is reported (Internal, says why), not retri
     const first = await rpc(s.url, 'SendMessage', { message: msg('ask') });
     const t = first.body.result.task;
     assert.equal(t.status.state, 'TASK_STATE_INPUT_REQUIRED');
-    const r = await rpc(s.url, 'SendMessage', { message: msg('more', { taskId: t.id, contextId: t.contextId }) });
+    const r = await rpc(s.url, 'SendMessage', {
+      message: msg('more', { taskId: t.id, contextId: t.contextId }),
+    });
     assert.equal(r.body.error?.code, -32603, JSON.stringify(r.body));
     assert.match(r.body.error.message, /kept changing concurrently/);
   } finally {

@@ -13,15 +13,42 @@ const task = (state, withArtifact) => ({
   id: TASK_ID,
   contextId: CTX_ID,
   status: { state, timestamp: TS },
-  history: [{ messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello' }], taskId: TASK_ID, contextId: CTX_ID }],
-  ...(withArtifact ? { artifacts: [{ name: 'echo', parts: [{ text: 'hello' }], artifactId: 'f17e9905-0228-4ce8-8997-39edb6648319' }] } : {}),
+  history: [
+    {
+      messageId: 'm1',
+      role: 'ROLE_USER',
+      parts: [{ text: 'hello' }],
+      taskId: TASK_ID,
+      contextId: CTX_ID,
+    },
+  ],
+  ...(withArtifact
+    ? {
+        artifacts: [
+          {
+            name: 'echo',
+            parts: [{ text: 'hello' }],
+            artifactId: 'f17e9905-0228-4ce8-8997-39edb6648319',
+          },
+        ],
+      }
+    : {}),
 });
 const event = (e) => Buffer.from(encodeMessage('StreamResponse', e));
-const status = (state) => event({ statusUpdate: { taskId: TASK_ID, contextId: CTX_ID, status: { state, timestamp: TS } } });
-const SEND = Buffer.from(encodeMessage('SendMessageResponse', { task: task('TASK_STATE_COMPLETED', true) }));
+const status = (state) =>
+  event({ statusUpdate: { taskId: TASK_ID, contextId: CTX_ID, status: { state, timestamp: TS } } });
+const SEND = Buffer.from(
+  encodeMessage('SendMessageResponse', { task: task('TASK_STATE_COMPLETED', true) }),
+);
 const FIRST = event({ task: task('TASK_STATE_SUBMITTED', false) });
 const WORKING = status('TASK_STATE_WORKING');
-const ARTIFACT = event({ artifactUpdate: { taskId: TASK_ID, contextId: CTX_ID, artifact: { name: 'echo', parts: [{ text: 'stream' }], artifactId: 'a1' } } });
+const ARTIFACT = event({
+  artifactUpdate: {
+    taskId: TASK_ID,
+    contextId: CTX_ID,
+    artifact: { name: 'echo', parts: [{ text: 'stream' }], artifactId: 'a1' },
+  },
+});
 const DONE = status('TASK_STATE_COMPLETED');
 const STREAM_MARK = Buffer.from('stream:');
 
@@ -40,13 +67,21 @@ const method = (m) => ({
 export async function startBareGrpc() {
   const server = new grpc.Server();
   server.addService(
-    { SendMessage: method(GRPC_METHODS.SendMessage), SendStreamingMessage: method(GRPC_METHODS.SendStreamingMessage) },
+    {
+      SendMessage: method(GRPC_METHODS.SendMessage),
+      SendStreamingMessage: method(GRPC_METHODS.SendStreamingMessage),
+    },
     {
       SendMessage: (_call, cb) => cb(null, SEND),
       SendStreamingMessage: (call) => {
         // The one concession to content, as in the HTTP ceiling: `stream:K` picks how many updates.
         const at = call.request.indexOf(STREAM_MARK);
-        const k = at >= 0 ? Number(/^\d+/.exec(call.request.subarray(at + 7, at + 14).toString('latin1'))?.[0] ?? 0) : 0;
+        const k =
+          at >= 0
+            ? Number(
+                /^\d+/.exec(call.request.subarray(at + 7, at + 14).toString('latin1'))?.[0] ?? 0,
+              )
+            : 0;
         call.write(FIRST);
         for (let i = 0; i <= k; i++) call.write(WORKING);
         call.write(ARTIFACT);
@@ -55,6 +90,10 @@ export async function startBareGrpc() {
       },
     },
   );
-  const port = await new Promise((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  const port = await new Promise((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) =>
+      e ? reject(e) : resolve(p),
+    ),
+  );
   return `127.0.0.1:${port}`;
 }

@@ -15,8 +15,22 @@ const task = {
   id: TASK_ID,
   contextId: CTX_ID,
   status: { state: 'TASK_STATE_COMPLETED', timestamp: TS },
-  history: [{ messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello' }], taskId: TASK_ID, contextId: CTX_ID }],
-  artifacts: [{ name: 'echo', parts: [{ text: 'hello' }], artifactId: 'f17e9905-0228-4ce8-8997-39edb6648319' }],
+  history: [
+    {
+      messageId: 'm1',
+      role: 'ROLE_USER',
+      parts: [{ text: 'hello' }],
+      taskId: TASK_ID,
+      contextId: CTX_ID,
+    },
+  ],
+  artifacts: [
+    {
+      name: 'echo',
+      parts: [{ text: 'hello' }],
+      artifactId: 'f17e9905-0228-4ce8-8997-39edb6648319',
+    },
+  ],
 };
 const SEND = encodeFramed('SendMessageResponse', { task });
 const PATH = GRPC_METHODS.SendMessage.path;
@@ -25,20 +39,30 @@ const OK = { 'grpc-status': '0' };
 // Experiment only: the trailers submitted at once, without node's setImmediate hop.
 const OK_LIST = ['grpc-status\u00000\u0000\u0000', 1];
 let kHandle;
-const handleOf = (s) => s[(kHandle ??= Object.getOwnPropertySymbols(s).find((x) => x.description === 'kHandle'))];
+const handleOf = (s) =>
+  s[(kHandle ??= Object.getOwnPropertySymbols(s).find((x) => x.description === 'kHandle'))];
 
-const server = http2.createServer({ maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER, maxSessionMemory: Number.MAX_SAFE_INTEGER });
+const server = http2.createServer({
+  maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
+  maxSessionMemory: Number.MAX_SAFE_INTEGER,
+});
 server.on('connection', (s) => s.setNoDelay(true));
 server.on('stream', (stream, headers) => {
   stream.on('error', () => undefined);
   if (headers[':path'] !== PATH) {
-    stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '12' }, { endStream: true });
+    stream.respond(
+      { ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '12' },
+      { endStream: true },
+    );
     return;
   }
   const chunks = [];
   stream.on('data', (c) => chunks.push(c));
   stream.on('end', () => {
-    stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+    stream.respond(
+      { ':status': 200, 'content-type': 'application/grpc' },
+      { waitForTrailers: true },
+    );
     if (MODE === 'direct') stream.once('wantTrailers', () => handleOf(stream).trailers(OK_LIST));
     else stream.once('wantTrailers', () => stream.sendTrailers(OK));
     stream.end(SEND);

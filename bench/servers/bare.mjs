@@ -14,14 +14,33 @@ const task = (state, withArtifact) => ({
   id: TASK_ID,
   contextId: CTX_ID,
   status: { state, timestamp: TS },
-  history: [{ messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello' }], taskId: TASK_ID, contextId: CTX_ID }],
-  ...(withArtifact ? { artifacts: [{ name: 'echo', parts: [{ text: 'hello' }], artifactId: 'f17e9905-0228-4ce8-8997-39edb6648319' }] } : {}),
+  history: [
+    {
+      messageId: 'm1',
+      role: 'ROLE_USER',
+      parts: [{ text: 'hello' }],
+      taskId: TASK_ID,
+      contextId: CTX_ID,
+    },
+  ],
+  ...(withArtifact
+    ? {
+        artifacts: [
+          {
+            name: 'echo',
+            parts: [{ text: 'hello' }],
+            artifactId: 'f17e9905-0228-4ce8-8997-39edb6648319',
+          },
+        ],
+      }
+    : {}),
 });
 const rpc = (result) => JSON.stringify({ jsonrpc: '2.0', id: 1, result });
 const SEND_RPC = rpc({ task: task('TASK_STATE_COMPLETED', true) });
 const GET_RPC = rpc(task('TASK_STATE_COMPLETED', true));
 const SEND_REST = JSON.stringify({ task: task('TASK_STATE_COMPLETED', true) });
-const status = (state) => rpc({ statusUpdate: { taskId: TASK_ID, contextId: CTX_ID, status: { state, timestamp: TS } } });
+const status = (state) =>
+  rpc({ statusUpdate: { taskId: TASK_ID, contextId: CTX_ID, status: { state, timestamp: TS } } });
 const SSE_TASK = `data: ${rpc({ task: task('TASK_STATE_SUBMITTED', false) })}\n\n`;
 const SSE_WORKING = `data: ${status('TASK_STATE_WORKING')}\n\n`;
 const SSE_ARTIFACT = `data: ${rpc({ artifactUpdate: { taskId: TASK_ID, contextId: CTX_ID, artifact: { name: 'echo', parts: [{ text: 'stream' }], artifactId: 'a1' } } })}\n\n`;
@@ -47,9 +66,12 @@ const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
   const url = req.url ?? '/';
   if (url === '/.well-known/agent-card.json') {
     if (req.headers['if-none-match'] === ETAG) return void res.writeHead(304, { etag: ETAG }).end();
-    return void res.writeHead(200, { ...sized(CARD), etag: ETAG, 'cache-control': 'public, max-age=300' }).end(CARD);
+    return void res
+      .writeHead(200, { ...sized(CARD), etag: ETAG, 'cache-control': 'public, max-age=300' })
+      .end(CARD);
   }
-  if (req.method !== 'POST' && !url.startsWith('/a2a/rest/tasks/')) return void res.writeHead(404).end();
+  if (req.method !== 'POST' && !url.startsWith('/a2a/rest/tasks/'))
+    return void res.writeHead(404).end();
   onBody(req, (body) => {
     if (url === '/a2a/jsonrpc') {
       // The one concession to content: which method was called picks which fixed answer is sent.
@@ -62,10 +84,14 @@ const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
         return void res.end(SSE_DONE);
       }
       const get = body.includes('"GetTask"');
-      return void res.writeHead(200, get ? GET_RPC_HEAD : SEND_RPC_HEAD).end(get ? GET_RPC : SEND_RPC);
+      return void res
+        .writeHead(200, get ? GET_RPC_HEAD : SEND_RPC_HEAD)
+        .end(get ? GET_RPC : SEND_RPC);
     }
-    if (url === '/a2a/rest/message:send') return void res.writeHead(200, SEND_REST_HEAD).end(SEND_REST);
-    if (url.startsWith('/a2a/rest/tasks/')) return void res.writeHead(200, json).end(JSON.stringify(task('TASK_STATE_COMPLETED', true)));
+    if (url === '/a2a/rest/message:send')
+      return void res.writeHead(200, SEND_REST_HEAD).end(SEND_REST);
+    if (url.startsWith('/a2a/rest/tasks/'))
+      return void res.writeHead(200, json).end(JSON.stringify(task('TASK_STATE_COMPLETED', true)));
     res.writeHead(404).end();
   });
 });
@@ -86,6 +112,8 @@ server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', async () => {
     skills: [{ id: 'echo', name: 'Echo', description: 'Repeats the text', tags: ['demo'] }],
   });
   ETAG = `"${createHash('sha256').update(CARD).digest('base64url')}"`;
-  const grpc = process.env.BENCH_GRPC ? await (await import('./bare-grpc.mjs')).startBareGrpc() : undefined;
+  const grpc = process.env.BENCH_GRPC
+    ? await (await import('./bare-grpc.mjs')).startBareGrpc()
+    : undefined;
   report(origin, { rest: true, ...(grpc ? { grpc } : {}) });
 });

@@ -36,10 +36,14 @@ const db = process.env.BENCH_DB;
 const store = !db
   ? undefined
   : /^postgres(ql)?:/.test(db)
-    ? (await import(`${dist}server/store/postgres/index.js`)).postgresStore(db.split('#')[0], { schema: db.split('#')[1] ?? 'public' })
+    ? (await import(`${dist}server/store/postgres/index.js`)).postgresStore(db.split('#')[0], {
+        schema: db.split('#')[1] ?? 'public',
+      })
     : new (await import(`${dist}server/store/sqlite.js`)).SqliteTaskStore({ path: db });
 const events = process.env.BENCH_REDIS
-  ? (await import(`${dist}server/events/redis.js`)).redisEvents(process.env.BENCH_REDIS, { prefix: process.env.BENCH_PREFIX ?? 'a2a-bench' })
+  ? (await import(`${dist}server/events/redis.js`)).redisEvents(process.env.BENCH_REDIS, {
+      prefix: process.env.BENCH_PREFIX ?? 'a2a-bench',
+    })
   : undefined;
 
 const server = createAgentServer({

@@ -18,7 +18,11 @@ export function report(origin, info = {}) {
         globalThis.gc?.();
         await new Promise((r) => setImmediate(r));
       }
-      process.send({ cmd: 'mem', mem: process.memoryUsage(), gc: typeof globalThis.gc === 'function' });
+      process.send({
+        cmd: 'mem',
+        mem: process.memoryUsage(),
+        gc: typeof globalThis.gc === 'function',
+      });
     } else if (msg?.cmd === 'cpu') {
       process.send({ cmd: 'cpu', cpu: process.cpuUsage() });
     } else if (msg?.cmd === 'exit') {
@@ -50,7 +54,9 @@ export function echoCard(origin, { name = 'echo', description = 'Echoes what you
     name,
     description,
     version: '1.0.0',
-    supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    supportedInterfaces: [
+      { url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ],
     capabilities: { streaming: true },
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],

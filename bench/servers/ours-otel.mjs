@@ -9,7 +9,9 @@ import { pathToFileURL } from 'node:url';
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { echo, echoCard, report } from './harness.mjs';
 
-const dist = process.env.BENCH_OURS_DIST ? pathToFileURL(`${process.env.BENCH_OURS_DIST}/`).href : new URL('../../dist/', import.meta.url).href;
+const dist = process.env.BENCH_OURS_DIST
+  ? pathToFileURL(`${process.env.BENCH_OURS_DIST}/`).href
+  : new URL('../../dist/', import.meta.url).href;
 const { createAgentServer } = await import(`${dist}server/index.js`);
 const { otelServer } = await import(`${dist}server/otel/index.js`);
 const variant = process.env.BENCH_OTEL ?? 'none';
@@ -30,12 +32,23 @@ if (variant === 'sdk') {
   }
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(drop)] }));
+  trace.setGlobalTracerProvider(
+    new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(drop)] }),
+  );
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Idle()] }));
 }
 
 const telemetry =
-  variant === 'none' ? {} : variant === 'hooks' ? { telemetry: otelServer({ tracerProvider: trace.getTracerProvider(), meterProvider: metrics.getMeterProvider() }) } : { telemetry: otelServer() };
+  variant === 'none'
+    ? {}
+    : variant === 'hooks'
+      ? {
+          telemetry: otelServer({
+            tracerProvider: trace.getTracerProvider(),
+            meterProvider: metrics.getMeterProvider(),
+          }),
+        }
+      : { telemetry: otelServer() };
 
 const server = createAgentServer({
   executor: echo,
@@ -43,4 +56,8 @@ const server = createAgentServer({
   card: (origin) => echoCard(origin),
 });
 
-report(await server.listen(0), { rest: false, otel: variant, hooksInstalled: Object.keys(telemetry.telemetry ?? {}).length > 0 });
+report(await server.listen(0), {
+  rest: false,
+  otel: variant,
+  hooksInstalled: Object.keys(telemetry.telemetry ?? {}).length > 0,
+});

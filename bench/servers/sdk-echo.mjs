@@ -14,17 +14,45 @@ export const sdkEcho = {
   async execute(rc, bus) {
     const msg = rc.userMessage;
     let text = '';
-    for (const p of msg.parts) if (p.content?.$case === 'text') text = text ? `${text}\n${p.content.value}` : p.content.value;
+    for (const p of msg.parts)
+      if (p.content?.$case === 'text')
+        text = text ? `${text}\n${p.content.value}` : p.content.value;
     const ids = { taskId: rc.taskId, contextId: rc.contextId, metadata: undefined };
     if (!rc.task) {
-      bus.publish(AgentEvent.task({ id: rc.taskId, contextId: rc.contextId, status: status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [msg], metadata: undefined }));
+      bus.publish(
+        AgentEvent.task({
+          id: rc.taskId,
+          contextId: rc.contextId,
+          status: status(TaskState.TASK_STATE_SUBMITTED),
+          artifacts: [],
+          history: [msg],
+          metadata: undefined,
+        }),
+      );
     }
     bus.publish(AgentEvent.statusUpdate({ ...ids, status: status(TaskState.TASK_STATE_WORKING) }));
-    for (let i = extraUpdates(text); i > 0; i--) bus.publish(AgentEvent.statusUpdate({ ...ids, status: status(TaskState.TASK_STATE_WORKING) }));
-    const part = { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' };
-    const artifact = { artifactId: randomUUID(), name: 'echo', description: '', parts: [part], metadata: undefined, extensions: [] };
+    for (let i = extraUpdates(text); i > 0; i--)
+      bus.publish(
+        AgentEvent.statusUpdate({ ...ids, status: status(TaskState.TASK_STATE_WORKING) }),
+      );
+    const part = {
+      content: { $case: 'text', value: text },
+      metadata: undefined,
+      filename: '',
+      mediaType: '',
+    };
+    const artifact = {
+      artifactId: randomUUID(),
+      name: 'echo',
+      description: '',
+      parts: [part],
+      metadata: undefined,
+      extensions: [],
+    };
     bus.publish(AgentEvent.artifactUpdate({ ...ids, artifact, append: false, lastChunk: true }));
-    bus.publish(AgentEvent.statusUpdate({ ...ids, status: status(TaskState.TASK_STATE_COMPLETED) }));
+    bus.publish(
+      AgentEvent.statusUpdate({ ...ids, status: status(TaskState.TASK_STATE_COMPLETED) }),
+    );
     bus.finished();
   },
   async cancelTask() {},
@@ -43,7 +71,18 @@ export function sdkEchoCard(supportedInterfaces) {
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'echo', name: 'Echo', description: 'Repeats the text', tags: ['demo'], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
+    skills: [
+      {
+        id: 'echo',
+        name: 'Echo',
+        description: 'Repeats the text',
+        tags: ['demo'],
+        examples: [],
+        inputModes: [],
+        outputModes: [],
+        securityRequirements: [],
+      },
+    ],
     signatures: [],
   };
 }

@@ -1,7 +1,12 @@
 /** The same echo agent on the official @a2a-js/sdk 1.3.0 with its Express integration (v1.0 wire format). */
 import express from 'express';
 import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
-import { UserBuilder, agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
+import {
+  UserBuilder,
+  agentCardHandler,
+  jsonRpcHandler,
+  restHandler,
+} from '@a2a-js/sdk/server/express';
 import { report } from './harness.mjs';
 import { sdkEcho, sdkEchoCard } from './sdk-echo.mjs';
 
@@ -17,7 +22,11 @@ let grpcTarget;
 if (process.env.BENCH_GRPC) {
   const { Server, ServerCredentials } = await import('@grpc/grpc-js');
   grpcServer = new Server();
-  const port = await new Promise((resolve, reject) => grpcServer.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  const port = await new Promise((resolve, reject) =>
+    grpcServer.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) =>
+      e ? reject(e) : resolve(p),
+    ),
+  );
   grpcTarget = `127.0.0.1:${port}`;
 }
 
@@ -34,7 +43,14 @@ app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder })
 app.use('/a2a/rest', restHandler({ requestHandler: handler, userBuilder }));
 
 if (grpcServer) {
-  const { A2AService, grpcService, UserBuilder: GrpcUsers } = await import('@a2a-js/sdk/server/grpc');
-  grpcServer.addService(A2AService, grpcService({ requestHandler: handler, userBuilder: GrpcUsers.noAuthentication }));
+  const {
+    A2AService,
+    grpcService,
+    UserBuilder: GrpcUsers,
+  } = await import('@a2a-js/sdk/server/grpc');
+  grpcServer.addService(
+    A2AService,
+    grpcService({ requestHandler: handler, userBuilder: GrpcUsers.noAuthentication }),
+  );
 }
 report(origin, grpcTarget ? { grpc: grpcTarget } : {});

@@ -1,7 +1,9 @@
 /** The soak bench's server: an echo agent that streams, asks for input, and delivers push notifications. */
 import { report } from './harness.mjs';
 
-const { createAgentServer, InMemoryTaskStore } = await import(new URL('../../dist/server/index.js', import.meta.url).href);
+const { createAgentServer, InMemoryTaskStore } = await import(
+  new URL('../../dist/server/index.js', import.meta.url).href
+);
 
 const agent = (ctx, task) => {
   if (ctx.text === 'ask') return void task.inputRequired('answer?');

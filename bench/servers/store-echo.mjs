@@ -23,8 +23,15 @@ if (impl === 'ours') {
   const dist = new URL('../../dist/', import.meta.url).href;
   const { createAgentServer } = await import(`${dist}server/index.js`);
   let store;
-  if (target.startsWith('sqlite:')) store = new (await import(`${dist}server/store/sqlite.js`)).SqliteTaskStore({ path: target.slice(7) });
-  else if (target.startsWith('postgres')) store = (await import(`${dist}server/store/postgres/index.js`)).postgresStore(target, { schema: 'a2a', pool: { max: POOL } });
+  if (target.startsWith('sqlite:'))
+    store = new (await import(`${dist}server/store/sqlite.js`)).SqliteTaskStore({
+      path: target.slice(7),
+    });
+  else if (target.startsWith('postgres'))
+    store = (await import(`${dist}server/store/postgres/index.js`)).postgresStore(target, {
+      schema: 'a2a',
+      pool: { max: POOL },
+    });
   const server = createAgentServer({
     executor: echo,
     card: (origin) => echoCard(origin),
@@ -38,13 +45,20 @@ if (impl === 'ours') {
   const { UserBuilder, jsonRpcHandler } = await import('@a2a-js/sdk/server/express');
   const { DatabaseTaskStore } = await import('@a2a-js/sdk/server/database');
   const { Kysely, PostgresDialect } = await import('kysely');
-  const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target, max: POOL }) }) });
+  const db = new Kysely({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target, max: POOL }) }),
+  });
   const app = express();
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const origin = `http://127.0.0.1:${server.address().port}`;
-  const card = sdkEchoCard([{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+  const card = sdkEchoCard([
+    { url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+  ]);
   const handler = new DefaultRequestHandler(card, new DatabaseTaskStore(db), sdkEcho);
-  app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  app.use(
+    '/a2a/jsonrpc',
+    jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
+  );
   report(origin);
 }

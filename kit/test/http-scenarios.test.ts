@@ -38,7 +38,8 @@ before(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'http-scenarios-'));
   const workspace = path.join(dir, 'workspace');
   const releases = path.join(dir, 'releases');
-  for (const s of ['change-ok', 'change-broken']) cpSync(path.join('samples', s), path.join(workspace, s), { recursive: true });
+  for (const s of ['change-ok', 'change-broken'])
+    cpSync(path.join('samples', s), path.join(workspace, s), { recursive: true });
   mkdirSync(releases);
   kit = await startKitAgents({
     workspaceRoot: workspace,
@@ -79,27 +80,37 @@ function assertPassed(report: ReplayReport, expectedExchanges: number): void {
 }
 
 test('http/ holds exactly the eleven numbered scenarios, each exchange titled "N · …" with expectations', () => {
-  const present = readdirSync(HTTP_DIR).filter((f) => f.endsWith('.http')).sort();
+  const present = readdirSync(HTTP_DIR)
+    .filter((f) => f.endsWith('.http'))
+    .sort();
   assert.deepEqual(present, FILES);
   for (const file of FILES) {
     const parsed = parseHttpFile(readFileSync(path.join(HTTP_DIR, file), 'utf8'), { path: file });
     assert.deepEqual(parsed.warnings, [], `${file}: parser warnings`);
     assert.ok(parsed.requests.length > 0, `${file}: no exchanges`);
     parsed.requests.forEach((r, i) => {
-      assert.match(r.title, new RegExp(`^${i + 1} · \\S`), `${file}: exchange ${i + 1} is titled "${r.title}"`);
+      assert.match(
+        r.title,
+        new RegExp(`^${i + 1} · \\S`),
+        `${file}: exchange ${i + 1} is titled "${r.title}"`,
+      );
       assert.ok(r.expectations.length > 0, `${file}: "${r.title}" has no @expect`);
     });
   }
 });
 
 for (const file of FILES) {
-  test(`replay http/${file} against the kit: every exchange passes`, { timeout: FILE_BOUND_MS + 10_000 }, async () => {
-    const parsed = parseHttpFile(readFileSync(path.join(HTTP_DIR, file), 'utf8'), { path: file });
-    assertPassed(await replay(file), parsed.requests.length);
-  });
+  test(
+    `replay http/${file} against the kit: every exchange passes`,
+    { timeout: FILE_BOUND_MS + 10_000 },
+    async () => {
+      const parsed = parseHttpFile(readFileSync(path.join(HTTP_DIR, file), 'utf8'), { path: file });
+      assertPassed(await replay(file), parsed.requests.length);
+    },
+  );
 }
 
-test('KIT.md error capture: exchange 6 of 11-errors.http is the seed\'s push config on code-reviewer → -32003', async () => {
+test("KIT.md error capture: exchange 6 of 11-errors.http is the seed's push config on code-reviewer → -32003", async () => {
   const text = readFileSync(path.join(HTTP_DIR, '11-errors.http'), 'utf8');
   const sixth = parseHttpFile(text, { path: '11-errors.http' }).requests[5]!;
   assert.equal(sixth.title, '6 · CreateTaskPushNotificationConfig: not supported');

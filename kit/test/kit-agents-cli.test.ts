@@ -22,17 +22,23 @@ interface Running {
 
 /** Starts the CLI and resolves once it prints its summary (fails if it exits or takes too long first). */
 async function startAgents(args: string[], env: NodeJS.ProcessEnv): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'kit/src/cli/agents.ts', '--ports', '0,0,0', ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'kit/src/cli/agents.ts', '--ports', '0,0,0', ...args],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const ready = await Promise.race([
-    new Promise<boolean>((r) => child.stdout!.on('data', () => out.includes('Press Ctrl-C') && r(true))),
+    new Promise<boolean>((r) =>
+      child.stdout!.on('data', () => out.includes('Press Ctrl-C') && r(true)),
+    ),
     exited.then(() => false),
     new Promise<boolean>((r) => setTimeout(() => r(false), BOUND_MS).unref()),
   ]);
@@ -46,7 +52,10 @@ async function startAgents(args: string[], env: NodeJS.ProcessEnv): Promise<Runn
     err: () => err,
     stop: async () => {
       child.kill('SIGTERM');
-      return Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('timeout'), BOUND_MS).unref())]);
+      return Promise.race([
+        exited,
+        new Promise<string>((r) => setTimeout(() => r('timeout'), BOUND_MS).unref()),
+      ]);
     },
   };
 }
@@ -56,7 +65,11 @@ async function accepts(out: string, token: string): Promise<boolean> {
   const deployer = /deployer\s+\S+\s+\(listening on (\S+)\)/.exec(out)![1]!;
   const r = await fetch(`${deployer}/a2a/jsonrpc`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${token}` },
+    headers: {
+      'content-type': 'application/json',
+      'a2a-version': '1.0',
+      authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetExtendedAgentCard', params: {} }),
     signal: AbortSignal.timeout(BOUND_MS),
   });
@@ -81,20 +94,30 @@ describe('agents CLI', { timeout: 5 * BOUND_MS }, () => {
     const a = await startAgents(['--work-dir', work], env);
     try {
       for (const name of ['test-runner', 'code-reviewer', 'deployer']) {
-        assert.match(a.out(), new RegExp(`${name}\\s+http://localhost:\\d+/\\.well-known/agent-card\\.json`));
+        assert.match(
+          a.out(),
+          new RegExp(`${name}\\s+http://localhost:\\d+/\\.well-known/agent-card\\.json`),
+        );
       }
-      assert.match(a.out(), /deployer token generated, stored in .*deployer-token \(mode 0600\); for the \.http files: export DEPLOYER_TOKEN="\$\(cat .*deployer-token\)"/);
+      assert.match(
+        a.out(),
+        /deployer token generated, stored in .*deployer-token \(mode 0600\); for the \.http files: export DEPLOYER_TOKEN="\$\(cat .*deployer-token\)"/,
+      );
       assert.equal(statSync(tokenFile()).mode & 0o777, 0o600);
       const token = readFileSync(tokenFile(), 'utf8').trim();
       assert.ok(token.length >= 32);
-      assert.ok(!a.out().includes(token) && !a.err().includes(token), 'the token is never printed or logged');
+      assert.ok(
+        !a.out().includes(token) && !a.err().includes(token),
+        'the token is never printed or logged',
+      );
       assert.ok(await accepts(a.out(), token), 'the deployer accepts the stored token');
 
       assert.equal(await a.stop(), 0, `exit code after SIGTERM\n${a.err()}`);
       // stderr is a pipe here: one pino JSON object per line, nothing else mixed in.
       const lines = a.err().split('\n').filter(Boolean);
       assert.ok(lines.length >= 2, a.err());
-      for (const line of lines) assert.doesNotThrow(() => JSON.parse(line), `not a JSON line: ${line}`);
+      for (const line of lines)
+        assert.doesNotThrow(() => JSON.parse(line), `not a JSON line: ${line}`);
       assert.ok(lines.some((l) => JSON.parse(l).msg === 'stopping the agents'));
     } finally {
       if (a.child.exitCode === null) a.child.kill('SIGKILL');
@@ -106,13 +129,24 @@ describe('agents CLI', { timeout: 5 * BOUND_MS }, () => {
     const a = await startAgents(['--work-dir', work, '--log-format', 'pretty'], env);
     try {
       assert.equal(readFileSync(tokenFile(), 'utf8').trim(), before);
-      assert.match(a.out(), /deployer token kept in .*deployer-token \(the same as last start; --new-token replaces it\)/);
+      assert.match(
+        a.out(),
+        /deployer token kept in .*deployer-token \(the same as last start; --new-token replaces it\)/,
+      );
       assert.ok(await accepts(a.out(), before), 'the previous token still works');
       assert.equal(await a.stop(), 0, a.err());
       const lines = a.err().split('\n').filter(Boolean);
       assert.ok(lines.length >= 2, a.err());
-      for (const line of lines) assert.match(line, /^\d\d:\d\d:\d\d (info |warn |error|debug) /, `not a readable log line: ${line}`);
-      assert.ok(lines.some((l) => /info {2}stopping the agents {2}signal=SIGTERM$/.test(l)), a.err());
+      for (const line of lines)
+        assert.match(
+          line,
+          /^\d\d:\d\d:\d\d (info |warn |error|debug) /,
+          `not a readable log line: ${line}`,
+        );
+      assert.ok(
+        lines.some((l) => /info {2}stopping the agents {2}signal=SIGTERM$/.test(l)),
+        a.err(),
+      );
     } finally {
       if (a.child.exitCode === null) a.child.kill('SIGKILL');
     }
@@ -125,7 +159,10 @@ describe('agents CLI', { timeout: 5 * BOUND_MS }, () => {
       const fresh = readFileSync(tokenFile(), 'utf8').trim();
       assert.notEqual(fresh, old);
       assert.equal(statSync(tokenFile()).mode & 0o777, 0o600);
-      assert.match(a.out(), /deployer token replaced: a fresh one is stored in .*deployer-token \(mode 0600\); shells that exported the old one must run export DEPLOYER_TOKEN=/);
+      assert.match(
+        a.out(),
+        /deployer token replaced: a fresh one is stored in .*deployer-token \(mode 0600\); shells that exported the old one must run export DEPLOYER_TOKEN=/,
+      );
       assert.ok(await accepts(a.out(), fresh));
       assert.equal(await accepts(a.out(), old), false);
       assert.equal(await a.stop(), 0, a.err());

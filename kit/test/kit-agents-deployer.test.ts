@@ -10,7 +10,17 @@ import path from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { verifyAgentCard } from 'a2a-kit/client';
 import { startKitAgents } from '../src/agents/start.js';
-import { AUTH, TOKEN, artifactData, rest, rpc, send, startKit, statusText, type KitFixture } from './kit-agents-fixture.js';
+import {
+  AUTH,
+  TOKEN,
+  artifactData,
+  rest,
+  rpc,
+  send,
+  startKit,
+  statusText,
+  type KitFixture,
+} from './kit-agents-fixture.js';
 
 let f: KitFixture;
 before(async () => {
@@ -28,24 +38,47 @@ const releasesOf = (target: string): string[] => {
 
 describe('deployer security (§7.4: the card requires a bearer token on every call)', () => {
   test('no token → 401 with WWW-Authenticate, over both bindings; nothing is published', async () => {
-    const r = await rpc(f, 'deployer', 'SendMessage', send([{ text: 'deploy change-ok to staging' }]));
+    const r = await rpc(
+      f,
+      'deployer',
+      'SendMessage',
+      send([{ text: 'deploy change-ok to staging' }]),
+    );
     assert.equal(r.status, 401);
     assert.match(r.headers.get('www-authenticate') ?? '', /^Bearer realm="deployer"/);
     assert.equal(r.body.error.code, -32010);
-    const viaRest = await rest(f, 'deployer', 'POST', '/message:send', send([{ text: 'deploy change-ok to staging' }]));
+    const viaRest = await rest(
+      f,
+      'deployer',
+      'POST',
+      '/message:send',
+      send([{ text: 'deploy change-ok to staging' }]),
+    );
     assert.equal(viaRest.status, 401);
     assert.ok(viaRest.headers.get('www-authenticate'));
     assert.deepEqual(releasesOf('staging'), []);
   });
 
   test('a wrong token → 401 too, and the answer never echoes a token', async () => {
-    const r = await rpc(f, 'deployer', 'GetTask', { id: '00000000-0000-4000-8000-000000000000' }, { authorization: 'Bearer wrong-token-xxxxxxxx' });
+    const r = await rpc(
+      f,
+      'deployer',
+      'GetTask',
+      { id: '00000000-0000-4000-8000-000000000000' },
+      { authorization: 'Bearer wrong-token-xxxxxxxx' },
+    );
     assert.equal(r.status, 401);
     assert.doesNotMatch(JSON.stringify(r.body), /wrong-token|test-token/);
   });
 
   test('streaming is ruled out by the card → -32004 even with a token', async () => {
-    const r = await rpc(f, 'deployer', 'SendStreamingMessage', send([{ text: 'deploy change-ok to staging' }]), AUTH);
+    const r = await rpc(
+      f,
+      'deployer',
+      'SendStreamingMessage',
+      send([{ text: 'deploy change-ok to staging' }]),
+      AUTH,
+    );
     assert.equal(r.body.error.code, -32004);
   });
 });
@@ -62,7 +95,10 @@ describe('deployer work', () => {
     assert.equal(rel.previous, null);
     assert.match(rel.version, /^1\.0\.0\+/);
     assert.ok(existsSync(path.join(rel.path, 'package.json')));
-    assert.equal(readlinkSync(path.join(f.releases, 'staging', 'current')), `releases/${rel.version}`);
+    assert.equal(
+      readlinkSync(path.join(f.releases, 'staging', 'current')),
+      `releases/${rel.version}`,
+    );
     first = rel.version;
   });
 
@@ -73,7 +109,12 @@ describe('deployer work', () => {
     assert.equal(rel.previous, first);
     const rb = await deploy(send([{ text: 'rollback staging' }]));
     assert.equal(rb.body.result.task.status.state, 'TASK_STATE_COMPLETED');
-    assert.deepEqual(artifactData(rb.body.result.task, 'rollback'), { action: 'rollback', target: 'staging', version: first, previous: '9.9.9' });
+    assert.deepEqual(artifactData(rb.body.result.task, 'rollback'), {
+      action: 'rollback',
+      target: 'staging',
+      version: first,
+      previous: '9.9.9',
+    });
     assert.equal(readlinkSync(path.join(f.releases, 'staging', 'current')), `releases/${first}`);
   });
 
@@ -81,9 +122,13 @@ describe('deployer work', () => {
     const r = await deploy(send([{ text: 'deploy change-ok to production' }]));
     const task = r.body.result.task;
     assert.equal(task.status.state, 'TASK_STATE_INPUT_REQUIRED');
-    assert.match(statusText(task), /^Reply 'confirm' to deploy v1\.0\.0\+\S+ to production, or cancel the task\.$/);
+    assert.match(
+      statusText(task),
+      /^Reply 'confirm' to deploy v1\.0\.0\+\S+ to production, or cancel the task\.$/,
+    );
     assert.deepEqual(releasesOf('production'), [], 'nothing is published before confirmation');
-    const follow = (parts: unknown[]) => deploy(send(parts, { taskId: task.id, contextId: task.contextId }));
+    const follow = (parts: unknown[]) =>
+      deploy(send(parts, { taskId: task.id, contextId: task.contextId }));
     const again = await follow([{ text: 'hmm, maybe later?' }]);
     assert.equal(again.body.result.task.status.state, 'TASK_STATE_INPUT_REQUIRED');
     assert.match(statusText(again.body.result.task), /Not confirmed/);
@@ -95,7 +140,9 @@ describe('deployer work', () => {
   });
 
   test('data {confirm: true} confirms too', async () => {
-    const r = await deploy(send([{ data: { source: 'change-ok', target: 'production', version: '2.0.0' } }]));
+    const r = await deploy(
+      send([{ data: { source: 'change-ok', target: 'production', version: '2.0.0' } }]),
+    );
     assert.equal(r.body.result.task.status.state, 'TASK_STATE_INPUT_REQUIRED');
     const t = r.body.result.task;
     const done = await deploy(send([{ data: { confirm: true } }], { taskId: t.id }));
@@ -133,15 +180,26 @@ describe('deployer work', () => {
 describe('signed cards (§8.4)', () => {
   test('with signing keys, every public card and the deployer extended card verify against the trusted key', async () => {
     const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-    const trust = { keys: [{ kid: 'kit-test', key: { ...(await exportJWK(publicKey)), alg: 'ES256' } }] };
+    const trust = {
+      keys: [{ kid: 'kit-test', key: { ...(await exportJWK(publicKey)), alg: 'ES256' } }],
+    };
     const signed = await startKit({ signingKeys: [{ privateKey, kid: 'kit-test', alg: 'ES256' }] });
     try {
       for (const agent of ['test-runner', 'code-reviewer', 'deployer'] as const) {
-        const card = await (await fetch(`${signed.kit.agents[agent].origin}/.well-known/agent-card.json`)).json();
-        assert.deepEqual(await verifyAgentCard(card, trust), { verified: true, kid: 'kit-test', alg: 'ES256' }, agent);
+        const card = await (
+          await fetch(`${signed.kit.agents[agent].origin}/.well-known/agent-card.json`)
+        ).json();
+        assert.deepEqual(
+          await verifyAgentCard(card, trust),
+          { verified: true, kid: 'kit-test', alg: 'ES256' },
+          agent,
+        );
       }
       const ext = await rpc(signed, 'deployer', 'GetExtendedAgentCard', {}, AUTH);
-      assert.deepEqual(ext.body.result.skills.map((s: any) => s.id), ['deploy', 'rollback']);
+      assert.deepEqual(
+        ext.body.result.skills.map((s: any) => s.id),
+        ['deploy', 'rollback'],
+      );
       assert.equal((await verifyAgentCard(ext.body.result, trust)).verified, true);
     } finally {
       await signed.close();
@@ -160,16 +218,29 @@ describe('push (deployer does not stream, so a planner takes a webhook)', () => 
       req.on('end', () => {
         const body = JSON.parse(raw);
         bodies.push({ token: req.headers['x-a2a-notification-token'], body });
-        if (body.statusUpdate?.status.state === 'TASK_STATE_COMPLETED' || body.task?.status.state === 'TASK_STATE_COMPLETED') gotFinal();
+        if (
+          body.statusUpdate?.status.state === 'TASK_STATE_COMPLETED' ||
+          body.task?.status.state === 'TASK_STATE_COMPLETED'
+        )
+          gotFinal();
         res.writeHead(204).end();
       });
     });
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
     try {
       const url = `http://127.0.0.1:${(hook.address() as { port: number }).port}/webhook`;
-      const r = await deploy(send([{ text: 'deploy change-ok to staging as 7.0.0' }], {}, { taskPushNotificationConfig: { url, token: 'hook-secret' } }));
+      const r = await deploy(
+        send(
+          [{ text: 'deploy change-ok to staging as 7.0.0' }],
+          {},
+          { taskPushNotificationConfig: { url, token: 'hook-secret' } },
+        ),
+      );
       assert.equal(r.body.result.task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(r.body));
-      const arrived = await Promise.race([final.then(() => true), new Promise<boolean>((res) => setTimeout(() => res(false), 30_000).unref())]);
+      const arrived = await Promise.race([
+        final.then(() => true),
+        new Promise<boolean>((res) => setTimeout(() => res(false), 30_000).unref()),
+      ]);
       assert.ok(arrived, `the webhook saw the COMPLETED event (got ${bodies.length} deliveries)`);
       assert.ok(bodies.every((b) => b.token === 'hook-secret'));
     } finally {
@@ -185,18 +256,41 @@ describe('restart (tasks in SQLite)', () => {
     const storeDir = path.join(first.dir, 'store');
     await first.kit.close();
     mkdirSync(storeDir);
-    const opts = { workspaceRoot: first.workspace, releasesDir: first.releases, deployerToken: TOKEN, storeDir, warmUp: false, ports: { 'test-runner': 0, 'code-reviewer': 0, deployer: 0 } };
+    const opts = {
+      workspaceRoot: first.workspace,
+      releasesDir: first.releases,
+      deployerToken: TOKEN,
+      storeDir,
+      warmUp: false,
+      ports: { 'test-runner': 0, 'code-reviewer': 0, deployer: 0 },
+    };
     let kit = await startKitAgents(opts);
     try {
       const g = { ...first, kit };
-      const asked = await rpc(g, 'deployer', 'SendMessage', send([{ text: 'deploy change-ok to production as 4.0.0' }]), AUTH);
+      const asked = await rpc(
+        g,
+        'deployer',
+        'SendMessage',
+        send([{ text: 'deploy change-ok to production as 4.0.0' }]),
+        AUTH,
+      );
       const id = asked.body.result.task.id;
       assert.equal(asked.body.result.task.status.state, 'TASK_STATE_INPUT_REQUIRED');
       await kit.close();
       kit = await startKitAgents(opts);
       const h = { ...first, kit };
-      const done = await rpc(h, 'deployer', 'SendMessage', send([{ text: 'yes' }], { taskId: id }), AUTH);
-      assert.equal(done.body.result.task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(done.body));
+      const done = await rpc(
+        h,
+        'deployer',
+        'SendMessage',
+        send([{ text: 'yes' }], { taskId: id }),
+        AUTH,
+      );
+      assert.equal(
+        done.body.result.task.status.state,
+        'TASK_STATE_COMPLETED',
+        JSON.stringify(done.body),
+      );
       assert.equal(artifactData(done.body.result.task, 'release').version, '4.0.0');
     } finally {
       await kit.close();

@@ -40,7 +40,8 @@ export async function startKit(extra: Partial<KitAgentsOptions> = {}): Promise<K
   const workspace = path.join(dir, 'workspace');
   const releases = path.join(dir, 'releases');
   const pidFile = path.join(dir, 'hang.pid');
-  for (const s of ['change-ok', 'change-broken']) cpSync(path.join('samples', s), path.join(workspace, s), { recursive: true });
+  for (const s of ['change-ok', 'change-broken'])
+    cpSync(path.join('samples', s), path.join(workspace, s), { recursive: true });
   mkdirSync(path.join(workspace, 'hang', 'test'), { recursive: true });
   writeFileSync(path.join(workspace, 'hang', 'test', 'hang.test.js'), HANG_TEST(pidFile));
   writeFileSync(path.join(dir, 'outside.test.js'), 'throw new Error("must never run")\n');
@@ -67,7 +68,11 @@ export async function startKit(extra: Partial<KitAgentsOptions> = {}): Promise<K
 }
 
 /** Where to send requests: the server's real origin with the path of the card's interface URL. */
-export function endpoint(f: KitFixture, agent: KitAgentName, binding: 'JSONRPC' | 'HTTP+JSON'): string {
+export function endpoint(
+  f: KitFixture,
+  agent: KitAgentName,
+  binding: 'JSONRPC' | 'HTTP+JSON',
+): string {
   const a = f.kit.agents[agent];
   const i = a.card.supportedInterfaces.find((x) => x.protocolBinding === binding)!;
   return `${a.origin}${new URL(i.url).pathname}`;
@@ -79,7 +84,13 @@ export interface RpcAnswer {
   body: any;
 }
 
-export async function rpc(f: KitFixture, agent: KitAgentName, method: string, params: unknown, headers: Record<string, string> = {}): Promise<RpcAnswer> {
+export async function rpc(
+  f: KitFixture,
+  agent: KitAgentName,
+  method: string,
+  params: unknown,
+  headers: Record<string, string> = {},
+): Promise<RpcAnswer> {
   const r = await fetch(endpoint(f, agent, 'JSONRPC'), {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...headers },
@@ -89,7 +100,14 @@ export async function rpc(f: KitFixture, agent: KitAgentName, method: string, pa
   return { status: r.status, headers: r.headers, body: await r.json() };
 }
 
-export async function rest(f: KitFixture, agent: KitAgentName, verb: string, subpath: string, body?: unknown, headers: Record<string, string> = {}): Promise<RpcAnswer> {
+export async function rest(
+  f: KitFixture,
+  agent: KitAgentName,
+  verb: string,
+  subpath: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<RpcAnswer> {
   const r = await fetch(`${endpoint(f, agent, 'HTTP+JSON')}${subpath}`, {
     method: verb,
     headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...headers },
@@ -101,7 +119,11 @@ export async function rest(f: KitFixture, agent: KitAgentName, verb: string, sub
 }
 
 /** A SendMessage params object with a fresh message id. */
-export function send(parts: unknown[], extra: Record<string, unknown> = {}, configuration?: Record<string, unknown>) {
+export function send(
+  parts: unknown[],
+  extra: Record<string, unknown> = {},
+  configuration?: Record<string, unknown>,
+) {
   return {
     message: { messageId: randomUUID(), role: 'ROLE_USER', parts, ...extra },
     ...(configuration ? { configuration } : {}),
@@ -115,18 +137,26 @@ export function artifactData(task: any, name: string): any {
 }
 
 export function statusText(task: any): string {
-  return (task.status.message?.parts ?? []).filter((p: any) => typeof p.text === 'string').map((p: any) => p.text).join('\n');
+  return (task.status.message?.parts ?? [])
+    .filter((p: any) => typeof p.text === 'string')
+    .map((p: any) => p.text)
+    .join('\n');
 }
 
 /** SendStreamingMessage over JSON-RPC; returns every `result` until the stream ends (bounded). */
 export async function stream(f: KitFixture, agent: KitAgentName, params: unknown): Promise<any[]> {
   const r = await fetch(endpoint(f, agent, 'JSONRPC'), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', accept: 'text/event-stream' },
+    headers: {
+      'content-type': 'application/json',
+      'a2a-version': '1.0',
+      accept: 'text/event-stream',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params }),
     signal: AbortSignal.timeout(BOUND_MS),
   });
-  if (!r.headers.get('content-type')?.startsWith('text/event-stream')) throw new Error(`not a stream: ${await r.text()}`);
+  if (!r.headers.get('content-type')?.startsWith('text/event-stream'))
+    throw new Error(`not a stream: ${await r.text()}`);
   const events: any[] = [];
   const parser = createParser({ onEvent: (e) => events.push(JSON.parse(e.data).result) });
   const decoder = new TextDecoder();
@@ -138,7 +168,13 @@ export async function stream(f: KitFixture, agent: KitAgentName, params: unknown
 }
 
 /** Poll GetTask until `done(task)` or the bound passes. */
-export async function waitTask(f: KitFixture, agent: KitAgentName, id: string, done: (t: any) => boolean, headers: Record<string, string> = {}): Promise<any> {
+export async function waitTask(
+  f: KitFixture,
+  agent: KitAgentName,
+  id: string,
+  done: (t: any) => boolean,
+  headers: Record<string, string> = {},
+): Promise<any> {
   const deadline = Date.now() + BOUND_MS;
   for (let i = 0; i < 3000 && Date.now() < deadline; i++) {
     const r = await rpc(f, agent, 'GetTask', { id }, headers);

@@ -15,7 +15,11 @@ function runAgents(args: string[]): Promise<{ code: number | null; out: string; 
   const work = mkdtempSync(path.join(os.tmpdir(), 'kit-store-'));
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'error' };
   delete env.NODE_TEST_CONTEXT;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'kit/src/cli/agents.ts', '--ports', '0,0,0', '--work-dir', work, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'kit/src/cli/agents.ts', '--ports', '0,0,0', '--work-dir', work, ...args],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -34,7 +38,10 @@ describe('agents --store', { timeout: 3 * BOUND_MS }, () => {
   it('PostgreSQL out of reach: exits 1 naming the database, password masked', async () => {
     const r = await runAgents(['--store', 'postgres://app:s3cret@127.0.0.1:1/agents']);
     assert.equal(r.code, 1, r.err);
-    assert.match(r.err, /agents: cannot start: .*PostgreSQL at postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/agents.* unavailable/);
+    assert.match(
+      r.err,
+      /agents: cannot start: .*PostgreSQL at postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/agents.* unavailable/,
+    );
     assert.doesNotMatch(r.out + r.err, /s3cret/);
   });
 

@@ -30,7 +30,9 @@ after(async () => {
 });
 
 async function card(agent: KitAgentName): Promise<any> {
-  const r = await fetch(`${f.kit.agents[agent].origin}/.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } });
+  const r = await fetch(`${f.kit.agents[agent].origin}/.well-known/agent-card.json`, {
+    headers: { 'a2a-version': '1.0' },
+  });
   assert.equal(r.status, 200);
   return r.json();
 }
@@ -42,14 +44,35 @@ describe('cards (KIT.md agents table)', () => {
       const port = new URL(f.kit.agents[agent].origin).port;
       assert.equal(c.name, agent);
       // test-runner also lists JSON-RPC at 0.3, first (KIT.md: an entry a JSON-RPC 1.0 client skips).
-      const v03 = agent === 'test-runner' ? [{ url: `http://localhost:${port}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }] : [];
+      const v03 =
+        agent === 'test-runner'
+          ? [
+              {
+                url: `http://localhost:${port}/a2a/jsonrpc`,
+                protocolBinding: 'JSONRPC',
+                protocolVersion: '0.3',
+              },
+            ]
+          : [];
       // The test-runner's GRPC entry is on a port of its own (the test below).
-      assert.deepEqual(c.supportedInterfaces.filter((i: any) => i.protocolBinding !== 'GRPC'), [
-        ...v03,
-        { url: `http://localhost:${port}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-        { url: `http://localhost:${port}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-      ]);
-      for (const s of c.skills) assert.ok(s.examples?.length > 0, `${agent} skill ${s.id} lists examples`);
+      assert.deepEqual(
+        c.supportedInterfaces.filter((i: any) => i.protocolBinding !== 'GRPC'),
+        [
+          ...v03,
+          {
+            url: `http://localhost:${port}/a2a/jsonrpc`,
+            protocolBinding: 'JSONRPC',
+            protocolVersion: '1.0',
+          },
+          {
+            url: `http://localhost:${port}/a2a/rest`,
+            protocolBinding: 'HTTP+JSON',
+            protocolVersion: '1.0',
+          },
+        ],
+      );
+      for (const s of c.skills)
+        assert.ok(s.examples?.length > 0, `${agent} skill ${s.id} lists examples`);
     }
   });
 
@@ -57,16 +80,26 @@ describe('cards (KIT.md agents table)', () => {
     const c = await card('test-runner');
     const grpc = f.kit.agents['test-runner'].server.grpc;
     assert.ok(grpc, 'the test-runner serves gRPC');
-    assert.deepEqual(c.supportedInterfaces[0], { url: `http://localhost:${grpc.port}`, protocolBinding: 'GRPC', protocolVersion: '1.0' });
+    assert.deepEqual(c.supportedInterfaces[0], {
+      url: `http://localhost:${grpc.port}`,
+      protocolBinding: 'GRPC',
+      protocolVersion: '1.0',
+    });
     for (const agent of ['code-reviewer', 'deployer'] as const) {
-      assert.ok(!(await card(agent)).supportedInterfaces.some((i: any) => i.protocolBinding === 'GRPC'), agent);
+      assert.ok(
+        !(await card(agent)).supportedInterfaces.some((i: any) => i.protocolBinding === 'GRPC'),
+        agent,
+      );
       assert.equal(f.kit.agents[agent].server.grpc, undefined);
     }
   });
 
   test('test-runner: run-tests, streaming and push', async () => {
     const c = await card('test-runner');
-    assert.deepEqual(c.skills.map((s: any) => s.id), ['run-tests']);
+    assert.deepEqual(
+      c.skills.map((s: any) => s.id),
+      ['run-tests'],
+    );
     assert.equal(c.capabilities.streaming, true);
     assert.equal(c.capabilities.pushNotifications, true);
     assert.equal(c.securitySchemes, undefined);
@@ -74,24 +107,35 @@ describe('cards (KIT.md agents table)', () => {
 
   test('code-reviewer: review-code, streaming, and pushNotifications absent (not false)', async () => {
     const c = await card('code-reviewer');
-    assert.deepEqual(c.skills.map((s: any) => s.id), ['review-code']);
+    assert.deepEqual(
+      c.skills.map((s: any) => s.id),
+      ['review-code'],
+    );
     assert.equal(c.capabilities.streaming, true);
     assert.equal('pushNotifications' in c.capabilities, false);
   });
 
   test('deployer: deploy only, no streaming, push, extended card, bearer required; the card itself is public', async () => {
     const c = await card('deployer');
-    assert.deepEqual(c.skills.map((s: any) => s.id), ['deploy']);
+    assert.deepEqual(
+      c.skills.map((s: any) => s.id),
+      ['deploy'],
+    );
     assert.equal(c.capabilities.streaming, false);
     assert.equal(c.capabilities.pushNotifications, true);
     assert.equal(c.capabilities.extendedAgentCard, true);
-    assert.deepEqual(c.securitySchemes, { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } });
+    assert.deepEqual(c.securitySchemes, {
+      bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } },
+    });
     assert.deepEqual(c.securityRequirements, [{ schemes: { bearer: { list: [] } } }]);
   });
 
   test('deployer extended card adds rollback for an authenticated caller and is refused without a token', async () => {
     const ok = await rpc(f, 'deployer', 'GetExtendedAgentCard', {}, AUTH);
-    assert.deepEqual(ok.body.result.skills.map((s: any) => s.id), ['deploy', 'rollback']);
+    assert.deepEqual(
+      ok.body.result.skills.map((s: any) => s.id),
+      ['deploy', 'rollback'],
+    );
     const anon = await rpc(f, 'deployer', 'GetExtendedAgentCard', {});
     assert.equal(anon.status, 401);
     assert.match(anon.headers.get('www-authenticate') ?? '', /^Bearer\b/);
@@ -99,11 +143,27 @@ describe('cards (KIT.md agents table)', () => {
 });
 
 describe('A2A 0.3 (issue 16)', () => {
-  const v03Rpc = async (agent: KitAgentName, method: string, params: object, accept = 'application/json') => {
+  const v03Rpc = async (
+    agent: KitAgentName,
+    method: string,
+    params: object,
+    accept = 'application/json',
+  ) => {
     const url = `${f.kit.agents[agent].origin}/a2a/jsonrpc`;
-    return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }) });
+    return fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+    });
   };
-  const v03Message = (text: string) => ({ message: { kind: 'message', messageId: `m-${Math.random()}`, role: 'user', parts: [{ kind: 'text', text }] } });
+  const v03Message = (text: string) => ({
+    message: {
+      kind: 'message',
+      messageId: `m-${Math.random()}`,
+      role: 'user',
+      parts: [{ kind: 'text', text }],
+    },
+  });
 
   test('§3.6.2 test-runner serves its JSONRPC 0.3 entry for real: the card without A2A-Version is its 0.3 form, message/send runs the tests', async () => {
     const r = await fetch(`${f.kit.agents['test-runner'].origin}/.well-known/agent-card.json`);
@@ -116,19 +176,27 @@ describe('A2A 0.3 (issue 16)', () => {
     assert.deepEqual(c.additionalInterfaces, [{ url: c.url, transport: 'JSONRPC' }]);
     assert.equal(c.supportedInterfaces, undefined);
 
-    const sent = await (await v03Rpc('test-runner', 'message/send', v03Message('run tests in change-ok'))).json();
+    const sent = await (
+      await v03Rpc('test-runner', 'message/send', v03Message('run tests in change-ok'))
+    ).json();
     assert.equal(sent.result.kind, 'task', JSON.stringify(sent));
     assert.equal(sent.result.status.state, 'completed');
-    assert.ok(sent.result.artifacts[0].parts.some((p: any) => p.kind === 'data' && p.data.failed === 0));
+    assert.ok(
+      sent.result.artifacts[0].parts.some((p: any) => p.kind === 'data' && p.data.failed === 0),
+    );
     // The task created over 0.3 is the same task over 1.0.
     const got = await rpc(f, 'test-runner', 'GetTask', { id: sent.result.id });
     assert.equal(got.body.result.status.state, 'TASK_STATE_COMPLETED');
   });
 
   test('§3.6.2 code-reviewer stays 1.0 only: its card has no 0.3 form, and a 0.3 request gets VersionNotSupported', async () => {
-    const plain = await (await fetch(`${f.kit.agents['code-reviewer'].origin}/.well-known/agent-card.json`)).json();
+    const plain = await (
+      await fetch(`${f.kit.agents['code-reviewer'].origin}/.well-known/agent-card.json`)
+    ).json();
     assert.deepEqual(plain, await card('code-reviewer'));
-    const r = await (await v03Rpc('code-reviewer', 'message/send', v03Message('review change-ok'))).json();
+    const r = await (
+      await v03Rpc('code-reviewer', 'message/send', v03Message('review change-ok'))
+    ).json();
     assert.equal(r.error.code, -32009);
     assert.match(r.error.message, /no A2A-Version, which means 0\.3/);
   });
@@ -148,7 +216,12 @@ describe('test-runner', () => {
   });
 
   test('change-broken (as text) → still COMPLETED, with failed > 0 and each failure named', async () => {
-    const r = await rpc(f, 'test-runner', 'SendMessage', send([{ text: 'run tests in change-broken' }]));
+    const r = await rpc(
+      f,
+      'test-runner',
+      'SendMessage',
+      send([{ text: 'run tests in change-broken' }]),
+    );
     const task = r.body.result.task;
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED');
     const data = artifactData(task, 'test-results');
@@ -159,10 +232,14 @@ describe('test-runner', () => {
 
   test('streams one WORKING update per test before the result', async () => {
     const events = await stream(f, 'test-runner', send([{ data: { path: 'change-ok' } }]));
-    const perTest = events.filter((e) => e.statusUpdate?.status.message?.parts.some((p: any) => p.data?.event === 'test'));
+    const perTest = events.filter((e) =>
+      e.statusUpdate?.status.message?.parts.some((p: any) => p.data?.event === 'test'),
+    );
     const final = events.at(-1).statusUpdate.status.state;
     assert.equal(final, 'TASK_STATE_COMPLETED');
-    const data = events.find((e) => e.artifactUpdate)?.artifactUpdate.artifact.parts.find((p: any) => p.data).data;
+    const data = events
+      .find((e) => e.artifactUpdate)
+      ?.artifactUpdate.artifact.parts.find((p: any) => p.data).data;
     assert.equal(perTest.length, data.passed + data.failed + data.skipped);
     assert.ok(perTest.every((e) => e.statusUpdate.status.state === 'TASK_STATE_WORKING'));
   });
@@ -177,10 +254,17 @@ describe('test-runner', () => {
   });
 
   test('cancel kills the running test process tree → CANCELED', async () => {
-    const r = await rpc(f, 'test-runner', 'SendMessage', send([{ data: { path: 'hang' } }], {}, { returnImmediately: true }));
+    const r = await rpc(
+      f,
+      'test-runner',
+      'SendMessage',
+      send([{ data: { path: 'hang' } }], {}, { returnImmediately: true }),
+    );
     const id = r.body.result.task.id;
     // Wait until the hanging test has started and told us its pid.
-    await waitTask(f, 'test-runner', id, (t) => (t.history ?? []).some((m: any) => /Running/.test(m.parts[0]?.text ?? '')));
+    await waitTask(f, 'test-runner', id, (t) =>
+      (t.history ?? []).some((m: any) => /Running/.test(m.parts[0]?.text ?? '')),
+    );
     let pid = 0;
     for (let i = 0; i < 600 && !pid; i++) {
       try {
@@ -211,7 +295,12 @@ describe('test-runner', () => {
   });
 
   test('input it does not understand gets a message saying what it accepts', async () => {
-    const r = await rpc(f, 'test-runner', 'SendMessage', send([{ text: 'hello, what can you do?' }]));
+    const r = await rpc(
+      f,
+      'test-runner',
+      'SendMessage',
+      send([{ text: 'hello, what can you do?' }]),
+    );
     assert.ok(r.body.result.message, 'a direct Message, no task');
     assert.match(r.body.result.message.parts[0].text, /run tests in/);
   });
@@ -219,7 +308,12 @@ describe('test-runner', () => {
 
 describe('code-reviewer', () => {
   test('a pasted snippet with a type error → COMPLETED with verdict request-changes', async () => {
-    const r = await rpc(f, 'code-reviewer', 'SendMessage', send([{ text: 'const n: number = "seven";\nexport { n };\n' }]));
+    const r = await rpc(
+      f,
+      'code-reviewer',
+      'SendMessage',
+      send([{ text: 'const n: number = "seven";\nexport { n };\n' }]),
+    );
     const task = r.body.result.task;
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED');
     const data = artifactData(task, 'review');
@@ -230,13 +324,25 @@ describe('code-reviewer', () => {
 
   test('file parts (raw base64 and text with filename) are reviewed file by file, streamed', async () => {
     const good = 'export const add = (a: number, b: number): number => a + b;\n';
-    const events = await stream(f, 'code-reviewer', send([
-      { raw: Buffer.from(good).toString('base64'), filename: 'add.ts', mediaType: 'text/x-typescript' },
-      { text: 'export function twice(x: number) { return x * 2; }\n', filename: 'twice.ts' },
-    ]));
-    const files = events.filter((e) => e.statusUpdate?.status.message?.parts.some((p: any) => p.data?.event === 'file'));
+    const events = await stream(
+      f,
+      'code-reviewer',
+      send([
+        {
+          raw: Buffer.from(good).toString('base64'),
+          filename: 'add.ts',
+          mediaType: 'text/x-typescript',
+        },
+        { text: 'export function twice(x: number) { return x * 2; }\n', filename: 'twice.ts' },
+      ]),
+    );
+    const files = events.filter((e) =>
+      e.statusUpdate?.status.message?.parts.some((p: any) => p.data?.event === 'file'),
+    );
     assert.equal(files.length, 2);
-    const data = events.find((e) => e.artifactUpdate)?.artifactUpdate.artifact.parts.find((p: any) => p.data).data;
+    const data = events
+      .find((e) => e.artifactUpdate)
+      ?.artifactUpdate.artifact.parts.find((p: any) => p.data).data;
     assert.equal(data.verdict, 'approve');
     assert.deepEqual([...data.files].sort(), ['add.ts', 'twice.ts']);
   });
@@ -266,7 +372,13 @@ describe('code-reviewer', () => {
   });
 
   test('the HTTP+JSON interface the card lists works too', async () => {
-    const r = await rest(f, 'code-reviewer', 'POST', '/message:send', send([{ text: 'let x: string = 1;\nexport { x };' }]));
+    const r = await rest(
+      f,
+      'code-reviewer',
+      'POST',
+      '/message:send',
+      send([{ text: 'let x: string = 1;\nexport { x };' }]),
+    );
     assert.equal(r.status, 200);
     assert.equal(artifactData(r.body.task, 'review').verdict, 'request-changes');
   });

@@ -8,15 +8,38 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { AGENTS_COMMAND, DEMO_COMMAND, KIT_COMMANDS, PLANNER_COMMAND, REPLAY_COMMAND } from '../src/cli/commands.js';
-import { UsageError, didYouMean, flagLabel, helpText, parseFlags, type Command } from '../src/cli/flags.js';
+import {
+  AGENTS_COMMAND,
+  DEMO_COMMAND,
+  KIT_COMMANDS,
+  PLANNER_COMMAND,
+  REPLAY_COMMAND,
+} from '../src/cli/commands.js';
+import {
+  UsageError,
+  didYouMean,
+  flagLabel,
+  helpText,
+  parseFlags,
+  type Command,
+} from '../src/cli/flags.js';
 import { missingFlagTables, withFlagTables } from '../src/cli/readme-flags.js';
 
 const run = promisify(execFile);
 
 describe('flag tables', () => {
   it('parse: --name value, --name=value, -x value, switches, repeated flags, positionals after --', () => {
-    const { values, positionals } = parseFlags(REPLAY_COMMAND, ['-v', 'a=1', '--var=b=2', '--timeout', '500', '--json', 'one.http', '--', '--two.http']);
+    const { values, positionals } = parseFlags(REPLAY_COMMAND, [
+      '-v',
+      'a=1',
+      '--var=b=2',
+      '--timeout',
+      '500',
+      '--json',
+      'one.http',
+      '--',
+      '--two.http',
+    ]);
     assert.deepEqual(values.list('var'), ['a=1', 'b=2']);
     assert.equal(values.string('timeout'), '500');
     assert.equal(values.bool('json'), true);
@@ -28,7 +51,11 @@ describe('flag tables', () => {
   it('bad usage is a UsageError that says what is wrong', () => {
     const bad: Array<[Command, string[], RegExp]> = [
       [PLANNER_COMMAND, ['--projct', 'x'], /^unknown flag --projct \(did you mean --project\?\)$/],
-      [PLANNER_COMMAND, ['--ports', '1,2,3'], /^unknown flag --ports: the planner finds the agents with --agents LIST/],
+      [
+        PLANNER_COMMAND,
+        ['--ports', '1,2,3'],
+        /^unknown flag --ports: the planner finds the agents with --agents LIST/,
+      ],
       [AGENTS_COMMAND, ['--port', '1,2,3'], /^unknown flag --port \(did you mean --ports\?\)$/],
       [AGENTS_COMMAND, ['--new-tokne'], /did you mean --new-token\?/],
       [AGENTS_COMMAND, ['--bogus'], /^unknown flag --bogus$/],
@@ -38,7 +65,11 @@ describe('flag tables', () => {
       [DEMO_COMMAND, ['change-ok'], /^unexpected argument "change-ok" \(demo takes flags only\)$/],
     ];
     for (const [cmd, argv, message] of bad) {
-      assert.throws(() => parseFlags(cmd, argv), (err: unknown) => err instanceof UsageError && message.test(err.message), `${cmd.name} ${argv.join(' ')}`);
+      assert.throws(
+        () => parseFlags(cmd, argv),
+        (err: unknown) => err instanceof UsageError && message.test(err.message),
+        `${cmd.name} ${argv.join(' ')}`,
+      );
     }
   });
 
@@ -50,14 +81,19 @@ describe('flag tables', () => {
     assert.equal(didYouMean('webhook-p', names), 'webhook-port');
     assert.equal(didYouMean('agent', names), 'agents');
     assert.equal(didYouMean('banana', names), undefined);
-    assert.equal(didYouMean('webhook', names), undefined, 'the start of two names is no suggestion');
+    assert.equal(
+      didYouMean('webhook', names),
+      undefined,
+      'the start of two names is no suggestion',
+    );
   });
 
   it('every flag has a unique name and one line of help; planner flags are in the planner and the demo', () => {
     for (const cmd of KIT_COMMANDS) {
       const names = cmd.flags.map((f) => f.name);
       assert.equal(new Set(names).size, names.length, `${cmd.name}: a flag is listed twice`);
-      for (const f of cmd.flags) assert.ok(f.help && !f.help.includes('\n'), `${cmd.name} --${f.name}`);
+      for (const f of cmd.flags)
+        assert.ok(f.help && !f.help.includes('\n'), `${cmd.name} --${f.name}`);
       assert.ok(names.includes('help'), `${cmd.name} has --help`);
     }
     for (const name of ['agents', 'project', 'target', 'no-confirm', 'verify-cards', 'config']) {
@@ -66,10 +102,14 @@ describe('flag tables', () => {
     }
   });
 
-  it('the README flag tables are exactly the commands\' tables (node --import tsx kit/src/cli/readme-flags.ts rewrites them)', () => {
+  it("the README flag tables are exactly the commands' tables (node --import tsx kit/src/cli/readme-flags.ts rewrites them)", () => {
     const readme = readFileSync('README.md', 'utf8');
     assert.deepEqual(missingFlagTables(readme), []);
-    assert.equal(withFlagTables(readme), readme, 'README flag tables are stale: run node --import tsx kit/src/cli/readme-flags.ts');
+    assert.equal(
+      withFlagTables(readme),
+      readme,
+      'README flag tables are stale: run node --import tsx kit/src/cli/readme-flags.ts',
+    );
   });
 });
 
@@ -81,12 +121,18 @@ describe('--help of each command, run as a user runs it', () => {
     [REPLAY_COMMAND, 'replay'],
   ] as const) {
     it(`${cmd.run} --help: usage, every flag, exit 0`, async () => {
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', `kit/src/cli/${file}.ts`, '--help'], { timeout: 60_000 });
+      const { stdout, stderr } = await run(
+        process.execPath,
+        ['--import', 'tsx', `kit/src/cli/${file}.ts`, '--help'],
+        { timeout: 60_000 },
+      );
       assert.equal(stderr, '');
       assert.equal(stdout, helpText(cmd));
       assert.ok(stdout.startsWith(`usage: ${cmd.run} [flags]`));
-      for (const f of cmd.flags) assert.ok(stdout.includes(flagLabel(f)), `${cmd.name} --help lists ${flagLabel(f)}`);
-      for (const line of stdout.split('\n')) assert.ok(line.length <= 100, `help line too wide for a terminal: ${line}`);
+      for (const f of cmd.flags)
+        assert.ok(stdout.includes(flagLabel(f)), `${cmd.name} --help lists ${flagLabel(f)}`);
+      for (const line of stdout.split('\n'))
+        assert.ok(line.length <= 100, `help line too wide for a terminal: ${line}`);
     });
   }
 });

@@ -45,7 +45,11 @@ export interface ProxyOptions {
   hold?: (r: SeenRequest) => boolean;
 }
 
-export async function observingProxy(agent: RunningAgent, edit: CardEdit = (c) => c, opts: ProxyOptions = {}): Promise<ObservingProxy> {
+export async function observingProxy(
+  agent: RunningAgent,
+  edit: CardEdit = (c) => c,
+  opts: ProxyOptions = {},
+): Promise<ObservingProxy> {
   const seen: SeenRequest[] = [];
   const upstream = new URL(agent.origin);
   let base = '';
@@ -66,7 +70,10 @@ export async function observingProxy(agent: RunningAgent, edit: CardEdit = (c) =
       if (path.split('?')[0] === '/.well-known/agent-card.json') {
         let card = structuredClone(agent.card) as any;
         if (opts.moveUrls !== false) {
-          card.supportedInterfaces = card.supportedInterfaces.map((i: any) => ({ ...i, url: i.url.replace(agent.baseUrl, base) }));
+          card.supportedInterfaces = card.supportedInterfaces.map((i: any) => ({
+            ...i,
+            url: i.url.replace(agent.baseUrl, base),
+          }));
         }
         card = edit(card, base);
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(card));
@@ -79,7 +86,13 @@ export async function observingProxy(agent: RunningAgent, edit: CardEdit = (c) =
         return;
       }
       const fwd = httpRequest(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path,
+          headers: { ...req.headers, host: upstream.host },
+        },
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
           up.pipe(res);
@@ -133,7 +146,11 @@ export interface Ran {
  * Run a built kit command (the demo by default) in a child process, without colours or logs, to its end
  * within {@link CLI_BOUND_MS}.
  */
-export function runBuilt(args: string[], env: Record<string, string>, script = 'kit/dist/cli/demo.js'): Promise<Ran> {
+export function runBuilt(
+  args: string[],
+  env: Record<string, string>,
+  script = 'kit/dist/cli/demo.js',
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       env: { ...process.env, NO_COLOR: '1', LOG_LEVEL: 'silent', ...env },
@@ -145,7 +162,11 @@ export function runBuilt(args: string[], env: Record<string, string>, script = '
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${script} ${args.join(' ')} did not finish in ${CLI_BOUND_MS} ms\n${stdout}\n${stderr}`));
+      reject(
+        new Error(
+          `${script} ${args.join(' ')} did not finish in ${CLI_BOUND_MS} ms\n${stdout}\n${stderr}`,
+        ),
+      );
     }, CLI_BOUND_MS);
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -86,37 +86,72 @@ describe('kit --ui', () => {
     try {
       // A page opened before the run sees it live.
       const live: PipelineRecord[] = [];
-      const stream = await fetch(new URL('/api/events', link), { signal: AbortSignal.timeout(120_000) });
+      const stream = await fetch(new URL('/api/events', link), {
+        signal: AbortSignal.timeout(120_000),
+      });
       assert.equal(stream.headers.get('content-type'), 'text/event-stream; charset=utf-8');
       reading = readRecords(stream, live);
 
       const sink = transcriptSink();
       const agents = Object.values(f.kit.agents).map((a) => a.baseUrl);
-      const result = await runPlanner(plannerConfig(agents, { deployerToken: TOKEN }), { out: sink.out, workspaceRoot: f.workspace, ...hooks });
+      const result = await runPlanner(plannerConfig(agents, { deployerToken: TOKEN }), {
+        out: sink.out,
+        workspaceRoot: f.workspace,
+        ...hooks,
+      });
       assert.equal(result.ok, true, sink.text());
 
       // What a page opened now (after the run) receives.
       const run = (await (await fetch(new URL('/api/pipeline', link))).json()) as PipelineRecord[];
-      await waitFor(() => live.at(-1)?.type === 'outcome', `the outcome reached the live page (${live.length} events, last ${JSON.stringify(live.at(-1))})`);
-      assert.deepEqual(live.map((r) => r.seq), run.filter((r) => r.type !== 'run').map((r) => r.seq), 'the live page got every event, in order');
+      await waitFor(
+        () => live.at(-1)?.type === 'outcome',
+        `the outcome reached the live page (${live.length} events, last ${JSON.stringify(live.at(-1))})`,
+      );
+      assert.deepEqual(
+        live.map((r) => r.seq),
+        run.filter((r) => r.type !== 'run').map((r) => r.seq),
+        'the live page got every event, in order',
+      );
 
       assert.equal(run[0]?.type, 'run');
       const stages = run.filter((r) => r.type === 'stage');
-      assert.deepEqual(stages.map((s) => [s.id, s.agent]), [['discovery', undefined], ['tests', 'test-runner'], ['review', 'code-reviewer'], ['deploy', 'deployer']]);
+      assert.deepEqual(
+        stages.map((s) => [s.id, s.agent]),
+        [
+          ['discovery', undefined],
+          ['tests', 'test-runner'],
+          ['review', 'code-reviewer'],
+          ['deploy', 'deployer'],
+        ],
+      );
 
       // The three agents, and discovery's decision about each: the interface chosen and what was passed over.
-      const agent = (name: string) => Object.assign({}, ...run.filter((r) => r.type === 'agent' && r.name === name));
-      assert.deepEqual([...new Set(run.filter((r) => r.type === 'agent').map((r) => (r.type === 'agent' ? r.name : '')))], ['test-runner', 'code-reviewer', 'deployer']);
+      const agent = (name: string) =>
+        Object.assign({}, ...run.filter((r) => r.type === 'agent' && r.name === name));
+      assert.deepEqual(
+        [
+          ...new Set(
+            run.filter((r) => r.type === 'agent').map((r) => (r.type === 'agent' ? r.name : '')),
+          ),
+        ],
+        ['test-runner', 'code-reviewer', 'deployer'],
+      );
       const runner = agent('test-runner');
       assert.equal(runner.url, f.kit.agents['test-runner'].baseUrl);
-      assert.equal(runner.cardUrl, `${f.kit.agents['test-runner'].baseUrl}/.well-known/agent-card.json`);
+      assert.equal(
+        runner.cardUrl,
+        `${f.kit.agents['test-runner'].baseUrl}/.well-known/agent-card.json`,
+      );
       assert.match(runner.interface, /^\[2\] JSONRPC 1\.0 http:\/\/\S+$/);
       // A JSON-RPC 1.0 planner passes over the test-runner's GRPC and JSON-RPC 0.3 entries.
       assert.deepEqual(runner.skipped, [
         { entry: '[0] GRPC 1.0', why: 'binding not spoken' },
         { entry: '[1] JSONRPC 0.3', why: 'version not spoken' },
       ]);
-      assert.deepEqual([runner.streaming, runner.push, runner.auth, runner.skills], ['yes', 'yes', 'none', ['run-tests']]);
+      assert.deepEqual(
+        [runner.streaming, runner.push, runner.auth, runner.skills],
+        ['yes', 'yes', 'none', ['run-tests']],
+      );
       const reviewer = agent('code-reviewer');
       assert.match(reviewer.interface, /^\[0\] JSONRPC 1\.0 /);
       assert.deepEqual(reviewer.skipped, []);
@@ -125,13 +160,31 @@ describe('kit --ui', () => {
       assert.equal(deployer.url, f.kit.agents.deployer.baseUrl);
       assert.match(deployer.interface, /^\[0\] JSONRPC 1\.0 /);
       assert.deepEqual(deployer.skipped, []);
-      assert.deepEqual([deployer.streaming, deployer.push, deployer.auth, deployer.skills], ['no', 'yes', 'bearer', ['deploy']]);
+      assert.deepEqual(
+        [deployer.streaming, deployer.push, deployer.auth, deployer.skills],
+        ['no', 'yes', 'bearer', ['deploy']],
+      );
       assert.match(deployer.signature, /\(card from network\)$/);
-      assert.ok(run.some((r) => r.type === 'note' && r.stage === 'discovery' && /^skill map: run-tests → test-runner/.test(r.text)));
+      assert.ok(
+        run.some(
+          (r) =>
+            r.type === 'note' &&
+            r.stage === 'discovery' &&
+            /^skill map: run-tests → test-runner/.test(r.text),
+        ),
+      );
 
       // Each step's task through its states, ending COMPLETED, on the one task of the step.
-      const states = (stage: string) => run.filter((r) => r.type === 'state' && r.stage === stage).map((r) => (r.type === 'state' ? `${r.state}/${r.via}` : ''));
-      const taskIds = (stage: string) => new Set(run.map((r) => (r.type === 'state' && r.stage === stage ? r.taskId : undefined)).filter(Boolean));
+      const states = (stage: string) =>
+        run
+          .filter((r) => r.type === 'state' && r.stage === stage)
+          .map((r) => (r.type === 'state' ? `${r.state}/${r.via}` : ''));
+      const taskIds = (stage: string) =>
+        new Set(
+          run
+            .map((r) => (r.type === 'state' && r.stage === stage ? r.taskId : undefined))
+            .filter(Boolean),
+        );
       for (const stage of ['tests', 'review']) {
         const seen = states(stage);
         assert.equal(seen[0], 'SUBMITTED/stream', seen.join(' '));
@@ -139,7 +192,15 @@ describe('kit --ui', () => {
         assert.equal(seen.at(-1), 'COMPLETED/stream', seen.join(' '));
         assert.equal(taskIds(stage).size, 1);
       }
-      assert.ok(run.some((r) => r.type === 'artifact' && r.stage === 'tests' && r.name === 'test-results' && /8 passed, 0 failed/.test(r.text ?? '')));
+      assert.ok(
+        run.some(
+          (r) =>
+            r.type === 'artifact' &&
+            r.stage === 'tests' &&
+            r.name === 'test-results' &&
+            /8 passed, 0 failed/.test(r.text ?? ''),
+        ),
+      );
       const deploy = states('deploy');
       assert.equal(deploy[0], 'INPUT_REQUIRED/SendMessage');
       assert.ok(deploy.includes('INPUT_REQUIRED/push'), deploy.join(' '));
@@ -155,14 +216,29 @@ describe('kit --ui', () => {
       assert.equal(confirm.agent, 'deployer');
       assert.match(confirm.question, /^Reply 'confirm' to deploy v\S+ to production/);
       assert.match(confirm.answer, /^planner answers "confirm"/);
-      assert.ok(run.some((r) => r.type === 'artifact' && r.stage === 'deploy' && r.name === 'release' && /^Deployed change-ok/.test(r.text ?? '')));
+      assert.ok(
+        run.some(
+          (r) =>
+            r.type === 'artifact' &&
+            r.stage === 'deploy' &&
+            r.name === 'release' &&
+            /^Deployed change-ok/.test(r.text ?? ''),
+        ),
+      );
       const outcome = run.at(-1);
       assert.ok(outcome?.type === 'outcome' && outcome.ok);
       assert.match(outcome.text, /change-ok passed tests and review and is live on production/);
 
       // No state, card fetch or confirmation fell through as a mere note.
-      const notes = run.filter((r) => r.type === 'note').map((r) => (r.type === 'note' ? r.text : ''));
-      assert.deepEqual(notes.filter((n) => /\b(SUBMITTED|WORKING|COMPLETED|INPUT_REQUIRED)\b|^GET http| asks|skipped/.test(n)), []);
+      const notes = run
+        .filter((r) => r.type === 'note')
+        .map((r) => (r.type === 'note' ? r.text : ''));
+      assert.deepEqual(
+        notes.filter((n) =>
+          /\b(SUBMITTED|WORKING|COMPLETED|INPUT_REQUIRED)\b|^GET http| asks|skipped/.test(n),
+        ),
+        [],
+      );
 
       // The page itself, opened after the run: everything is still there, and after a reload too.
       await t.test('the page shows it after the run', { skip: browserMissing() }, async () => {
@@ -174,18 +250,38 @@ describe('kit --ui', () => {
           for (const load of [() => page.goto(`${link}#kit`), () => page.reload()]) {
             await load();
             await page.locator('.kit-outcome.ok', { hasText: 'is live on production' }).waitFor();
-            assert.deepEqual(await page.locator('.kit-agent h4').allTextContents(), ['test-runner v1.0.0', 'code-reviewer v1.0.0', 'deployer v1.0.0']);
-            const runnerCard = (await page.locator('.kit-agent', { hasText: 'test-runner' }).textContent()) ?? '';
+            assert.deepEqual(await page.locator('.kit-agent h4').allTextContents(), [
+              'test-runner v1.0.0',
+              'code-reviewer v1.0.0',
+              'deployer v1.0.0',
+            ]);
+            const runnerCard =
+              (await page.locator('.kit-agent', { hasText: 'test-runner' }).textContent()) ?? '';
             assert.match(runnerCard, /\[2\] JSONRPC 1\.0 http/);
-            assert.match(runnerCard, /Skipped\[0\] GRPC 1\.0 — binding not spoken\[1\] JSONRPC 0\.3 — version not spoken/);
+            assert.match(
+              runnerCard,
+              /Skipped\[0\] GRPC 1\.0 — binding not spoken\[1\] JSONRPC 0\.3 — version not spoken/,
+            );
             const steps = await page.locator('.kit-step').allTextContents();
             assert.equal(steps.length, 4);
             assert.match(steps[0]!, /^Discovery/);
-            for (const [i, name] of ['Tests', 'Review', 'Deploy'].entries()) assert.match(steps[i + 1]!, new RegExp(`^${name}.*COMPLETED$`));
-            assert.match((await page.locator('.kit-stage .confirm').textContent()) ?? '', /deployer asks: .*Reply 'confirm' to deploy.*Planner: planner answers "confirm"/s);
-            assert.match((await page.locator('.kit-stage', { hasText: 'Discovery decisions' }).textContent()) ?? '', /skill map: run-tests → test-runner/);
+            for (const [i, name] of ['Tests', 'Review', 'Deploy'].entries())
+              assert.match(steps[i + 1]!, new RegExp(`^${name}.*COMPLETED$`));
+            assert.match(
+              (await page.locator('.kit-stage .confirm').textContent()) ?? '',
+              /deployer asks: .*Reply 'confirm' to deploy.*Planner: planner answers "confirm"/s,
+            );
+            assert.match(
+              (await page
+                .locator('.kit-stage', { hasText: 'Discovery decisions' })
+                .textContent()) ?? '',
+              /skill map: run-tests → test-runner/,
+            );
           }
-          await page.screenshot({ path: path.join(shots, 'kit-view-after-run.png'), fullPage: true });
+          await page.screenshot({
+            path: path.join(shots, 'kit-view-after-run.png'),
+            fullPage: true,
+          });
           assert.deepEqual(errors, []);
         } finally {
           await browser.close();
@@ -203,21 +299,74 @@ describe('kit --ui', () => {
     const m = new PlannerToPipeline();
     const events: PlannerEvent[] = [
       { kind: 'stage', stage: 'deploy', title: 'Deploy', agent: 'deployer' },
-      { kind: 'state', taskId: '0123abcd-0000-4000-8000-000000000000', state: 'TASK_STATE_INPUT_REQUIRED', via: 'push', text: "Reply 'confirm'?" },
-      { kind: 'confirm', agent: 'deployer', question: "Reply 'confirm'?", answer: 'not confirming (--no-confirm): canceling', confirmed: false },
-      { kind: 'state', taskId: '0123abcd-0000-4000-8000-000000000000', state: 'TASK_STATE_CANCELED', via: 'CancelTask' },
-      { kind: 'artifact', taskId: '0123abcd-0000-4000-8000-000000000000', name: 'log', via: 'push', chunk: true },
+      {
+        kind: 'state',
+        taskId: '0123abcd-0000-4000-8000-000000000000',
+        state: 'TASK_STATE_INPUT_REQUIRED',
+        via: 'push',
+        text: "Reply 'confirm'?",
+      },
+      {
+        kind: 'confirm',
+        agent: 'deployer',
+        question: "Reply 'confirm'?",
+        answer: 'not confirming (--no-confirm): canceling',
+        confirmed: false,
+      },
+      {
+        kind: 'state',
+        taskId: '0123abcd-0000-4000-8000-000000000000',
+        state: 'TASK_STATE_CANCELED',
+        via: 'CancelTask',
+      },
+      {
+        kind: 'artifact',
+        taskId: '0123abcd-0000-4000-8000-000000000000',
+        name: 'log',
+        via: 'push',
+        chunk: true,
+      },
       { kind: 'note', text: 'whatever the transcript says' },
-      { kind: 'outcome', ok: false, text: 'deploy ended TASK_STATE_CANCELED (the planner did not confirm)' },
+      {
+        kind: 'outcome',
+        ok: false,
+        text: 'deploy ended TASK_STATE_CANCELED (the planner did not confirm)',
+      },
     ];
-    assert.deepEqual(events.map((ev) => m.map(ev)), [
-      { type: 'stage', id: 'deploy', title: 'Deploy', agent: 'deployer' },
-      { type: 'state', stage: 'deploy', taskId: '0123abcd', state: 'INPUT_REQUIRED', via: 'push', text: "Reply 'confirm'?" },
-      { type: 'confirm', stage: 'deploy', agent: 'deployer', question: "Reply 'confirm'?", answer: 'not confirming (--no-confirm): canceling' },
-      { type: 'state', stage: 'deploy', taskId: '0123abcd', state: 'CANCELED', via: 'CancelTask' },
-      { type: 'artifact', stage: 'deploy', name: 'log (chunk)' },
-      { type: 'note', stage: 'deploy', text: 'whatever the transcript says' },
-      { type: 'outcome', ok: false, text: 'deploy ended TASK_STATE_CANCELED (the planner did not confirm)' },
-    ]);
+    assert.deepEqual(
+      events.map((ev) => m.map(ev)),
+      [
+        { type: 'stage', id: 'deploy', title: 'Deploy', agent: 'deployer' },
+        {
+          type: 'state',
+          stage: 'deploy',
+          taskId: '0123abcd',
+          state: 'INPUT_REQUIRED',
+          via: 'push',
+          text: "Reply 'confirm'?",
+        },
+        {
+          type: 'confirm',
+          stage: 'deploy',
+          agent: 'deployer',
+          question: "Reply 'confirm'?",
+          answer: 'not confirming (--no-confirm): canceling',
+        },
+        {
+          type: 'state',
+          stage: 'deploy',
+          taskId: '0123abcd',
+          state: 'CANCELED',
+          via: 'CancelTask',
+        },
+        { type: 'artifact', stage: 'deploy', name: 'log (chunk)' },
+        { type: 'note', stage: 'deploy', text: 'whatever the transcript says' },
+        {
+          type: 'outcome',
+          ok: false,
+          text: 'deploy ended TASK_STATE_CANCELED (the planner did not confirm)',
+        },
+      ],
+    );
   });
 });

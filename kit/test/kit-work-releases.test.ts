@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, readdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  readlink,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { MANIFEST_NAME, ReleaseError, ReleaseManager } from '../src/work/index.js';
@@ -13,7 +22,10 @@ interface Fixture {
   source: string;
 }
 
-async function fixture(t: { after: (fn: () => Promise<void>) => void }, fileCount = 3): Promise<Fixture> {
+async function fixture(
+  t: { after: (fn: () => Promise<void>) => void },
+  fileCount = 3,
+): Promise<Fixture> {
   const base = await mkdtemp(path.join(os.tmpdir(), 'kit-rel-'));
   t.after(() => rm(base, { recursive: true, force: true }));
   const source = path.join(base, 'build');
@@ -21,7 +33,8 @@ async function fixture(t: { after: (fn: () => Promise<void>) => void }, fileCoun
   await mkdir(path.join(source, 'node_modules', 'dep'), { recursive: true });
   await writeFile(path.join(source, 'node_modules', 'dep', 'index.js'), 'skipped');
   await writeFile(path.join(source, 'index.js'), 'export const version = 1;\n');
-  for (let i = 0; i < fileCount; i += 1) await writeFile(path.join(source, 'lib', `part-${i}.js`), `export const n = ${i};\n`);
+  for (let i = 0; i < fileCount; i += 1)
+    await writeFile(path.join(source, 'lib', `part-${i}.js`), `export const n = ${i};\n`);
   return { base, root: path.join(base, 'releases'), source };
 }
 
@@ -52,16 +65,25 @@ test('releases: publish copies, writes a manifest and switches current; rollback
   const copied = await readFile(path.join(v1.path, 'index.js'));
   assert.equal(entry.sha256, createHash('sha256').update(copied).digest('hex'));
   assert.equal(entry.size, copied.length);
-  assert.deepEqual(JSON.parse(await readFile(path.join(v1.path, MANIFEST_NAME), 'utf8')), v1.manifest);
+  assert.deepEqual(
+    JSON.parse(await readFile(path.join(v1.path, MANIFEST_NAME), 'utf8')),
+    v1.manifest,
+  );
   assert.equal(await readlink(path.join(f.root, 'staging', 'current')), 'releases/1.0.0');
-  assert.equal(await readFile(path.join(f.root, 'staging', 'current', 'index.js'), 'utf8'), 'export const version = 1;\n');
+  assert.equal(
+    await readFile(path.join(f.root, 'staging', 'current', 'index.js'), 'utf8'),
+    'export const version = 1;\n',
+  );
 
   await writeFile(path.join(f.source, 'index.js'), 'export const version = 2;\n');
   const v2 = await rm1.publish({ source: f.source, target: 'staging' });
   assert.match(v2.version, /^\d{8}T\d{6}Z-[0-9a-f]{8}$/);
   assert.equal(v2.previous, '1.0.0');
   assert.equal(await rm1.current('staging'), v2.version);
-  assert.equal(await readFile(path.join(f.root, 'staging', 'current', 'index.js'), 'utf8'), 'export const version = 2;\n');
+  assert.equal(
+    await readFile(path.join(f.root, 'staging', 'current', 'index.js'), 'utf8'),
+    'export const version = 2;\n',
+  );
   assert.deepEqual(
     (await rm1.list('staging')).map((r) => [r.version, r.current, r.files]),
     [
@@ -73,7 +95,10 @@ test('releases: publish copies, writes a manifest and switches current; rollback
 
   assert.deepEqual(await rm1.rollback('staging'), { from: v2.version, to: '1.0.0' });
   assert.equal(await rm1.current('staging'), '1.0.0');
-  assert.equal(await readFile(path.join(f.root, 'staging', 'current', 'index.js'), 'utf8'), 'export const version = 1;\n');
+  assert.equal(
+    await readFile(path.join(f.root, 'staging', 'current', 'index.js'), 'utf8'),
+    'export const version = 1;\n',
+  );
   await assert.rejects(rm1.rollback('staging'), code('NO_PREVIOUS_RELEASE'));
   assert.deepEqual(await rm1.activate('staging', v2.version), { from: '1.0.0', to: v2.version });
 
@@ -88,16 +113,39 @@ test('releases: refuses duplicate versions, bad names, bad targets and bad sourc
   const f = await fixture(t);
   const mgr = new ReleaseManager(f.root, { sourceRoot: f.base });
   await mgr.publish({ source: f.source, target: 'production', version: 'v1' });
-  await assert.rejects(mgr.publish({ source: f.source, target: 'production', version: 'v1' }), code('VERSION_EXISTS'));
+  await assert.rejects(
+    mgr.publish({ source: f.source, target: 'production', version: 'v1' }),
+    code('VERSION_EXISTS'),
+  );
   for (const version of ['../evil', 'a/b', '.hidden', '', 'x'.repeat(65), 'semi;colon']) {
-    await assert.rejects(mgr.publish({ source: f.source, target: 'production', version }), code('INVALID_VERSION'));
+    await assert.rejects(
+      mgr.publish({ source: f.source, target: 'production', version }),
+      code('INVALID_VERSION'),
+    );
   }
-  await assert.rejects(mgr.publish({ source: f.source, target: 'prod' as never }), code('INVALID_TARGET'));
+  await assert.rejects(
+    mgr.publish({ source: f.source, target: 'prod' as never }),
+    code('INVALID_TARGET'),
+  );
   await assert.rejects(mgr.list('../x' as never), code('INVALID_TARGET'));
-  await assert.rejects(mgr.publish({ source: path.join(f.base, 'missing'), target: 'staging' }), code('SOURCE_INVALID'));
-  await assert.rejects(mgr.publish({ source: path.join(f.source, 'index.js'), target: 'staging' }), code('SOURCE_INVALID'));
-  await assert.rejects(mgr.publish({ source: os.tmpdir(), target: 'staging' }), code('SOURCE_INVALID'), 'outside sourceRoot');
-  await assert.rejects(mgr.publish({ source: f.root, target: 'staging' }), code('SOURCE_INVALID'), 'the releases root itself');
+  await assert.rejects(
+    mgr.publish({ source: path.join(f.base, 'missing'), target: 'staging' }),
+    code('SOURCE_INVALID'),
+  );
+  await assert.rejects(
+    mgr.publish({ source: path.join(f.source, 'index.js'), target: 'staging' }),
+    code('SOURCE_INVALID'),
+  );
+  await assert.rejects(
+    mgr.publish({ source: os.tmpdir(), target: 'staging' }),
+    code('SOURCE_INVALID'),
+    'outside sourceRoot',
+  );
+  await assert.rejects(
+    mgr.publish({ source: f.root, target: 'staging' }),
+    code('SOURCE_INVALID'),
+    'the releases root itself',
+  );
   await assert.rejects(mgr.activate('production', 'v9'), code('UNKNOWN_VERSION'));
   await assert.rejects(mgr.manifest('production', 'v9'), code('UNKNOWN_VERSION'));
   const empty = path.join(f.base, 'empty');
@@ -112,7 +160,11 @@ test('releases: refuses duplicate versions, bad names, bad targets and bad sourc
 test('releases: symlinks in the source are not copied', async (t) => {
   const f = await fixture(t, 1);
   await symlink('/etc/hostname', path.join(f.source, 'link-out'));
-  const r = await new ReleaseManager(f.root).publish({ source: f.source, target: 'staging', version: 's1' });
+  const r = await new ReleaseManager(f.root).publish({
+    source: f.source,
+    target: 'staging',
+    version: 's1',
+  });
   assert.ok(!r.manifest.files.some((x) => x.path === 'link-out'));
   assert.ok(!(await readdir(r.path)).includes('link-out'));
 });
@@ -139,16 +191,26 @@ test('releases: an abort mid-copy leaves no partial release and keeps current', 
     code('ABORTED'),
   );
   assert.equal(copiedWhenAborted, 2);
-  assert.deepEqual(await readdir(path.join(f.root, 'staging', 'releases')), ['good'], 'no temp dir, no half release');
+  assert.deepEqual(
+    await readdir(path.join(f.root, 'staging', 'releases')),
+    ['good'],
+    'no temp dir, no half release',
+  );
   assert.equal(await mgr.current('staging'), 'good');
   assert.deepEqual(
     (await mgr.list('staging')).map((r) => r.version),
     ['good'],
   );
-  await assert.rejects(mgr.publish({ source: f.source, target: 'staging', signal: AbortSignal.abort() }), code('ABORTED'));
+  await assert.rejects(
+    mgr.publish({ source: f.source, target: 'staging', signal: AbortSignal.abort() }),
+    code('ABORTED'),
+  );
   assert.deepEqual(await readdir(path.join(f.root, 'staging', 'releases')), ['good']);
   // The aborted version name was never taken.
-  assert.equal((await mgr.publish({ source: f.source, target: 'staging', version: 'half' })).version, 'half');
+  assert.equal(
+    (await mgr.publish({ source: f.source, target: 'staging', version: 'half' })).version,
+    'half',
+  );
 });
 
 test('releases: concurrent publishes on one manager are serialized', async (t) => {
@@ -164,5 +226,8 @@ test('releases: concurrent publishes on one manager are serialized', async (t) =
     ['fulfilled', 'rejected', 'fulfilled'],
   );
   assert.equal(await mgr.current('staging'), 'other');
-  assert.deepEqual((await readdir(path.join(f.root, 'staging', 'releases'))).sort(), ['other', 'same']);
+  assert.deepEqual((await readdir(path.join(f.root, 'staging', 'releases'))).sort(), [
+    'other',
+    'same',
+  ]);
 });

@@ -40,7 +40,9 @@ function bigSource(bytes: number): string {
 const BIG = bigSource(400_000);
 
 /** A code-reviewer alone on 127.0.0.1:0 with the given options. */
-async function reviewer(opts: Omit<CodeReviewerOptions, 'workspaceRoot'>): Promise<{ server: AgentServer; url: string }> {
+async function reviewer(
+  opts: Omit<CodeReviewerOptions, 'workspaceRoot'>,
+): Promise<{ server: AgentServer; url: string }> {
   const server = createAgentServer({
     card: (o) => codeReviewerCard({ baseUrl: o, bindings: ['JSONRPC'] }),
     executor: codeReviewerExecutor({ workspaceRoot: samples, ...opts }),
@@ -81,8 +83,17 @@ test('code-reviewer: while a big review runs, another agent of the process answe
   let card: Promise<void> | undefined;
   const res = await fetch(endpoint(f, 'code-reviewer', 'JSONRPC'), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', accept: 'text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: send([{ text: BIG, filename: 'big.ts' }]) }),
+    headers: {
+      'content-type': 'application/json',
+      'a2a-version': '1.0',
+      accept: 'text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendStreamingMessage',
+      params: send([{ text: BIG, filename: 'big.ts' }]),
+    }),
     signal: AbortSignal.timeout(BOUND_MS),
   });
   const decoder = new TextDecoder();
@@ -93,13 +104,22 @@ test('code-reviewer: while a big review runs, another agent of the process answe
     buffer += decoder.decode(chunk, { stream: true });
     let cut = buffer.indexOf('\n\n');
     while (cut !== -1) {
-      const data = buffer.slice(0, cut).split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('');
+      const data = buffer
+        .slice(0, cut)
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5))
+        .join('');
       buffer = buffer.slice(cut + 2);
       cut = buffer.indexOf('\n\n');
-      const state: string | undefined = data ? JSON.parse(data).result?.statusUpdate?.status?.state : undefined;
+      const state: string | undefined = data
+        ? JSON.parse(data).result?.statusUpdate?.status?.state
+        : undefined;
       if (state === 'TASK_STATE_WORKING' && !card) {
         // The review is under way: ask the deployer (same process) for its card.
-        card = fetch(`${f.kit.agents.deployer.origin}/.well-known/agent-card.json`, { signal: AbortSignal.timeout(BOUND_MS) })
+        card = fetch(`${f.kit.agents.deployer.origin}/.well-known/agent-card.json`, {
+          signal: AbortSignal.timeout(BOUND_MS),
+        })
           .then((r) => r.json())
           .then(() => void order.push('deployer card'));
       }
@@ -115,39 +135,73 @@ test('review: over its time budget the worker is stopped and the task fails sayi
   const pool = new ReviewPool({ timeBudgetMs: 300, maxConcurrent: 1 });
   t.after(() => pool.close());
   await pool.warmUp();
-  await assert.rejects(reviewFiles([{ path: 'big.ts', content: BIG }], { pool }), (err: unknown) => {
-    assert.ok(err instanceof ReviewError);
-    assert.equal(err.code, 'TIMEOUT');
-    assert.match(err.message, /did not finish within its time budget of 0\.3 s/);
-    return true;
-  });
+  await assert.rejects(
+    reviewFiles([{ path: 'big.ts', content: BIG }], { pool }),
+    (err: unknown) => {
+      assert.ok(err instanceof ReviewError);
+      assert.equal(err.code, 'TIMEOUT');
+      assert.match(err.message, /did not finish within its time budget of 0\.3 s/);
+      return true;
+    },
+  );
   const { server, url } = await reviewer({ pool });
   t.after(() => server.close(1000));
   const task = await sendMessage(url, [{ text: BIG, filename: 'big.ts' }]);
   assert.equal(task.status.state, 'TASK_STATE_FAILED');
-  assert.match(statusText(task), /The review of 1 file\(s\) stopped: the review did not finish within its time budget of 0\.3 s/);
+  assert.match(
+    statusText(task),
+    /The review of 1 file\(s\) stopped: the review did not finish within its time budget of 0\.3 s/,
+  );
   // The stopped workers are gone; a fresh one starts and gets ready.
   assert.deepEqual(pool.load, { running: 0, queued: 0 });
   await pool.warmUp();
 });
 
 test('review: size and count limits are refused up front with the limit in the message', async (t) => {
-  assert.deepEqual({ ...DEFAULT_REVIEW_LIMITS }, { maxFiles: 500, maxFileBytes: 1_000_000, maxTotalBytes: 4_000_000 });
-  const limited = (e: RegExp) => (err: unknown) => err instanceof WorkspaceError && err.code === 'LIMIT_EXCEEDED' && e.test(err.message);
-  const file = (n: number, bytes: number) => ({ path: `f${n}.ts`, content: `//${'x'.repeat(bytes - 3)}\n` });
-  await assert.rejects(reviewFiles([file(1, 1_001)], { limits: { maxFileBytes: 1_000 } }), limited(/"f1\.ts" is 1,001 bytes; the reviewer accepts at most 1,000 bytes per file/));
-  await assert.rejects(reviewFiles([file(1, 10), file(2, 10), file(3, 10)], { limits: { maxFiles: 2 } }), limited(/3 files sent; the reviewer accepts at most 2 files/));
-  await assert.rejects(reviewFiles([file(1, 900), file(2, 900)], { limits: { maxTotalBytes: 1_500 } }), limited(/exceed 1,500 bytes together/));
-  await assert.rejects(reviewFiles([file(1, DEFAULT_REVIEW_LIMITS.maxFileBytes + 1)]), limited(/at most 1,000,000 bytes per file/));
-  await assert.rejects(reviewDirectory(samples, 'change-ok', { limits: { maxFiles: 2 } }), limited(/"change-ok" holds more than 2 files/));
-  await assert.rejects(reviewDirectory(samples, 'change-ok', { limits: { maxFileBytes: 100 } }), limited(/accepts at most 100 bytes per file/));
+  assert.deepEqual(
+    { ...DEFAULT_REVIEW_LIMITS },
+    { maxFiles: 500, maxFileBytes: 1_000_000, maxTotalBytes: 4_000_000 },
+  );
+  const limited = (e: RegExp) => (err: unknown) =>
+    err instanceof WorkspaceError && err.code === 'LIMIT_EXCEEDED' && e.test(err.message);
+  const file = (n: number, bytes: number) => ({
+    path: `f${n}.ts`,
+    content: `//${'x'.repeat(bytes - 3)}\n`,
+  });
+  await assert.rejects(
+    reviewFiles([file(1, 1_001)], { limits: { maxFileBytes: 1_000 } }),
+    limited(/"f1\.ts" is 1,001 bytes; the reviewer accepts at most 1,000 bytes per file/),
+  );
+  await assert.rejects(
+    reviewFiles([file(1, 10), file(2, 10), file(3, 10)], { limits: { maxFiles: 2 } }),
+    limited(/3 files sent; the reviewer accepts at most 2 files/),
+  );
+  await assert.rejects(
+    reviewFiles([file(1, 900), file(2, 900)], { limits: { maxTotalBytes: 1_500 } }),
+    limited(/exceed 1,500 bytes together/),
+  );
+  await assert.rejects(
+    reviewFiles([file(1, DEFAULT_REVIEW_LIMITS.maxFileBytes + 1)]),
+    limited(/at most 1,000,000 bytes per file/),
+  );
+  await assert.rejects(
+    reviewDirectory(samples, 'change-ok', { limits: { maxFiles: 2 } }),
+    limited(/"change-ok" holds more than 2 files/),
+  );
+  await assert.rejects(
+    reviewDirectory(samples, 'change-ok', { limits: { maxFileBytes: 100 } }),
+    limited(/accepts at most 100 bytes per file/),
+  );
 
   // Through the agent: a REJECTED task whose message names the limit.
   const { server, url } = await reviewer({ limits: { maxFileBytes: 1_000 } });
   t.after(() => server.close(1000));
   const task = await sendMessage(url, [{ text: 'x'.repeat(2_000), filename: 'big.ts' }]);
   assert.equal(task.status.state, 'TASK_STATE_REJECTED');
-  assert.match(statusText(task), /Cannot review 1 file\(s\): file "big\.ts" is 2,000 bytes; the reviewer accepts at most 1,000 bytes per file/);
+  assert.match(
+    statusText(task),
+    /Cannot review 1 file\(s\): file "big\.ts" is 2,000 bytes; the reviewer accepts at most 1,000 bytes per file/,
+  );
 });
 
 test('review: a full pool answers BUSY at once; aborting stops queued and running reviews', async (t) => {
@@ -158,12 +212,18 @@ test('review: a full pool answers BUSY at once; aborting stops queued and runnin
   const running = reviewFiles([{ path: 'a.ts', content: BIG }], { pool, signal: a.signal });
   const queued = reviewFiles([{ path: 'b.ts', content: BIG }], { pool, signal: b.signal });
   assert.deepEqual(pool.load, { running: 0, queued: 2 }, 'the worker is still starting');
-  await assert.rejects(reviewFiles([{ path: 'c.ts', content: 'export {};\n' }], { pool }), (err: unknown) => {
-    assert.ok(err instanceof ReviewError);
-    assert.equal(err.code, 'BUSY');
-    assert.match(err.message, /the code reviewer is busy \(0 review\(s\) running, 2 waiting, limit 1 \+ 1\); try again later/);
-    return true;
-  });
+  await assert.rejects(
+    reviewFiles([{ path: 'c.ts', content: 'export {};\n' }], { pool }),
+    (err: unknown) => {
+      assert.ok(err instanceof ReviewError);
+      assert.equal(err.code, 'BUSY');
+      assert.match(
+        err.message,
+        /the code reviewer is busy \(0 review\(s\) running, 2 waiting, limit 1 \+ 1\); try again later/,
+      );
+      return true;
+    },
+  );
 
   // Through the agent: REJECTED with the same explanation.
   const { server, url } = await reviewer({ pool });
@@ -205,25 +265,43 @@ test('review: imports and references outside the reviewed files are refused, and
   assert.ok(!/TS2305|TS2339[^}]*secret/.test(text), 'no outside module is loaded');
   const at = (line: number) => r.findings.filter((f) => f.line === line).map((f) => f.rule);
   assert.deepEqual(at(1), ['TS6053'], 'the reference to an outside file is "not found"');
-  for (const line of [2, 3, 4, 5, 6, 7]) assert.deepEqual(at(line), ['TS2307'], `line ${line}: ${lines[line - 1]}`);
-  const message = (line: number) => r.findings.find((f) => f.line === line)!.message.replace(outside, '<dir>');
-  assert.equal(message(2).replace('secret', 'X'), message(3).replace('absent', 'X'), 'an existing and an absent file answer alike');
+  for (const line of [2, 3, 4, 5, 6, 7])
+    assert.deepEqual(at(line), ['TS2307'], `line ${line}: ${lines[line - 1]}`);
+  const message = (line: number) =>
+    r.findings.find((f) => f.line === line)!.message.replace(outside, '<dir>');
+  assert.equal(
+    message(2).replace('secret', 'X'),
+    message(3).replace('absent', 'X'),
+    'an existing and an absent file answer alike',
+  );
   assert.equal(message(4).replace('lib', 'X'), message(5).replace('absent', 'X'));
   // Imports among the reviewed files still resolve: the own JSON's keys are known.
-  assert.match(r.findings.find((f) => f.line === 9 && f.rule === 'TS2339')?.message ?? '', /'missing' does not exist on type '\{ ownKey: number; \}'/);
-  assert.ok(r.findings.some((f) => f.line === 9 && /Cannot find name 'leaked'/.test(f.message)), 'the outside file did not join the program');
+  assert.match(
+    r.findings.find((f) => f.line === 9 && f.rule === 'TS2339')?.message ?? '',
+    /'missing' does not exist on type '\{ ownKey: number; \}'/,
+  );
+  assert.ok(
+    r.findings.some((f) => f.line === 9 && /Cannot find name 'leaked'/.test(f.message)),
+    'the outside file did not join the program',
+  );
 });
 
 test('review: input the compiler chokes on fails clearly, and the worker keeps serving', async (t) => {
   const pool = new ReviewPool({ maxConcurrent: 1 });
   t.after(() => pool.close());
   const deep = `export const x = ${'['.repeat(20_000)}${']'.repeat(20_000)};\n`;
-  await assert.rejects(reviewFiles([{ path: 'deep.ts', content: deep }], { pool }), (err: unknown) => {
-    assert.ok(err instanceof ReviewError);
-    assert.equal(err.code, 'CRASHED');
-    assert.match(err.message, /the compiler could not process this input \(RangeError: Maximum call stack size exceeded\)/);
-    return true;
-  });
+  await assert.rejects(
+    reviewFiles([{ path: 'deep.ts', content: deep }], { pool }),
+    (err: unknown) => {
+      assert.ok(err instanceof ReviewError);
+      assert.equal(err.code, 'CRASHED');
+      assert.match(
+        err.message,
+        /the compiler could not process this input \(RangeError: Maximum call stack size exceeded\)/,
+      );
+      return true;
+    },
+  );
   const ok = await reviewFiles([{ path: 'a.ts', content: 'export const n = 1;\n' }], { pool });
   assert.equal(ok.verdict, 'approve');
 });

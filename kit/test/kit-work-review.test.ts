@@ -15,7 +15,10 @@ test('review: a snippet with a type error and a console.log requests changes', a
   assert.deepEqual(r.files, ['snippet.ts']);
   const typeError = r.findings.find((f) => f.code === 2322);
   assert.ok(typeError, 'TS2322 reported');
-  assert.deepEqual([typeError.file, typeError.line, typeError.column, typeError.severity, typeError.rule], ['snippet.ts', 1, 7, 'error', 'TS2322']);
+  assert.deepEqual(
+    [typeError.file, typeError.line, typeError.column, typeError.severity, typeError.rule],
+    ['snippet.ts', 1, 7, 'error', 'TS2322'],
+  );
   const log = r.findings.find((f) => f.rule === 'no-console');
   assert.ok(log);
   assert.deepEqual([log.line, log.column, log.severity], [2, 1, 'warning']);
@@ -25,7 +28,9 @@ test('review: a snippet with a type error and a console.log requests changes', a
 
 test('review: plain rules (debugger, eval, any, TODO, long lines) with severities', async () => {
   const long = `export const s = '${'x'.repeat(130)}';\n`;
-  const r = await reviewSnippet(`// FIXME: remove the hack\nexport function f(a: any): unknown {\n  debugger;\n  return eval(String(a));\n}\n${long}`);
+  const r = await reviewSnippet(
+    `// FIXME: remove the hack\nexport function f(a: any): unknown {\n  debugger;\n  return eval(String(a));\n}\n${long}`,
+  );
   const byRule = new Map(r.findings.map((f) => [f.rule, f]));
   assert.equal(byRule.get('todo-comment')?.severity, 'info');
   assert.equal(byRule.get('no-explicit-any')?.severity, 'warning');
@@ -38,17 +43,31 @@ test('review: plain rules (debugger, eval, any, TODO, long lines) with severitie
 });
 
 test('review: clean code is approved; warnings alone do not block', async () => {
-  const clean = await reviewSnippet('export function add(a: number, b: number): number {\n  return a + b;\n}\n');
-  assert.deepEqual([clean.verdict, clean.errors, clean.warnings, clean.findings.length], ['approve', 0, 0, 0]);
-  const warned = await reviewSnippet('export function show(x: unknown): void {\n  console.log(x);\n}\n');
+  const clean = await reviewSnippet(
+    'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
+  );
+  assert.deepEqual(
+    [clean.verdict, clean.errors, clean.warnings, clean.findings.length],
+    ['approve', 0, 0, 0],
+  );
+  const warned = await reviewSnippet(
+    'export function show(x: unknown): void {\n  console.log(x);\n}\n',
+  );
   assert.equal(warned.verdict, 'approve');
   assert.equal(warned.warnings, 1);
 });
 
 test('review: JavaScript is checked through JSDoc, and files see each other in one program', async () => {
   const files = [
-    { path: 'src/lib.js', content: '/** @param {number} n @returns {number} */\nexport function twice(n) {\n  return n * 2;\n}\n' },
-    { path: 'src/use.ts', content: "import { twice } from './lib.js';\nexport const bad: string = twice(2);\n" },
+    {
+      path: 'src/lib.js',
+      content:
+        '/** @param {number} n @returns {number} */\nexport function twice(n) {\n  return n * 2;\n}\n',
+    },
+    {
+      path: 'src/use.ts',
+      content: "import { twice } from './lib.js';\nexport const bad: string = twice(2);\n",
+    },
     { path: 'src/implicit.js', content: 'export function f(x) {\n  return x;\n}\n' },
     { path: 'package.json', content: '{"type":"module"}' },
   ];
@@ -68,7 +87,10 @@ test('review: JavaScript is checked through JSDoc, and files see each other in o
 });
 
 test('review: node built-ins and globals type-check (node:test, process)', async () => {
-  const r = await reviewSnippet("import { test } from 'node:test';\ntest('x', () => {\n  process.exitCode = 0;\n});\n", 'a.test.js');
+  const r = await reviewSnippet(
+    "import { test } from 'node:test';\ntest('x', () => {\n  process.exitCode = 0;\n});\n",
+    'a.test.js',
+  );
   assert.deepEqual(r.findings, []);
 });
 
@@ -77,10 +99,20 @@ test('review: change-ok sample is approved with no errors, streamed file by file
   const r = await reviewDirectory(samples, 'change-ok', { onFile: (f) => void seen.push(f.file) });
   assert.equal(r.verdict, 'approve');
   assert.equal(r.errors, 0);
-  assert.deepEqual(seen, ['src/index.js', 'src/math.js', 'src/text.js', 'test/math.test.js', 'test/text.test.js']);
+  assert.deepEqual(seen, [
+    'src/index.js',
+    'src/math.js',
+    'src/text.js',
+    'test/math.test.js',
+    'test/text.test.js',
+  ]);
   assert.deepEqual(r.files, seen);
   const broken = await reviewDirectory(samples, 'change-broken');
-  assert.equal(broken.verdict, 'approve', 'the regressions are behavioural, so only the tests catch them');
+  assert.equal(
+    broken.verdict,
+    'approve',
+    'the regressions are behavioural, so only the tests catch them',
+  );
 });
 
 test('review: directory confinement and input validation', async (t) => {
@@ -99,7 +131,10 @@ test('review: directory confinement and input validation', async (t) => {
     ['nope', 'NOT_FOUND'],
     ['.', 'INVALID_INPUT'],
   ] as const) {
-    await assert.rejects(reviewDirectory(ws, dir), (err: unknown) => err instanceof WorkspaceError && err.code === code);
+    await assert.rejects(
+      reviewDirectory(ws, dir),
+      (err: unknown) => err instanceof WorkspaceError && err.code === code,
+    );
   }
   await assert.rejects(reviewFiles([{ path: '../x.ts', content: '' }]), /must be relative/);
   await assert.rejects(reviewFiles([{ path: '/abs.ts', content: '' }]), WorkspaceError);
@@ -110,7 +145,9 @@ test('review: directory confinement and input validation', async (t) => {
     ]),
     /listed twice/,
   );
-  await assert.rejects(reviewSnippet('export {};', 'a.ts', { signal: AbortSignal.abort() }), { name: 'AbortError' });
+  await assert.rejects(reviewSnippet('export {};', 'a.ts', { signal: AbortSignal.abort() }), {
+    name: 'AbortError',
+  });
 });
 
 test('review: top-level names in separate scripts do not clash, and empty input is refused', async () => {

@@ -30,7 +30,10 @@ function alive(pid: number): boolean {
   }
 }
 
-async function until(check: () => boolean | Promise<boolean>, boundMs = BOUND_MS): Promise<boolean> {
+async function until(
+  check: () => boolean | Promise<boolean>,
+  boundMs = BOUND_MS,
+): Promise<boolean> {
   const deadline = Date.now() + boundMs;
   for (let i = 0; i < 10_000 && Date.now() < deadline; i += 1) {
     if (await check()) return true;
@@ -70,11 +73,27 @@ test('kill -9 of the agents process: its test processes die and the run folder i
   const pidFile = path.join(dir, 'pids');
   const ws = await hangingWorkspace(dir, pidFile);
   let pids: number[] = [];
-  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp, DEPLOYER_TOKEN: 'kill9-token-0123456789abcdef', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TMPDIR: tmp,
+    DEPLOYER_TOKEN: 'kill9-token-0123456789abcdef',
+    LOG_LEVEL: 'warn',
+  };
   delete env.NODE_TEST_CONTEXT;
   const agents = spawn(
     process.execPath,
-    ['--import', 'tsx', 'kit/src/cli/agents.ts', '--ports', '0,0,0', '--work-dir', path.join(dir, 'work'), '--workspace', ws, '--memory'],
+    [
+      '--import',
+      'tsx',
+      'kit/src/cli/agents.ts',
+      '--ports',
+      '0,0,0',
+      '--work-dir',
+      path.join(dir, 'work'),
+      '--workspace',
+      ws,
+      '--memory',
+    ],
     { env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   t.after(async () => {
@@ -86,7 +105,10 @@ test('kill -9 of the agents process: its test processes die and the run folder i
   let err = '';
   agents.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
   agents.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
-  assert.ok(await until(() => out.includes('Press Ctrl-C') || agents.exitCode !== null, READY_MS), `the agents did not come up:\n${out}\n${err}`);
+  assert.ok(
+    await until(() => out.includes('Press Ctrl-C') || agents.exitCode !== null, READY_MS),
+    `the agents did not come up:\n${out}\n${err}`,
+  );
   const origin = /test-runner\s+\S+\s+\(listening on (\S+)\)/.exec(out)?.[1];
   assert.ok(origin, out);
 
@@ -97,27 +119,45 @@ test('kill -9 of the agents process: its test processes die and the run folder i
       jsonrpc: '2.0',
       id: 1,
       method: 'SendMessage',
-      params: { message: { messageId: 'kill9-run', role: 'ROLE_USER', parts: [{ text: 'run tests in hang' }] }, configuration: { returnImmediately: true } },
+      params: {
+        message: {
+          messageId: 'kill9-run',
+          role: 'ROLE_USER',
+          parts: [{ text: 'run tests in hang' }],
+        },
+        configuration: { returnImmediately: true },
+      },
     }),
     signal: AbortSignal.timeout(BOUND_MS),
   });
   assert.equal(r.status, 200);
-  assert.ok(await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').split(' ').length === 2), `the hanging test never started:\n${err}`);
+  assert.ok(
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').split(' ').length === 2),
+    `the hanging test never started:\n${err}`,
+  );
   pids = readFileSync(pidFile, 'utf8').split(' ').map(Number);
   assert.ok(pids.every(alive), 'the test process and its grandchild run');
   assert.equal((await runFolders(tmp)).length, 1, 'the run has its temporary folder');
 
   agents.kill('SIGKILL');
-  assert.ok(await until(() => pids.every((p) => !alive(p))), `test processes outlived the agents: ${pids.filter(alive).join(', ')}`);
-  assert.ok(await until(async () => (await runFolders(tmp)).length === 0), `run folders left behind: ${(await runFolders(tmp)).join(', ')}`);
+  assert.ok(
+    await until(() => pids.every((p) => !alive(p))),
+    `test processes outlived the agents: ${pids.filter(alive).join(', ')}`,
+  );
+  assert.ok(
+    await until(async () => (await runFolders(tmp)).length === 0),
+    `run folders left behind: ${(await runFolders(tmp)).join(', ')}`,
+  );
 });
 
-test('folders left by a crashed owner are removed before the first run; a live owner\'s stay; runs leave none', async (t) => {
+test("folders left by a crashed owner are removed before the first run; a live owner's stay; runs leave none", async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kit-stale-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const tmp = path.join(dir, 'tmp');
   await mkdir(tmp);
-  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
   const deadPid = Number(dead.stdout);
   assert.ok(deadPid > 0 && !alive(deadPid));
   const stale = path.join(tmp, `${RUN_FOLDER_PREFIX}${deadPid}-AbC123`);
@@ -131,15 +171,31 @@ test('folders left by a crashed owner are removed before the first run; a live o
   await writeFile(path.join(ws, 'test', 'ok.test.js'), "require('node:test')('ok', () => {});\n");
   const r = await runTests({ workspaceRoot: ws, target: '.', timeoutMs: BOUND_MS, tempDir: tmp });
   assert.equal(r.passed, 1);
-  assert.deepEqual((await readdir(tmp)).sort(), [path.basename(unrelated), path.basename(liveOwner)].sort());
+  assert.deepEqual(
+    (await readdir(tmp)).sort(),
+    [path.basename(unrelated), path.basename(liveOwner)].sort(),
+  );
 
   // An aborted run removes its folder too.
-  await writeFile(path.join(ws, 'test', 'slow.test.js'), "require('node:test')('slow', () => new Promise((r) => setTimeout(r, 600000)));\n");
+  await writeFile(
+    path.join(ws, 'test', 'slow.test.js'),
+    "require('node:test')('slow', () => new Promise((r) => setTimeout(r, 600000)));\n",
+  );
   const ac = new AbortController();
-  const run = runTests({ workspaceRoot: ws, target: '.', timeoutMs: BOUND_MS, tempDir: tmp, signal: ac.signal, onProgress: (e) => e.kind === 'start' && ac.abort() });
+  const run = runTests({
+    workspaceRoot: ws,
+    target: '.',
+    timeoutMs: BOUND_MS,
+    tempDir: tmp,
+    signal: ac.signal,
+    onProgress: (e) => e.kind === 'start' && ac.abort(),
+  });
   const aborted = await run;
   assert.equal(aborted.canceled, true);
-  assert.deepEqual((await readdir(tmp)).sort(), [path.basename(unrelated), path.basename(liveOwner)].sort());
+  assert.deepEqual(
+    (await readdir(tmp)).sort(),
+    [path.basename(unrelated), path.basename(liveOwner)].sort(),
+  );
 
   // A later sweep leaves a live owner's folder alone.
   assert.deepEqual(await cleanStaleRunFolders(tmp), []);

@@ -65,7 +65,12 @@ test('hangs forever', async () => {
 
 test('run-tests: change-ok sample passes all 8 tests', async () => {
   const events: RunTestsProgress[] = [];
-  const r = await runTests({ workspaceRoot: samples, target: 'change-ok', timeoutMs: 60_000, onProgress: (e) => events.push(e) });
+  const r = await runTests({
+    workspaceRoot: samples,
+    target: 'change-ok',
+    timeoutMs: 60_000,
+    onProgress: (e) => events.push(e),
+  });
   assert.equal(r.passed, 8);
   assert.equal(r.failed, 0);
   assert.equal(r.skipped, 0);
@@ -80,12 +85,22 @@ test('run-tests: change-ok sample passes all 8 tests', async () => {
 });
 
 test('run-tests: change-broken sample reports its two failures', async () => {
-  const r = await runTests({ workspaceRoot: samples, target: path.join(samples, 'change-broken'), timeoutMs: 60_000 });
+  const r = await runTests({
+    workspaceRoot: samples,
+    target: path.join(samples, 'change-broken'),
+    timeoutMs: 60_000,
+  });
   assert.equal(r.passed, 6);
   assert.equal(r.failed, 2);
   assert.equal(r.exitCode, 1);
-  assert.deepEqual(r.failures.map((f) => f.name).sort(), ['clamp keeps values inside the range', 'truncate cuts long text with an ellipsis']);
-  assert.equal(r.failures.find((f) => f.name.startsWith('clamp'))?.file, 'change-broken/test/math.test.js');
+  assert.deepEqual(r.failures.map((f) => f.name).sort(), [
+    'clamp keeps values inside the range',
+    'truncate cuts long text with an ellipsis',
+  ]);
+  assert.equal(
+    r.failures.find((f) => f.name.startsWith('clamp'))?.file,
+    'change-broken/test/math.test.js',
+  );
   assert.ok(r.failures.every((f) => f.message.includes('Expected values to be strictly equal')));
 });
 
@@ -105,9 +120,16 @@ test('parent', async (t) => { await t.test('child', () => {}); });
 `,
   );
   await writeFile(path.join(ws, 'test', 'broken.test.js'), 'this is not javascript (\n');
-  const one = await runTests({ workspaceRoot: ws, target: 'test/mixed.test.js', timeoutMs: 60_000 });
+  const one = await runTests({
+    workspaceRoot: ws,
+    target: 'test/mixed.test.js',
+    timeoutMs: 60_000,
+  });
   assert.deepEqual([one.passed, one.failed, one.skipped], [2, 1, 1]);
-  assert.deepEqual(one.failures.map((f) => [f.name, f.message]), [['inner bad', 'boom']]);
+  assert.deepEqual(
+    one.failures.map((f) => [f.name, f.message]),
+    [['inner bad', 'boom']],
+  );
   const all = await runTests({ workspaceRoot: ws, target: '.', timeoutMs: 60_000 });
   assert.equal(all.failed, 2);
   const load = all.failures.find((f) => f.file === 'test/broken.test.js');
@@ -137,11 +159,14 @@ test('run-tests: refuses targets outside the workspace, missing paths and symlin
     ['.', 'NO_TESTS'],
   ];
   for (const [target, code] of cases) {
-    await assert.rejects(runTests({ workspaceRoot: ws, target, timeoutMs: 5_000 }), (err: unknown) => {
-      assert.ok(err instanceof WorkspaceError, `${target}: ${String(err)}`);
-      assert.equal(err.code, code, `${target}: ${err.message}`);
-      return true;
-    });
+    await assert.rejects(
+      runTests({ workspaceRoot: ws, target, timeoutMs: 5_000 }),
+      (err: unknown) => {
+        assert.ok(err instanceof WorkspaceError, `${target}: ${String(err)}`);
+        assert.equal(err.code, code, `${target}: ${err.message}`);
+        return true;
+      },
+    );
   }
   await assert.rejects(runTests({ workspaceRoot: ws, target: '.', timeoutMs: 0 }), WorkspaceError);
 });
@@ -163,7 +188,10 @@ test('run-tests: timeout kills the whole process group of a hanging run', async 
   assert.equal(r.canceled, false);
   assert.equal(r.exitCode, null);
   assert.ok(pgid !== undefined);
-  assert.ok(await waitFor(async () => !(await groupAlive(pgid as number))), 'process group is gone');
+  assert.ok(
+    await waitFor(async () => !(await groupAlive(pgid as number))),
+    'process group is gone',
+  );
   const pids = (await readFile(path.join(ws, 'pids'), 'utf8')).split(' ').map(Number);
   assert.equal(pids.length, 2, 'the hanging test started (test process and its grandchild)');
 });
@@ -188,9 +216,17 @@ test('run-tests: abort signal cancels the run and kills the process group', asyn
   const r = await run;
   assert.equal(r.canceled, true);
   assert.equal(r.timedOut, false);
-  assert.ok(await waitFor(async () => !(await groupAlive(pgid as number))), 'process group is gone');
+  assert.ok(
+    await waitFor(async () => !(await groupAlive(pgid as number))),
+    'process group is gone',
+  );
 
-  const pre = await runTests({ workspaceRoot: ws, target: 'proj', timeoutMs: 5_000, signal: AbortSignal.abort() });
+  const pre = await runTests({
+    workspaceRoot: ws,
+    target: 'proj',
+    timeoutMs: 5_000,
+    signal: AbortSignal.abort(),
+  });
   assert.equal(pre.canceled, true);
   assert.equal(pre.passed + pre.failed, 0);
 });
@@ -207,14 +243,22 @@ test('run-tests: the env option replaces the environment the tests see', async (
   t.after(() => {
     delete process.env.KIT_SECRET;
   });
-  const r = await runTests({ workspaceRoot: ws, target: 'env.test.mjs', timeoutMs: 60_000, env: { PATH: process.env.PATH, KIT_MARK: 'given' } });
+  const r = await runTests({
+    workspaceRoot: ws,
+    target: 'env.test.mjs',
+    timeoutMs: 60_000,
+    env: { PATH: process.env.PATH, KIT_MARK: 'given' },
+  });
   assert.deepEqual([r.passed, r.failed], [1, 0]);
 });
 
 test('run-tests: a test file named like a node flag is run as a file, not parsed as an option', async (t) => {
   const ws = await mkdtemp(path.join(os.tmpdir(), 'kit-flag-'));
   t.after(() => rm(ws, { recursive: true, force: true }));
-  await writeFile(path.join(ws, '--test-name-pattern=zzz.test.mjs'), "import { test } from 'node:test';\ntest('ran as a file', () => {});\n");
+  await writeFile(
+    path.join(ws, '--test-name-pattern=zzz.test.mjs'),
+    "import { test } from 'node:test';\ntest('ran as a file', () => {});\n",
+  );
   const r = await runTests({ workspaceRoot: ws, target: '.', timeoutMs: 60_000 });
   assert.deepEqual([r.passed, r.failed, r.files], [1, 0, ['--test-name-pattern=zzz.test.mjs']]);
 });

@@ -19,7 +19,12 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
-function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+function json(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
   res.end(JSON.stringify(value));
 }
@@ -48,22 +53,62 @@ export async function startFixture(): Promise<Fixture> {
           res.end();
           return;
         }
-        json(res, 200, { name: 'code-reviewer', capabilities: { streaming: true } }, { ETag: etag, 'Cache-Control': 'max-age=60' });
+        json(
+          res,
+          200,
+          { name: 'code-reviewer', capabilities: { streaming: true } },
+          { ETag: etag, 'Cache-Control': 'max-age=60' },
+        );
       } else if (route === 'POST /a2a/jsonrpc') {
-        const rpc = JSON.parse(body) as { id: unknown; method: string; params?: Record<string, unknown> };
+        const rpc = JSON.parse(body) as {
+          id: unknown;
+          method: string;
+          params?: Record<string, unknown>;
+        };
         const reply = (r: object): void => json(res, 200, { jsonrpc: '2.0', id: rpc.id, ...r });
         if (rpc.method === 'SendMessage') {
           reply({ result: { task: { id: TASK_ID, status: { state: 'TASK_STATE_WORKING' } } } });
         } else if (rpc.method === 'GetTask') {
           polls += 1;
-          reply({ result: { id: rpc.params?.id, status: { state: polls >= 3 ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_WORKING' } } });
+          reply({
+            result: {
+              id: rpc.params?.id,
+              status: { state: polls >= 3 ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_WORKING' },
+            },
+          });
         } else if (rpc.method === 'CreateTaskPushNotificationConfig') {
-          reply({ error: { code: -32003, message: 'Push notifications are not supported',
-            data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED', domain: 'a2a-protocol.org' }] } });
+          reply({
+            error: {
+              code: -32003,
+              message: 'Push notifications are not supported',
+              data: [
+                {
+                  '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+                  reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
+                  domain: 'a2a-protocol.org',
+                },
+              ],
+            },
+          });
         } else if (rpc.method === 'SendStreamingMessage') {
-          const status = (state: string): object => ({ jsonrpc: '2.0', id: rpc.id, result: { statusUpdate: { taskId: STREAM_TASK_ID, status: { state } } } });
-          sse(res, [{ jsonrpc: '2.0', id: rpc.id, result: { task: { id: STREAM_TASK_ID, status: { state: 'TASK_STATE_SUBMITTED' } } } },
-            status('TASK_STATE_WORKING'), status('TASK_STATE_COMPLETED')], true);
+          const status = (state: string): object => ({
+            jsonrpc: '2.0',
+            id: rpc.id,
+            result: { statusUpdate: { taskId: STREAM_TASK_ID, status: { state } } },
+          });
+          sse(
+            res,
+            [
+              {
+                jsonrpc: '2.0',
+                id: rpc.id,
+                result: { task: { id: STREAM_TASK_ID, status: { state: 'TASK_STATE_SUBMITTED' } } },
+              },
+              status('TASK_STATE_WORKING'),
+              status('TASK_STATE_COMPLETED'),
+            ],
+            true,
+          );
         } else {
           reply({ error: { code: -32601, message: 'Method not found' } });
         }
@@ -84,9 +129,10 @@ export async function startFixture(): Promise<Fixture> {
   return {
     port: (server.address() as AddressInfo).port,
     seen,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -97,18 +97,33 @@ test('replays a scenario: Host form, 304, captured ids and headers, SSE, retry, 
     env: { REPLAY_TEST_DIR: 'sample-change' },
   });
   assert.ok(report.passed, formatReport(report));
-  assert.deepEqual(report.exchanges.map((e) => e.status), [200, 304, 200, 200, 200, 200, 302, 200]);
+  assert.deepEqual(
+    report.exchanges.map((e) => e.status),
+    [200, 304, 200, 200, 200, 200, 302, 200],
+  );
   assert.equal(report.exchanges[3]?.attempts, 3);
-  assert.equal(report.exchanges[0]?.request, `GET http://127.0.0.1:${fx.port}/.well-known/agent-card.json`);
+  assert.equal(
+    report.exchanges[0]?.request,
+    `GET http://127.0.0.1:${fx.port}/.well-known/agent-card.json`,
+  );
 
-  const rpc = fx.seen.filter((s) => s.url === '/a2a/jsonrpc').map((s) => ({ s, body: JSON.parse(s.body) as Record<string, any> }));
+  const rpc = fx.seen
+    .filter((s) => s.url === '/a2a/jsonrpc')
+    .map((s) => ({ s, body: JSON.parse(s.body) as Record<string, any> }));
   assert.equal(fx.seen[1]?.headers['if-none-match'], '"card-v1"');
   const send = rpc.find((r) => r.body.method === 'SendMessage');
-  assert.equal(send?.s.headers.authorization, 'Bearer secret-token', 'programmatic variables override file variables');
+  assert.equal(
+    send?.s.headers.authorization,
+    'Bearer secret-token',
+    'programmatic variables override file variables',
+  );
   assert.match(String(send?.body.id), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
   assert.match(send?.body.params.message.parts[0].text, /^run sample-change at \d{10}$/);
   const polls = rpc.filter((r) => r.body.method === 'GetTask');
-  assert.deepEqual(polls.map((r) => r.body.params.id), [TASK_ID, TASK_ID, TASK_ID]);
+  assert.deepEqual(
+    polls.map((r) => r.body.params.id),
+    [TASK_ID, TASK_ID, TASK_ID],
+  );
   const push = rpc.find((r) => r.body.method === 'CreateTaskPushNotificationConfig');
   assert.equal(push?.body.params.taskId, STREAM_TASK_ID);
 });
@@ -158,20 +173,29 @@ POST {{base}}/a2a/jsonrpc
 
 test('failures name the expectation with expected and actual; non-local targets are refused', async () => {
   const report = await replayHttpFile(parseHttpFile(FAILING), {
-    variables: { port: String(fx.port), expectedName: 'test-runner' }, maxBodyBytes: 1000, retryDelayMs: 1,
+    variables: { port: String(fx.port), expectedName: 'test-runner' },
+    maxBodyBytes: 1000,
+    retryDelayMs: 1,
   });
   assert.equal(report.passed, false);
   const [f1, f2, f3, f4, f5, f6, f7, f8] = report.exchanges;
   assert.ok(f1 && f2 && f3 && f4 && f5 && f6 && f7 && f8);
-  assert.deepEqual(f1.failures.map((f) => [f.expectation, f.expected, f.actual]), [
-    ['status 201', '== 201', '200'],
-    ['header Content-Type contains text/html', 'contains "text/html"', '"application/json; charset=utf-8"'],
-    ['body $.name == "deployer"', '== "deployer"', '"code-reviewer"'],
-    ['body $.missing exists', 'present', '(absent)'],
-    ['events count >= 1', '>= 1', '(absent)'],
-    ['body $.name == "test-runner"', '== "test-runner"', '"code-reviewer"'],
-    ['body $.name == "{{nope}}"', undefined, undefined],
-  ]);
+  assert.deepEqual(
+    f1.failures.map((f) => [f.expectation, f.expected, f.actual]),
+    [
+      ['status 201', '== 201', '200'],
+      [
+        'header Content-Type contains text/html',
+        'contains "text/html"',
+        '"application/json; charset=utf-8"',
+      ],
+      ['body $.name == "deployer"', '== "deployer"', '"code-reviewer"'],
+      ['body $.missing exists', 'present', '(absent)'],
+      ['events count >= 1', '>= 1', '(absent)'],
+      ['body $.name == "test-runner"', '== "test-runner"', '"code-reviewer"'],
+      ['body $.name == "{{nope}}"', undefined, undefined],
+    ],
+  );
   assert.equal(f1.failures[6]?.message, 'body $.name == "{{nope}}": undefined variable {{nope}}');
   assert.equal(f1.failures[0]?.line, 4);
   assert.equal(f1.status, 200);
@@ -183,13 +207,22 @@ test('failures name the expectation with expected and actual; non-local targets 
   assert.match(f6.failures[0]?.message ?? '', /^timed out after 1000 ms \(2 events so far/);
   assert.match(f7.failures[0]?.message ?? '', /larger than 1000 bytes/);
   assert.equal(f8.attempts, 2);
-  assert.match(f8.failures[0]?.message ?? '', /still not true after 2 tries: expected == "TASK_STATE_FAILED", actual "TASK_STATE_/);
-  assert.match(formatReport(report), /^✘ f1 · wrong expectations · 200 · line 4: status 201: expected == 201, actual 200; /m);
+  assert.match(
+    f8.failures[0]?.message ?? '',
+    /still not true after 2 tries: expected == "TASK_STATE_FAILED", actual "TASK_STATE_/,
+  );
+  assert.match(
+    formatReport(report),
+    /^✘ f1 · wrong expectations · 200 · line 4: status 201: expected == 201, actual 200; /m,
+  );
 });
 
 test('an undefined variable fails the exchange before anything is sent', async () => {
   fx.seen.length = 0;
-  const report = await replayHttpFile(parseHttpFile('GET http://127.0.0.1:{{port}}/{{missing}}\n'), { variables: { port: String(fx.port) } });
+  const report = await replayHttpFile(
+    parseHttpFile('GET http://127.0.0.1:{{port}}/{{missing}}\n'),
+    { variables: { port: String(fx.port) } },
+  );
   assert.equal(report.exchanges[0]?.failures[0]?.message, 'undefined variable {{missing}}');
   assert.equal(fx.seen.length, 0);
 });

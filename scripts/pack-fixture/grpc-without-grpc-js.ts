@@ -10,7 +10,8 @@ import { createAgentServer, type AgentExecutor } from 'a2a-kit/server';
 import { A2AClient, userMessage } from 'a2a-kit/client';
 import { grpcTransport } from 'a2a-kit/client/grpc';
 
-for (const dep of ['@grpc/grpc-js', 'protobufjs']) assert.throws(() => import.meta.resolve(dep), `this check needs a project without ${dep}`);
+for (const dep of ['@grpc/grpc-js', 'protobufjs'])
+  assert.throws(() => import.meta.resolve(dep), `this check needs a project without ${dep}`);
 
 const shout: AgentExecutor = (ctx, task) => {
   task.addArtifact({ name: 'loud', parts: [{ text: ctx.text.toUpperCase() }] });
@@ -20,12 +21,20 @@ const agent = createAgentServer({
   executor: shout,
   grpc: { port: 0 },
   card: (origin, grpc): AgentCard => ({
-    name: 'shout', description: 'Repeats your text, louder', version: '1.0.0',
+    name: 'shout',
+    description: 'Repeats your text, louder',
+    version: '1.0.0',
     supportedInterfaces: [
       { url: grpc!.url, protocolBinding: 'GRPC', protocolVersion: PROTOCOL_VERSION },
-      { url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_VERSION },
+      {
+        url: `${origin}/a2a/jsonrpc`,
+        protocolBinding: 'JSONRPC',
+        protocolVersion: PROTOCOL_VERSION,
+      },
     ],
-    capabilities: { streaming: true }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+    capabilities: { streaming: true },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
     skills: [{ id: 'shout', name: 'Shout', description: 'Upper-cases text', tags: ['demo'] }],
   }),
 });
@@ -36,12 +45,22 @@ try {
   assert.equal(client.interface.binding, 'GRPC');
   const sent = await client.sendMessage({ message: userMessage('grpc') });
   assert.ok('task' in sent && sent.task.status.state === 'TASK_STATE_COMPLETED');
-  assert.equal(sent.task.artifacts?.[0]?.parts[0] && 'text' in sent.task.artifacts[0].parts[0] ? sent.task.artifacts[0].parts[0].text : '', 'GRPC');
+  assert.equal(
+    sent.task.artifacts?.[0]?.parts[0] && 'text' in sent.task.artifacts[0].parts[0]
+      ? sent.task.artifacts[0].parts[0].text
+      : '',
+    'GRPC',
+  );
   let events = 0;
   for await (const _ of client.sendStreamingMessage({ message: userMessage('stream') })) events++;
   assert.ok(events >= 2, `the stream brought ${events} event(s)`);
-  await assert.rejects(client.getTask('00000000-0000-4000-8000-000000000000'), (e: unknown) => isA2AError(e) && e.kind === 'TaskNotFound');
-  console.log(`grpc-without-grpc-js: ok (serveGrpc and the gRPC client: a task, a stream of ${events} events, TaskNotFound; neither @grpc/grpc-js nor protobufjs is installed)`);
+  await assert.rejects(
+    client.getTask('00000000-0000-4000-8000-000000000000'),
+    (e: unknown) => isA2AError(e) && e.kind === 'TaskNotFound',
+  );
+  console.log(
+    `grpc-without-grpc-js: ok (serveGrpc and the gRPC client: a task, a stream of ${events} events, TaskNotFound; neither @grpc/grpc-js nor protobufjs is installed)`,
+  );
 } finally {
   await agent.close();
 }

@@ -10,9 +10,15 @@ import { A2AClient, userMessage } from 'a2a-kit/client';
 
 const done: AgentExecutor = (ctx, task) => task.complete(`got ${ctx.text}`);
 const card = (origin: string): AgentCard => ({
-  name: 'keeper', description: 'Remembers tasks across restarts', version: '1.0.0',
-  supportedInterfaces: [{ url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-  capabilities: {}, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+  name: 'keeper',
+  description: 'Remembers tasks across restarts',
+  version: '1.0.0',
+  supportedInterfaces: [
+    { url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+  ],
+  capabilities: {},
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
   skills: [{ id: 'keep', name: 'Keep', description: 'Keeps tasks', tags: ['demo'] }],
 });
 
@@ -20,7 +26,9 @@ const dir = mkdtempSync(join(tmpdir(), 'a2a-kit-sqlite-'));
 try {
   const path = join(dir, 'tasks.db');
   const first = createAgentServer({ executor: done, card, store: new SqliteTaskStore({ path }) });
-  const res = await (await A2AClient.connect(await first.listen(0))).sendMessage({ message: userMessage('keep me') });
+  const res = await (
+    await A2AClient.connect(await first.listen(0))
+  ).sendMessage({ message: userMessage('keep me') });
   assert.ok('task' in res && res.task);
   await first.close();
 

@@ -11,14 +11,21 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+const io = {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+};
 main(process.argv.slice(2), io).then(
   (code) => {
     // Exit once stdout is flushed: sockets kept alive by fetch must not hold the shell for seconds.
     process.stdout.write('', () => process.exit(code));
   },
   (err: unknown) => {
-    process.stderr.write(`a2a: unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `a2a: unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

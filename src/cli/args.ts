@@ -39,21 +39,57 @@ export interface ParseSpec {
 
 /** Flags of every command. */
 export const GLOBAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  json: { type: 'boolean', help: 'print JSON for scripts: one document, or one line per event for streams (NDJSON)' },
-  verbose: { type: 'boolean', short: 'v', help: 'print the wire exchanges (requests, answers, card fetch) on stderr' },
-  timeout: { type: 'string', value: 'DURATION', help: 'give up after this long: 30 (seconds), 500ms, 2m, 1h; exit 10' },
+  json: {
+    type: 'boolean',
+    help: 'print JSON for scripts: one document, or one line per event for streams (NDJSON)',
+  },
+  verbose: {
+    type: 'boolean',
+    short: 'v',
+    help: 'print the wire exchanges (requests, answers, card fetch) on stderr',
+  },
+  timeout: {
+    type: 'string',
+    value: 'DURATION',
+    help: 'give up after this long: 30 (seconds), 500ms, 2m, 1h; exit 10',
+  },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'print the version of a2a and of the protocol it speaks' },
 };
 
 /** Flags of the commands that talk to an agent. */
 export const AGENT_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  token: { type: 'string', value: 'TOKEN', help: 'credential for the card\'s bearer / OAuth / API-key scheme (default: $A2A_TOKEN)' },
-  header: { type: 'string', multiple: true, value: '"NAME: VALUE"', help: 'extra request header (repeatable)' },
-  binding: { type: 'string', multiple: true, value: 'BINDING', help: 'accept only these bindings: JSONRPC, HTTP+JSON, GRPC (repeatable or comma-separated); the card\'s order decides among them' },
-  tenant: { type: 'string', value: 'TENANT', help: 'send requests in this tenant instead of the chosen interface\'s' },
-  'trust-jwks': { type: 'string', value: 'FILE|URL', help: 'public keys (a JWKS) trusted to sign agent cards; a card whose signature fails is refused' },
-  'require-signature': { type: 'boolean', help: 'refuse cards that are unsigned or signed by a key not in --trust-jwks' },
+  token: {
+    type: 'string',
+    value: 'TOKEN',
+    help: "credential for the card's bearer / OAuth / API-key scheme (default: $A2A_TOKEN)",
+  },
+  header: {
+    type: 'string',
+    multiple: true,
+    value: '"NAME: VALUE"',
+    help: 'extra request header (repeatable)',
+  },
+  binding: {
+    type: 'string',
+    multiple: true,
+    value: 'BINDING',
+    help: "accept only these bindings: JSONRPC, HTTP+JSON, GRPC (repeatable or comma-separated); the card's order decides among them",
+  },
+  tenant: {
+    type: 'string',
+    value: 'TENANT',
+    help: "send requests in this tenant instead of the chosen interface's",
+  },
+  'trust-jwks': {
+    type: 'string',
+    value: 'FILE|URL',
+    help: 'public keys (a JWKS) trusted to sign agent cards; a card whose signature fails is refused',
+  },
+  'require-signature': {
+    type: 'boolean',
+    help: 'refuse cards that are unsigned or signed by a key not in --trust-jwks',
+  },
 };
 
 type Value = string | boolean | string[] | boolean[] | undefined;
@@ -84,8 +120,17 @@ export class Args {
   /** Every value of a repeatable flag; comma-separated values are split when `split`. */
   list(name: string, split = false): string[] {
     const v = this.#values[name];
-    const all = Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
-    return split ? all.flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean) : all;
+    const all = Array.isArray(v)
+      ? v.filter((x): x is string => typeof x === 'string')
+      : typeof v === 'string'
+        ? [v]
+        : [];
+    return split
+      ? all
+          .flatMap((x) => x.split(','))
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : all;
   }
 
   /** A whole number within bounds, or a usage error naming the flag. */
@@ -93,7 +138,8 @@ export class Args {
     const raw = this.str(name);
     if (raw === undefined) return undefined;
     const n = Number(raw);
-    if (!/^-?\d+$/.test(raw.trim()) || n < min || n > max) throw new UsageError(`--${name} expects a whole number from ${min} to ${max}, got "${raw}"`);
+    if (!/^-?\d+$/.test(raw.trim()) || n < min || n > max)
+      throw new UsageError(`--${name} expects a whole number from ${min} to ${max}, got "${raw}"`);
     return n;
   }
 }
@@ -107,7 +153,14 @@ export function optionsOf(command: ParseSpec): Record<string, OptionSpec> {
 export function parseCommandLine(command: ParseSpec, argv: readonly string[]): Args {
   const known = optionsOf(command);
   const options = Object.fromEntries(
-    Object.entries(known).map(([name, o]) => [name, { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) }]),
+    Object.entries(known).map(([name, o]) => [
+      name,
+      {
+        type: o.type,
+        ...(o.multiple ? { multiple: true } : {}),
+        ...(o.short ? { short: o.short } : {}),
+      },
+    ]),
   );
   let parsed: ReturnType<typeof parseArgs>;
   try {
@@ -120,7 +173,10 @@ export function parseCommandLine(command: ParseSpec, argv: readonly string[]): A
   const n = args.positionals.length;
   const { min, max } = command.positionals;
   if (n < min) throw new UsageError(`a2a ${command.name} needs ${command.usage}`);
-  if (n > max) throw new UsageError(`a2a ${command.name} takes ${command.usage || 'no arguments'}; unexpected "${args.positionals[max]}" (quote text that contains spaces)`);
+  if (n > max)
+    throw new UsageError(
+      `a2a ${command.name} takes ${command.usage || 'no arguments'}; unexpected "${args.positionals[max]}" (quote text that contains spaces)`,
+    );
   return args;
 }
 
@@ -134,7 +190,11 @@ function usageFromParseError(err: unknown, known: string[]): UsageError {
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     const flag = /'(--[^'\s]+)/.exec(message)?.[1];
-    return new UsageError(flag && /argument missing/.test(message) ? `${flag} needs a value` : message.replace(/\.$/, ''));
+    return new UsageError(
+      flag && /argument missing/.test(message)
+        ? `${flag} needs a value`
+        : message.replace(/\.$/, ''),
+    );
   }
   return new UsageError(message);
 }
@@ -142,9 +202,12 @@ function usageFromParseError(err: unknown, known: string[]): UsageError {
 /** `30` (seconds), `500ms`, `30s`, `2m`, `1h` → milliseconds. */
 export function parseDuration(raw: string, flag: string): number {
   const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/i.exec(raw.trim());
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m?.[2] ?? 's').toLowerCase() as 'ms' | 's' | 'm' | 'h'];
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[
+    (m?.[2] ?? 's').toLowerCase() as 'ms' | 's' | 'm' | 'h'
+  ];
   const ms = m ? Number(m[1]) * unit : NaN;
-  if (!(ms > 0) || ms > 2_147_000_000) throw new UsageError(`${flag} expects a duration such as 30, 500ms, 2m or 1h, got "${raw}"`);
+  if (!(ms > 0) || ms > 2_147_000_000)
+    throw new UsageError(`${flag} expects a duration such as 30, 500ms, 2m or 1h, got "${raw}"`);
   return Math.round(ms);
 }
 
@@ -152,6 +215,7 @@ export function parseDuration(raw: string, flag: string): number {
 export function parseHeader(raw: string): [string, string] {
   const at = raw.indexOf(':');
   const name = at > 0 ? raw.slice(0, at).trim() : '';
-  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header expects "Name: value", got "${raw}"`);
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+    throw new UsageError(`--header expects "Name: value", got "${raw}"`);
   return [name, raw.slice(at + 1).trim()];
 }

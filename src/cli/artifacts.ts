@@ -12,14 +12,19 @@ export class ArtifactCollector {
 
   /** Takes the artifacts a task snapshot carries (they replace what was collected under the same id). */
   addTask(task: Task): void {
-    for (const a of task.artifacts ?? []) this.#byId.set(a.artifactId, { ...a, parts: joinTextChunks(a.parts) });
+    for (const a of task.artifacts ?? [])
+      this.#byId.set(a.artifactId, { ...a, parts: joinTextChunks(a.parts) });
   }
 
   /** Applies an artifact event: a new artifact, a replacement, or a chunk appended to an earlier one. */
   addEvent(ev: TaskArtifactUpdateEvent): void {
     const prev = this.#byId.get(ev.artifact.artifactId);
     const parts = ev.append && prev ? [...prev.parts, ...ev.artifact.parts] : ev.artifact.parts;
-    this.#byId.set(ev.artifact.artifactId, { ...prev, ...ev.artifact, parts: joinTextChunks(parts) });
+    this.#byId.set(ev.artifact.artifactId, {
+      ...prev,
+      ...ev.artifact,
+      parts: joinTextChunks(parts),
+    });
   }
 
   /** Everything collected. */
@@ -36,7 +41,13 @@ export function joinTextChunks(parts: readonly Part[]): Part[] {
   const out: Part[] = [];
   for (const part of parts) {
     const last = out[out.length - 1];
-    if (last?.text !== undefined && part.text !== undefined && !last.filename && !part.filename && last.mediaType === part.mediaType) {
+    if (
+      last?.text !== undefined &&
+      part.text !== undefined &&
+      !last.filename &&
+      !part.filename &&
+      last.mediaType === part.mediaType
+    ) {
       out[out.length - 1] = { ...last, text: last.text + part.text };
     } else out.push(part);
   }
@@ -60,14 +71,19 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
 /** A file name that is only a name: no directories, no leading dots, nothing a shell trips on. */
 export function safeName(raw: string | undefined, fallback: string): string {
   const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 100);
+  const clean = base
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(0, 100);
   return clean || fallback;
 }
 
 function extensionOf(part: Part): string {
   if (part.data !== undefined) return '.json';
   if (part.url !== undefined) return '.url';
-  const fromType = part.mediaType ? EXTENSIONS[part.mediaType.split(';')[0]!.trim().toLowerCase()] : undefined;
+  const fromType = part.mediaType
+    ? EXTENSIONS[part.mediaType.split(';')[0]!.trim().toLowerCase()]
+    : undefined;
   return fromType ?? (part.text !== undefined ? '.txt' : '.bin');
 }
 
@@ -79,7 +95,10 @@ function contentOf(part: Part): string | Buffer {
 }
 
 /** Writes every part of every artifact under `dir` (created if needed); returns the paths written. */
-export async function saveArtifacts(dir: string, artifacts: readonly Artifact[]): Promise<string[]> {
+export async function saveArtifacts(
+  dir: string,
+  artifacts: readonly Artifact[],
+): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const used = new Set<string>();
   const written: string[] = [];
@@ -91,7 +110,8 @@ export async function saveArtifacts(dir: string, artifacts: readonly Artifact[])
         ? safeName(part.filename, `${base}${ext}`)
         : `${base}${artifact.parts.length > 1 ? `-${i + 1}` : ''}${ext}`;
       let name = wanted;
-      for (let n = 2; used.has(name.toLowerCase()) && n < 10_000; n++) name = wanted.replace(/(\.[^.]*)?$/, (e) => `-${n}${e}`);
+      for (let n = 2; used.has(name.toLowerCase()) && n < 10_000; n++)
+        name = wanted.replace(/(\.[^.]*)?$/, (e) => `-${n}${e}`);
       used.add(name.toLowerCase());
       const file = path.join(dir, name);
       await writeFile(file, contentOf(part));

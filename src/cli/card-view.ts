@@ -2,7 +2,12 @@
  * `a2a card` as text: who the agent is, its interfaces (with the one this client would choose and
  * why), capabilities, skills, security, signature status and the card's cache headers.
  */
-import { selectInterface, type AgentCard, type CardVerifyResult, type SecurityScheme } from 'a2a-kit/client';
+import {
+  selectInterface,
+  type AgentCard,
+  type CardVerifyResult,
+  type SecurityScheme,
+} from 'a2a-kit/client';
 import { CLI_BINDINGS } from './args.js';
 import type { Palette } from './terminal.js';
 import type { CardResponse } from './verbose.js';
@@ -12,15 +17,23 @@ const row = (label: string, value: string, width = 20) => `  ${label.padEnd(widt
 
 /** The header block: name, version, description, where the card came from. */
 export function identityLines(p: Palette, card: AgentCard, source: string): string[] {
-  const out = [`${p.bold(card.name)} ${card.version}  ${p.dim('—')} ${card.description}`, row('card', source, 10)];
-  if (card.provider) out.push(row('provider', `${card.provider.organization} (${card.provider.url})`, 10));
+  const out = [
+    `${p.bold(card.name)} ${card.version}  ${p.dim('—')} ${card.description}`,
+    row('card', source, 10),
+  ];
+  if (card.provider)
+    out.push(row('provider', `${card.provider.organization} (${card.provider.url})`, 10));
   if (card.documentationUrl) out.push(row('docs', card.documentationUrl, 10));
   if (card.iconUrl) out.push(row('icon', card.iconUrl, 10));
   return out;
 }
 
 /** Each interface, marked `→` where the client would go, with why the others are not used. */
-export function interfaceLines(p: Palette, card: AgentCard, bindings: string[] | undefined): string[] {
+export function interfaceLines(
+  p: Palette,
+  card: AgentCard,
+  bindings: string[] | undefined,
+): string[] {
   const opts = { bindings: bindings ?? CLI_BINDINGS };
   let chosen: { index: number; reason: string } | undefined;
   try {
@@ -28,7 +41,10 @@ export function interfaceLines(p: Palette, card: AgentCard, bindings: string[] |
   } catch {
     chosen = undefined;
   }
-  const out = [p.bold('interfaces') + p.dim('  (→ the one this client uses, in the card\'s order of preference)')];
+  const out = [
+    p.bold('interfaces') +
+      p.dim("  (→ the one this client uses, in the card's order of preference)"),
+  ];
   for (const [i, entry] of card.supportedInterfaces.entries()) {
     let usable = true;
     let why = '';
@@ -44,7 +60,11 @@ export function interfaceLines(p: Palette, card: AgentCard, bindings: string[] |
     const note = chosen?.index === i ? '' : usable ? p.dim('  fallback') : p.dim(`  ${why}`);
     out.push(`  ${mark} ${label.padEnd(20)} ${entry.url}${tenant}${note}`);
   }
-  out.push(chosen ? `  ${p.dim('why:')} ${chosen.reason}` : `  ${p.red('no interface this client speaks')} (${CLI_BINDINGS.join(', ')} at 1.0${bindings ? `, limited by --binding to ${bindings.join(', ')}` : ''})`);
+  out.push(
+    chosen
+      ? `  ${p.dim('why:')} ${chosen.reason}`
+      : `  ${p.red('no interface this client speaks')} (${CLI_BINDINGS.join(', ')} at 1.0${bindings ? `, limited by --binding to ${bindings.join(', ')}` : ''})`,
+  );
   return out;
 }
 
@@ -57,30 +77,45 @@ export function capabilityLines(p: Palette, card: AgentCard): string[] {
   out.push(row('extended card', yesNo(p, c.extendedAgentCard)));
   const ext = c.extensions ?? [];
   out.push(row('extensions', ext.length ? '' : p.dim('none')));
-  for (const e of ext) out.push(`    ${e.uri ?? '?'}${e.required ? p.yellow(' (required)') : ''}${e.description ? p.dim(` — ${e.description}`) : ''}`);
+  for (const e of ext)
+    out.push(
+      `    ${e.uri ?? '?'}${e.required ? p.yellow(' (required)') : ''}${e.description ? p.dim(` — ${e.description}`) : ''}`,
+    );
   return out;
 }
 
 /** Skills with their tags, examples and modes. */
 export function skillLines(p: Palette, card: AgentCard): string[] {
-  const out = [p.bold('skills') + p.dim(`  (default input ${card.defaultInputModes.join(', ') || '-'}; output ${card.defaultOutputModes.join(', ') || '-'})`)];
+  const out = [
+    p.bold('skills') +
+      p.dim(
+        `  (default input ${card.defaultInputModes.join(', ') || '-'}; output ${card.defaultOutputModes.join(', ') || '-'})`,
+      ),
+  ];
   if (card.skills.length === 0) out.push(p.dim('  none'));
   for (const s of card.skills) {
-    out.push(`  ${p.bold(s.id)}  ${s.name}${s.tags.length ? p.dim(`  [${s.tags.join(', ')}]`) : ''}`);
+    out.push(
+      `  ${p.bold(s.id)}  ${s.name}${s.tags.length ? p.dim(`  [${s.tags.join(', ')}]`) : ''}`,
+    );
     out.push(`    ${s.description}`);
     for (const e of s.examples ?? []) out.push(p.dim(`    e.g. "${e}"`));
     if (s.inputModes?.length) out.push(p.dim(`    input ${s.inputModes.join(', ')}`));
     if (s.outputModes?.length) out.push(p.dim(`    output ${s.outputModes.join(', ')}`));
-    if (s.securityRequirements?.length) out.push(p.dim(`    requires ${requirementText(s.securityRequirements)}`));
+    if (s.securityRequirements?.length)
+      out.push(p.dim(`    requires ${requirementText(s.securityRequirements)}`));
   }
   return out;
 }
 
 function schemeText(s: SecurityScheme): string {
-  if ('httpAuthSecurityScheme' in s) return `HTTP ${s.httpAuthSecurityScheme.scheme}${s.httpAuthSecurityScheme.bearerFormat ? ` (${s.httpAuthSecurityScheme.bearerFormat})` : ''}`;
-  if ('apiKeySecurityScheme' in s) return `API key in ${s.apiKeySecurityScheme.location} "${s.apiKeySecurityScheme.name}"`;
-  if ('oauth2SecurityScheme' in s) return `OAuth 2 (${Object.keys(s.oauth2SecurityScheme.flows).join(', ')})`;
-  if ('openIdConnectSecurityScheme' in s) return `OpenID Connect (${s.openIdConnectSecurityScheme.openIdConnectUrl})`;
+  if ('httpAuthSecurityScheme' in s)
+    return `HTTP ${s.httpAuthSecurityScheme.scheme}${s.httpAuthSecurityScheme.bearerFormat ? ` (${s.httpAuthSecurityScheme.bearerFormat})` : ''}`;
+  if ('apiKeySecurityScheme' in s)
+    return `API key in ${s.apiKeySecurityScheme.location} "${s.apiKeySecurityScheme.name}"`;
+  if ('oauth2SecurityScheme' in s)
+    return `OAuth 2 (${Object.keys(s.oauth2SecurityScheme.flows).join(', ')})`;
+  if ('openIdConnectSecurityScheme' in s)
+    return `OpenID Connect (${s.openIdConnectSecurityScheme.openIdConnectUrl})`;
   if ('mtlsSecurityScheme' in s) return 'mutual TLS';
   return 'unknown scheme';
 }
@@ -107,7 +142,11 @@ export function securityLines(p: Palette, card: AgentCard): string[] {
 function signers(card: AgentCard): string[] {
   return (card.signatures ?? []).map((s) => {
     try {
-      const h = JSON.parse(Buffer.from(s.protected, 'base64url').toString('utf8')) as { alg?: string; kid?: string; jku?: string };
+      const h = JSON.parse(Buffer.from(s.protected, 'base64url').toString('utf8')) as {
+        alg?: string;
+        kid?: string;
+        jku?: string;
+      };
       return `${h.alg ?? '?'} kid ${h.kid ?? '?'}${h.jku ? ` (jku ${h.jku})` : ''}`;
     } catch {
       return 'unreadable header';
@@ -116,13 +155,24 @@ function signers(card: AgentCard): string[] {
 }
 
 /** What the signature check said, in words. */
-export function signatureLines(p: Palette, card: AgentCard, result: CardVerifyResult, trusted: boolean): string[] {
+export function signatureLines(
+  p: Palette,
+  card: AgentCard,
+  result: CardVerifyResult,
+  trusted: boolean,
+): string[] {
   const out = [p.bold('signature')];
-  if (result.verified) return [...out, `  ${p.green('✓ verified')}  ${result.alg}, key ${result.kid} (trusted via --trust-jwks)`];
+  if (result.verified)
+    return [
+      ...out,
+      `  ${p.green('✓ verified')}  ${result.alg}, key ${result.kid} (trusted via --trust-jwks)`,
+    ];
   const by = signers(card);
   if (result.reason === 'unsigned') return [...out, `  ${p.dim('unsigned')}`];
   if (result.reason === 'unknown-kid') {
-    const advice = trusted ? 'no key in --trust-jwks has this kid' : 'no trusted keys given; pass --trust-jwks FILE|URL to check it';
+    const advice = trusted
+      ? 'no key in --trust-jwks has this kid'
+      : 'no trusted keys given; pass --trust-jwks FILE|URL to check it';
     return [...out, `  ${p.yellow('signed, not verified')}  ${by.join('; ')} — ${advice}`];
   }
   return [...out, `  ${p.red('✗ does not verify')}  ${result.message}`];
@@ -134,10 +184,29 @@ export function cacheLines(p: Palette, res: CardResponse | undefined): string[] 
   if (!res) return [...out, p.dim('  (no HTTP response recorded)')];
   const names = ['cache-control', 'etag', 'last-modified', 'expires', 'age', 'date'];
   const shown = names.filter((n) => res.headers.get(n) !== null);
-  if (shown.length === 0) out.push(p.dim('  no caching headers: a client falls back to its own default'));
-  for (const n of shown) out.push(row(n.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => `${d}${c.toUpperCase()}`).replace('Etag', 'ETag'), res.headers.get(n)!, 16));
+  if (shown.length === 0)
+    out.push(p.dim('  no caching headers: a client falls back to its own default'));
+  for (const n of shown)
+    out.push(
+      row(
+        n
+          .replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => `${d}${c.toUpperCase()}`)
+          .replace('Etag', 'ETag'),
+        res.headers.get(n)!,
+        16,
+      ),
+    );
   const maxAge = /max-age=(\d+)/i.exec(res.headers.get('cache-control') ?? '')?.[1];
-  const revalidate = res.headers.get('etag') ? 'If-None-Match' : res.headers.get('last-modified') ? 'If-Modified-Since' : undefined;
-  if (maxAge) out.push(p.dim(`  a client may reuse it for ${maxAge} s${revalidate ? `, then revalidate with ${revalidate}` : ''}`));
+  const revalidate = res.headers.get('etag')
+    ? 'If-None-Match'
+    : res.headers.get('last-modified')
+      ? 'If-Modified-Since'
+      : undefined;
+  if (maxAge)
+    out.push(
+      p.dim(
+        `  a client may reuse it for ${maxAge} s${revalidate ? `, then revalidate with ${revalidate}` : ''}`,
+      ),
+    );
   return out;
 }

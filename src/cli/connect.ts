@@ -4,7 +4,13 @@
  * headers, accepted bindings, timeout and `--verbose` interceptors. Only the public client is used.
  */
 import { readFile } from 'node:fs/promises';
-import { A2AClient, discoverAgentCard, type AgentCard, type CardTrust, type ConnectOptions } from 'a2a-kit/client';
+import {
+  A2AClient,
+  discoverAgentCard,
+  type AgentCard,
+  type CardTrust,
+  type ConnectOptions,
+} from 'a2a-kit/client';
 import { grpcTransport } from 'a2a-kit/client/grpc';
 import type { Args } from './args.js';
 import { CLI_BINDINGS, parseHeader } from './args.js';
@@ -15,7 +21,14 @@ import { decisionLog, recordingFetch, wireLog, type CardResponse } from './verbo
 type Jwks = Extract<CardTrust['jwks'], { keys: unknown }>;
 
 /** The bindings this client has a transport for, by the names a user may type. */
-const BINDING_NAMES: Readonly<Record<string, string>> = { JSONRPC: 'JSONRPC', 'JSON-RPC': 'JSONRPC', 'HTTP+JSON': 'HTTP+JSON', REST: 'HTTP+JSON', HTTP: 'HTTP+JSON', GRPC: 'GRPC' };
+const BINDING_NAMES: Readonly<Record<string, string>> = {
+  JSONRPC: 'JSONRPC',
+  'JSON-RPC': 'JSONRPC',
+  'HTTP+JSON': 'HTTP+JSON',
+  REST: 'HTTP+JSON',
+  HTTP: 'HTTP+JSON',
+  GRPC: 'GRPC',
+};
 
 /** One gRPC transport for the whole run: a command that talks to one agent twice shares its connection. */
 const GRPC = { GRPC: grpcTransport() };
@@ -59,10 +72,15 @@ export interface AgentConnection extends DiscoveredAgent {
 }
 
 /** Reads the agent flags (and A2A_TOKEN); throws UsageError for a malformed one. */
-export function agentSettings(args: Args, env: NodeJS.ProcessEnv, timeoutMs: number | undefined): AgentSettings {
+export function agentSettings(
+  args: Args,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number | undefined,
+): AgentSettings {
   const bindings = args.list('binding', true).map((b) => {
     const name = BINDING_NAMES[b.toUpperCase()];
-    if (!name) throw new UsageError(`--binding "${b}": this client speaks ${CLI_BINDINGS.join(', ')}`);
+    if (!name)
+      throw new UsageError(`--binding "${b}": this client speaks ${CLI_BINDINGS.join(', ')}`);
     return name;
   });
   const headers = Object.fromEntries(args.list('header').map(parseHeader));
@@ -73,7 +91,13 @@ export function agentSettings(args: Args, env: NodeJS.ProcessEnv, timeoutMs: num
     headers,
     bindings: bindings.length ? [...new Set(bindings)] : undefined,
     tenant: args.str('tenant'),
-    trust: jwks || requireSignature ? async () => ({ ...(jwks ? { jwks: await loadJwks(jwks, timeoutMs) } : {}), requireSignature }) : undefined,
+    trust:
+      jwks || requireSignature
+        ? async () => ({
+            ...(jwks ? { jwks: await loadJwks(jwks, timeoutMs) } : {}),
+            requireSignature,
+          })
+        : undefined,
     timeoutMs,
     verbose: args.flag('verbose'),
   };
@@ -104,7 +128,13 @@ async function loadJwks(source: string, timeoutMs: number | undefined): Promise<
 }
 
 /** Fetches and validates the card; with `verify`, a signature that fails `--trust-jwks` is an error. */
-export async function discoverAgent(url: string, s: AgentSettings, term: Terminal, signal: AbortSignal, verify: boolean): Promise<DiscoveredAgent> {
+export async function discoverAgent(
+  url: string,
+  s: AgentSettings,
+  term: Terminal,
+  signal: AbortSignal,
+  verify: boolean,
+): Promise<DiscoveredAgent> {
   let response: CardResponse | undefined;
   const trust = s.trust ? await s.trust() : undefined;
   term.waiting(`fetching the card of ${url}`);
@@ -124,13 +154,35 @@ export async function discoverAgent(url: string, s: AgentSettings, term: Termina
 }
 
 /** The client for a discovered agent; throws NO_COMPATIBLE_INTERFACE when the card offers nothing this client speaks. */
-export function clientFor(agent: DiscoveredAgent, s: AgentSettings, term: Terminal): AgentConnection {
+export function clientFor(
+  agent: DiscoveredAgent,
+  s: AgentSettings,
+  term: Terminal,
+): AgentConnection {
   // --tenant overrides the interface's tenant; the client copies the chosen interface's tenant into every request.
-  const card = s.tenant === undefined ? agent.card : { ...agent.card, supportedInterfaces: agent.card.supportedInterfaces.map((i) => ({ ...i, tenant: s.tenant })) };
+  const card =
+    s.tenant === undefined
+      ? agent.card
+      : {
+          ...agent.card,
+          supportedInterfaces: agent.card.supportedInterfaces.map((i) => ({
+            ...i,
+            tenant: s.tenant,
+          })),
+        };
   const options: ConnectOptions = {
     headers: s.headers,
     transports: GRPC,
-    ...(s.token ? { credentials: { bearer: s.token, apiKey: s.token, oauth2: s.token, openIdConnect: s.token } } : {}),
+    ...(s.token
+      ? {
+          credentials: {
+            bearer: s.token,
+            apiKey: s.token,
+            oauth2: s.token,
+            openIdConnect: s.token,
+          },
+        }
+      : {}),
     ...(s.bindings ? { bindings: s.bindings } : {}),
     ...(s.timeoutMs !== undefined ? { timeoutMs: s.timeoutMs } : {}),
     ...(agent.trust ? { trust: agent.trust } : {}),

@@ -25,15 +25,30 @@ export const EXIT = {
 /** The table printed by `a2a --help` and copied in the README. */
 export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [EXIT.OK, 'done (the task completed, or the agent answered with a message)'],
-  [EXIT.ERROR, 'the agent answered with an error (task not found, invalid parameters, …), or an unexpected failure'],
+  [
+    EXIT.ERROR,
+    'the agent answered with an error (task not found, invalid parameters, …), or an unexpected failure',
+  ],
   [EXIT.USAGE, 'usage: unknown command or flag, missing or malformed argument'],
-  [EXIT.UNREACHABLE, 'the agent or its card could not be reached (connection refused, DNS, HTTP 429/5xx, no card)'],
-  [EXIT.BAD_AGENT, 'the card or an answer is unusable: invalid card, rejected signature, no interface this client speaks'],
-  [EXIT.AUTH, 'authentication: credentials missing or refused (401/403), or the task needs authentication'],
+  [
+    EXIT.UNREACHABLE,
+    'the agent or its card could not be reached (connection refused, DNS, HTTP 429/5xx, no card)',
+  ],
+  [
+    EXIT.BAD_AGENT,
+    'the card or an answer is unusable: invalid card, rejected signature, no interface this client speaks',
+  ],
+  [
+    EXIT.AUTH,
+    'authentication: credentials missing or refused (401/403), or the task needs authentication',
+  ],
   [EXIT.TASK_FAILED, 'the task ended FAILED'],
   [EXIT.TASK_CANCELED, 'the task ended CANCELED'],
   [EXIT.TASK_REJECTED, 'the task ended REJECTED'],
-  [EXIT.INPUT_REQUIRED, 'the task waits for input and none could be given (stdin is not a terminal, or --no-input)'],
+  [
+    EXIT.INPUT_REQUIRED,
+    'the task waits for input and none could be given (stdin is not a terminal, or --no-input)',
+  ],
   [EXIT.TIMEOUT, '--timeout passed before the command finished'],
   [EXIT.INTERRUPTED, 'interrupted (Ctrl-C); the task goes on at the agent'],
 ];
@@ -90,34 +105,73 @@ export interface Failure {
 export type StopReason = 'timeout' | 'interrupted' | undefined;
 
 /** Maps anything thrown by a command to its exit code and wording. */
-export function describeFailure(err: unknown, stopped: StopReason, timeoutText: string | undefined): Failure {
-  if (stopped === 'interrupted') return { code: EXIT.INTERRUPTED, message: 'interrupted', hints: [] };
-  if (stopped === 'timeout') return { code: EXIT.TIMEOUT, message: `timed out after ${timeoutText ?? 'the time limit'} (--timeout)`, hints: [] };
-  if (err instanceof CliExit) return { code: err.code, message: err.message, hints: [...err.hints] };
+export function describeFailure(
+  err: unknown,
+  stopped: StopReason,
+  timeoutText: string | undefined,
+): Failure {
+  if (stopped === 'interrupted')
+    return { code: EXIT.INTERRUPTED, message: 'interrupted', hints: [] };
+  if (stopped === 'timeout')
+    return {
+      code: EXIT.TIMEOUT,
+      message: `timed out after ${timeoutText ?? 'the time limit'} (--timeout)`,
+      hints: [],
+    };
+  if (err instanceof CliExit)
+    return { code: err.code, message: err.message, hints: [...err.hints] };
   if (err instanceof UsageError) return { code: EXIT.USAGE, message: err.message, hints: [] };
   if (isA2AError(err)) {
     if (err.kind === 'Unauthenticated' || err.kind === 'PermissionDenied') {
-      const hints = err.kind === 'Unauthenticated' ? ['pass a token with --token (or set A2A_TOKEN); `a2a card URL` shows the schemes the agent accepts'] : [];
-      return { code: EXIT.AUTH, message: `the agent refused the call: ${err.message} (${err.kind})`, hints };
+      const hints =
+        err.kind === 'Unauthenticated'
+          ? [
+              'pass a token with --token (or set A2A_TOKEN); `a2a card URL` shows the schemes the agent accepts',
+            ]
+          : [];
+      return {
+        code: EXIT.AUTH,
+        message: `the agent refused the call: ${err.message} (${err.kind})`,
+        hints,
+      };
     }
     if (err.kind === 'Unavailable') {
-      return { code: EXIT.UNREACHABLE, message: `the agent is temporarily unavailable: ${err.message}`, hints: ['try again in a moment'] };
+      return {
+        code: EXIT.UNREACHABLE,
+        message: `the agent is temporarily unavailable: ${err.message}`,
+        hints: ['try again in a moment'],
+      };
     }
-    return { code: EXIT.ERROR, message: `the agent answered with an error: ${err.message} (${err.kind}, ${err.spec.jsonRpcCode})`, hints: [] };
+    return {
+      code: EXIT.ERROR,
+      message: `the agent answered with an error: ${err.message} (${err.kind}, ${err.spec.jsonRpcCode})`,
+      hints: [],
+    };
   }
   if (isA2AClientError(err)) {
     switch (err.code) {
       case 'NETWORK':
       case 'UNAVAILABLE':
       case 'CARD_FETCH_FAILED':
-        if (err.status === 401 || err.status === 403) return { code: EXIT.AUTH, message: err.message, hints: [] };
+        if (err.status === 401 || err.status === 403)
+          return { code: EXIT.AUTH, message: err.message, hints: [] };
         return { code: EXIT.UNREACHABLE, message: err.message, hints: [] };
       case 'TIMEOUT':
-        return { code: EXIT.TIMEOUT, message: err.message, hints: ['raise the limit with --timeout, e.g. --timeout 2m'] };
+        return {
+          code: EXIT.TIMEOUT,
+          message: err.message,
+          hints: ['raise the limit with --timeout, e.g. --timeout 2m'],
+        };
       case 'INVALID_ARGUMENT':
         return { code: EXIT.USAGE, message: err.message, hints: [] };
       case 'NO_COMPATIBLE_INTERFACE':
-        return { code: EXIT.BAD_AGENT, message: err.message, hints: ['`--binding` limits the bindings this client accepts; drop it to accept every binding this client speaks (JSONRPC, HTTP+JSON, GRPC)'] };
+        return {
+          code: EXIT.BAD_AGENT,
+          message: err.message,
+          hints: [
+            '`--binding` limits the bindings this client accepts; drop it to accept every binding this client speaks (JSONRPC, HTTP+JSON, GRPC)',
+          ],
+        };
       default:
         return { code: EXIT.BAD_AGENT, message: err.message, hints: [] };
     }

@@ -3,7 +3,14 @@
  * GetTask when the agent does not stream, until the task finishes or waits for the caller. Shared
  * by `send` and `subscribe`; what they learn about the task is kept in a {@link TaskTracker}.
  */
-import { isInterrupted, isTerminal, type Message, type StreamResponse, type Task, type TaskState } from 'a2a-kit';
+import {
+  isInterrupted,
+  isTerminal,
+  type Message,
+  type StreamResponse,
+  type Task,
+  type TaskState,
+} from 'a2a-kit';
 import { isA2AError, type A2AClient } from 'a2a-kit/client';
 import { ArtifactCollector, joinTextChunks } from './artifacts.js';
 import type { CommandContext } from './command.js';
@@ -57,21 +64,31 @@ export class TaskTracker {
 
   /** True once the task is final or waits for the caller (nothing more will come without action). */
   get settled(): boolean {
-    return this.reply !== undefined || (this.state !== undefined && (isTerminal(this.state) || isInterrupted(this.state)));
+    return (
+      this.reply !== undefined ||
+      (this.state !== undefined && (isTerminal(this.state) || isInterrupted(this.state)))
+    );
   }
 }
 
 /** Prints one event as a line (or an NDJSON line with `--json`) and feeds the tracker. */
 export function show(ctx: CommandContext, tracker: TaskTracker, ev: StreamResponse): void {
   const again = 'task' in ev && tracker.taskId === ev.task.id;
-  const unchanged = again && ev.task.status.state === tracker.state && textLine(ev.task.status.message?.parts) === textLine(tracker.status?.parts);
+  const unchanged =
+    again &&
+    ev.task.status.state === tracker.state &&
+    textLine(ev.task.status.message?.parts) === textLine(tracker.status?.parts);
   const announce = tracker.apply(ev);
   if (ctx.json) return ctx.term.ndjson(ev);
   const p = ctx.term.out;
   if (announce) ctx.term.line(p.dim(announce));
   // A task already introduced (a follow-up turn) needs only its state, and only if that says something new.
   if (unchanged) return;
-  ctx.term.line(again && 'task' in ev ? statusLine(p, ev.task.status.state, ev.task.status.message) : eventLine(p, ev));
+  ctx.term.line(
+    again && 'task' in ev
+      ? statusLine(p, ev.task.status.state, ev.task.status.message)
+      : eventLine(p, ev),
+  );
 }
 
 /** The spinner's label while waiting for the next event. */
@@ -80,7 +97,12 @@ function waitingLabel(agent: string, tracker: TaskTracker): string {
 }
 
 /** Prints a stream until it ends; the task's state is then in the tracker. */
-export async function consume(ctx: CommandContext, agent: string, tracker: TaskTracker, events: AsyncIterable<StreamResponse>): Promise<void> {
+export async function consume(
+  ctx: CommandContext,
+  agent: string,
+  tracker: TaskTracker,
+  events: AsyncIterable<StreamResponse>,
+): Promise<void> {
   ctx.term.waiting(waitingLabel(agent, tracker));
   try {
     for await (const ev of events) {
@@ -107,13 +129,24 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 /** What a poll shows: the state, the status text and the artifacts (a change in any is worth a line). */
-const fingerprint = (t: Task) => JSON.stringify([t.status.state, textLine(t.status.message?.parts), (t.artifacts ?? []).map((a) => [a.artifactId, a.parts.length])]);
+const fingerprint = (t: Task) =>
+  JSON.stringify([
+    t.status.state,
+    textLine(t.status.message?.parts),
+    (t.artifacts ?? []).map((a) => [a.artifactId, a.parts.length]),
+  ]);
 
 /**
  * Polls GetTask (every 250 ms, slowing to every 2 s) until the task settles, printing each change as a
  * task snapshot event. Ends with the signal (Ctrl-C, --timeout); no other bound, since tasks may run for hours.
  */
-export async function poll(ctx: CommandContext, client: A2AClient, agent: string, tracker: TaskTracker, seen?: Task): Promise<void> {
+export async function poll(
+  ctx: CommandContext,
+  client: A2AClient,
+  agent: string,
+  tracker: TaskTracker,
+  seen?: Task,
+): Promise<void> {
   let last = seen ? fingerprint(seen) : '';
   let delay = 250;
   ctx.term.waiting(waitingLabel(agent, tracker));
@@ -142,20 +175,38 @@ export async function poll(ctx: CommandContext, client: A2AClient, agent: string
 function showChange(ctx: CommandContext, tracker: TaskTracker, task: Task): void {
   const before = new Map(tracker.artifacts.all.map((a) => [a.artifactId, a.parts.length]));
   const p = ctx.term.out;
-  const changed = task.status.state !== tracker.state || textLine(task.status.message?.parts) !== textLine(tracker.status?.parts);
+  const changed =
+    task.status.state !== tracker.state ||
+    textLine(task.status.message?.parts) !== textLine(tracker.status?.parts);
   tracker.apply({ task });
   // Artifacts first: a stream delivers them before the final status, and the transcript should read the same.
   for (const a of task.artifacts ?? []) {
-    if (before.get(a.artifactId) !== joinTextChunks(a.parts).length) ctx.term.line(eventLine(p, { artifactUpdate: { taskId: task.id, contextId: task.contextId, artifact: a } }));
+    if (before.get(a.artifactId) !== joinTextChunks(a.parts).length)
+      ctx.term.line(
+        eventLine(p, {
+          artifactUpdate: { taskId: task.id, contextId: task.contextId, artifact: a },
+        }),
+      );
   }
-  if (changed) ctx.term.line(eventLine(p, { statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } }));
+  if (changed)
+    ctx.term.line(
+      eventLine(p, {
+        statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status },
+      }),
+    );
 }
 
 /**
  * Follows a task that is not settled yet: through SubscribeToTask when the agent streams, else by
  * polling. `seen` is the snapshot already shown.
  */
-export async function follow(ctx: CommandContext, client: A2AClient, agent: string, tracker: TaskTracker, seen?: Task): Promise<void> {
+export async function follow(
+  ctx: CommandContext,
+  client: A2AClient,
+  agent: string,
+  tracker: TaskTracker,
+  seen?: Task,
+): Promise<void> {
   if (tracker.settled || tracker.taskId === undefined) return;
   if (!client.capabilities.streaming) return poll(ctx, client, agent, tracker, seen);
   return subscribe(ctx, client, agent, tracker, {}, seen);
@@ -180,7 +231,14 @@ export async function subscribe(
     tracker.lastEventId = eid;
     options.onEventId?.(eid);
   };
-  const stream = client.subscribeToTask({ id }, { signal: ctx.signal, onEventId, ...(options.lastEventId ? { lastEventId: options.lastEventId } : {}) });
+  const stream = client.subscribeToTask(
+    { id },
+    {
+      signal: ctx.signal,
+      onEventId,
+      ...(options.lastEventId ? { lastEventId: options.lastEventId } : {}),
+    },
+  );
   try {
     await consume(ctx, agent, tracker, skipFirstSnapshot(stream, seen));
   } catch (err) {
@@ -195,7 +253,10 @@ export async function subscribe(
 }
 
 /** A subscription starts with the task as it is now; when that is what was just shown, it is not shown again. */
-async function* skipFirstSnapshot(events: AsyncIterable<StreamResponse>, seen: Task | undefined): AsyncGenerator<StreamResponse> {
+async function* skipFirstSnapshot(
+  events: AsyncIterable<StreamResponse>,
+  seen: Task | undefined,
+): AsyncGenerator<StreamResponse> {
   let first = true;
   for await (const ev of events) {
     const repeat = first && seen && 'task' in ev && fingerprint(ev.task) === fingerprint(seen);

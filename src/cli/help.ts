@@ -22,10 +22,15 @@ export function versionText(): string {
 function flagLines(options: Readonly<Record<string, OptionSpec>>): string[] {
   const rows = Object.entries(options).map(([name, o]) => {
     const flag = `${o.short ? `-${o.short}, ` : ''}--${name}${o.value ? ` ${o.value}` : ''}`;
-    return [flag, `${o.help}${o.multiple && !/repeatable/.test(o.help) ? ' (repeatable)' : ''}`] as const;
+    return [
+      flag,
+      `${o.help}${o.multiple && !/repeatable/.test(o.help) ? ' (repeatable)' : ''}`,
+    ] as const;
   });
   const width = Math.min(30, Math.max(...rows.map(([f]) => f.length)) + 2);
-  return rows.map(([f, h]) => `  ${f.padEnd(width)}${f.length >= width ? `\n  ${''.padEnd(width)}` : ''}${h}`);
+  return rows.map(
+    ([f, h]) => `  ${f.padEnd(width)}${f.length >= width ? `\n  ${''.padEnd(width)}` : ''}${h}`,
+  );
 }
 
 /** The usage line of a command. */
@@ -58,7 +63,7 @@ export function globalHelp(commands: readonly Command[]): string {
     '  NO_COLOR    no colours (colours are only used on a terminal anyway)',
     '',
     'Output: results on stdout (lines, or JSON with --json); progress, notes and errors on stderr.',
-    'Run `a2a <command> --help` for the command\'s own flags and examples.',
+    "Run `a2a <command> --help` for the command's own flags and examples.",
   ].join('\n');
 }
 

@@ -13,31 +13,47 @@ import { didYouMean } from './suggest.js';
 import { Terminal, type CliIO } from './terminal.js';
 
 /** The command named by the first one or two words, and the arguments after it. */
-export function findCommand(argv: readonly string[], commands: readonly Command[] = COMMANDS): { command: Command; rest: string[] } {
+export function findCommand(
+  argv: readonly string[],
+  commands: readonly Command[] = COMMANDS,
+): { command: Command; rest: string[] } {
   const [first = '', second] = argv;
   const two = commands.find((c) => second !== undefined && c.name === `${first} ${second}`);
   if (two) return { command: two, rest: argv.slice(2) };
   const one = commands.find((c) => c.name === first);
   if (one) return { command: one, rest: argv.slice(1) };
-  const group = commands.filter((c) => c.name.startsWith(`${first} `)).map((c) => c.name.slice(first.length + 1));
+  const group = commands
+    .filter((c) => c.name.startsWith(`${first} `))
+    .map((c) => c.name.slice(first.length + 1));
   if (group.length) {
-    const sub = second === undefined || second.startsWith('-') ? '' : ` "${second}"${didYouMean(second, group)}`;
-    throw new UsageError(`a2a ${first} needs a subcommand (${group.join(', ')})${sub ? `; unknown${sub}` : ''}`);
+    const sub =
+      second === undefined || second.startsWith('-')
+        ? ''
+        : ` "${second}"${didYouMean(second, group)}`;
+    throw new UsageError(
+      `a2a ${first} needs a subcommand (${group.join(', ')})${sub ? `; unknown${sub}` : ''}`,
+    );
   }
-  if (first.startsWith('-')) throw new UsageError(`put the command first: a2a <command> [arguments] [flags] (got ${first})`);
+  if (first.startsWith('-'))
+    throw new UsageError(`put the command first: a2a <command> [arguments] [flags] (got ${first})`);
   const names = [...new Set(commands.map((c) => c.name.split(' ')[0]!))];
   throw new UsageError(`unknown command "${first}"${didYouMean(first, names)}`);
 }
 
 /** Runs `a2a` with `argv` (without node and the script); resolves with the exit code. */
-export async function main(argv: readonly string[], io: CliIO, commands: readonly Command[] = COMMANDS): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  io: CliIO,
+  commands: readonly Command[] = COMMANDS,
+): Promise<number> {
   const term = new Terminal(io);
   const write = (s: string) => io.stdout.write(`${s}\n`);
   if (argv.length === 0) {
     io.stderr.write(`${globalHelp(commands)}\n`);
     return EXIT.USAGE;
   }
-  if (argv[0] === '--help' || argv[0] === '-h' || (argv[0] === 'help' && argv.length === 1)) return (write(globalHelp(commands)), EXIT.OK);
+  if (argv[0] === '--help' || argv[0] === '-h' || (argv[0] === 'help' && argv.length === 1))
+    return (write(globalHelp(commands)), EXIT.OK);
   if (argv[0] === '--version') return (write(versionText()), EXIT.OK);
 
   let command: Command | undefined;
@@ -58,13 +74,21 @@ export async function main(argv: readonly string[], io: CliIO, commands: readonl
   }
 }
 
-async function run(command: Command, args: ReturnType<typeof parseCommandLine>, io: CliIO, term: Terminal): Promise<number> {
+async function run(
+  command: Command,
+  args: ReturnType<typeof parseCommandLine>,
+  io: CliIO,
+  term: Terminal,
+): Promise<number> {
   const timeoutText = args.str('timeout');
   const timeoutMs = timeoutText !== undefined ? parseDuration(timeoutText, '--timeout') : undefined;
   const settings = command.agent ? agentSettings(args, io.env, timeoutMs) : undefined;
   const controller = new AbortController();
   let stopped: StopReason;
-  const timer = timeoutMs !== undefined ? setTimeout(() => ((stopped = 'timeout'), controller.abort()), timeoutMs) : undefined;
+  const timer =
+    timeoutMs !== undefined
+      ? setTimeout(() => ((stopped = 'timeout'), controller.abort()), timeoutMs)
+      : undefined;
   let interrupts = 0;
   const onInterrupt = () => {
     // A second Ctrl-C means "now", whatever is still being cleaned up.
@@ -87,7 +111,8 @@ async function run(command: Command, args: ReturnType<typeof parseCommandLine>, 
     settings,
     discover: (url, o) => discoverAgent(url, need(), term, controller.signal, o?.verify ?? false),
     client: (agent) => clientFor(agent, need(), term),
-    connect: async (url) => clientFor(await discoverAgent(url, need(), term, controller.signal, true), need(), term),
+    connect: async (url) =>
+      clientFor(await discoverAgent(url, need(), term, controller.signal, true), need(), term),
   };
   try {
     return await command.run(ctx);
@@ -96,7 +121,8 @@ async function run(command: Command, args: ReturnType<typeof parseCommandLine>, 
     const f = describeFailure(err, stopped, timeoutText);
     term.note(`${term.err.red('a2a:')} ${f.message}`);
     for (const h of f.hints) term.note(term.err.dim(h));
-    if (f.code === EXIT.USAGE) term.note(term.err.dim(`${usageLine(command)}   (a2a ${command.name} --help)`));
+    if (f.code === EXIT.USAGE)
+      term.note(term.err.dim(`${usageLine(command)}   (a2a ${command.name} --help)`));
     return f.code;
   } finally {
     if (timer) clearTimeout(timer);

@@ -39,9 +39,14 @@ export async function filePart(file: string): Promise<Part> {
     if (!s.isFile()) throw new Error('not a regular file');
     size = s.size;
   } catch (err) {
-    throw new UsageError(`--file ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    throw new UsageError(
+      `--file ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+    );
   }
-  if (size > MAX_FILE_BYTES) throw new UsageError(`--file ${file}: ${size} bytes is more than the ${MAX_FILE_BYTES / 1024 / 1024} MiB a message part may carry here`);
+  if (size > MAX_FILE_BYTES)
+    throw new UsageError(
+      `--file ${file}: ${size} bytes is more than the ${MAX_FILE_BYTES / 1024 / 1024} MiB a message part may carry here`,
+    );
   const bytes = await readFile(file);
   const mediaType = TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
   return { raw: bytes.toString('base64'), filename: path.basename(file), mediaType };
@@ -65,7 +70,11 @@ export async function dataPart(raw: string): Promise<Part> {
 }
 
 /** The text (if any), then the files, then the data, in the order given. */
-export async function messageParts(text: string | undefined, files: readonly string[], data: readonly string[]): Promise<Part[]> {
+export async function messageParts(
+  text: string | undefined,
+  files: readonly string[],
+  data: readonly string[],
+): Promise<Part[]> {
   const parts: Part[] = [];
   if (text !== undefined && text !== '') parts.push({ text });
   for (const f of files) parts.push(await filePart(f));

@@ -36,7 +36,9 @@ export function paintState(p: Palette, state: TaskState): string {
 
 /** The text parts, joined; line breaks shown as ` ↵ ` so one event stays one line. */
 export function textLine(parts: readonly Part[] | undefined): string {
-  const text = (parts ?? []).flatMap((p) => (typeof p.text === 'string' ? [p.text] : [])).join('\n');
+  const text = (parts ?? [])
+    .flatMap((p) => (typeof p.text === 'string' ? [p.text] : []))
+    .join('\n');
   return text.trim().replace(/\s*\n\s*/g, ' ↵ ');
 }
 
@@ -46,7 +48,11 @@ export function partsSummary(parts: readonly Part[]): string {
     .map((p) => {
       if (p.text !== undefined) return 'text';
       if (p.data !== undefined) return 'data';
-      if (p.raw !== undefined) return `file ${p.filename ?? ''}${p.mediaType ? ` (${p.mediaType})` : ''}`.replace('  ', ' ');
+      if (p.raw !== undefined)
+        return `file ${p.filename ?? ''}${p.mediaType ? ` (${p.mediaType})` : ''}`.replace(
+          '  ',
+          ' ',
+        );
       return `url ${p.url}`;
     })
     .join(', ');
@@ -74,8 +80,10 @@ export function eventLine(p: Palette, ev: StreamResponse): string {
     const t = ev.task;
     return `${p.dim('task')} ${t.id} ${p.dim(`(context ${t.contextId})`)} ${statusLine(p, t.status.state, t.status.message)}`;
   }
-  if ('statusUpdate' in ev) return statusLine(p, ev.statusUpdate.status.state, ev.statusUpdate.status.message);
-  if ('artifactUpdate' in ev) return artifactLine(p, ev.artifactUpdate.artifact, ev.artifactUpdate.append === true);
+  if ('statusUpdate' in ev)
+    return statusLine(p, ev.statusUpdate.status.state, ev.statusUpdate.status.message);
+  if ('artifactUpdate' in ev)
+    return artifactLine(p, ev.artifactUpdate.artifact, ev.artifactUpdate.append === true);
   return messageLine(p, ev.message);
 }
 

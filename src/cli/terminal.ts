@@ -41,7 +41,16 @@ const COLOURS: Palette = {
   cyan: style(36, 39),
 };
 const same = (s: string) => s;
-const PLAIN: Palette = { bold: same, dim: same, red: same, green: same, yellow: same, blue: same, magenta: same, cyan: same };
+const PLAIN: Palette = {
+  bold: same,
+  dim: same,
+  red: same,
+  green: same,
+  yellow: same,
+  blue: same,
+  magenta: same,
+  cyan: same,
+};
 
 /** https://no-color.org: present and not empty turns colours off. */
 export function colourAllowed(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
@@ -131,7 +140,9 @@ export class Terminal {
     if (!this.#spin || this.#label === undefined) return;
     this.#frame = (this.#frame + 1) % FRAMES.length;
     const seconds = ((Date.now() - this.#since) / 1000).toFixed(1);
-    this.#io.stderr.write(`\r\x1b[2K${this.err.cyan(FRAMES[this.#frame]!)} ${this.#label} ${this.err.dim(`${seconds} s`)}`);
+    this.#io.stderr.write(
+      `\r\x1b[2K${this.err.cyan(FRAMES[this.#frame]!)} ${this.#label} ${this.err.dim(`${seconds} s`)}`,
+    );
     this.#drawn = true;
   }
 }

@@ -11,14 +11,18 @@ const SECRET_HEADER = /authorization|cookie|token|secret|api-?key|password/i;
 /** `Bearer abcdef…` → `Bearer ••••(43 chars)`: enough to see which credential went out, not to reuse it. */
 export function maskHeader(name: string, value: string): string {
   if (!SECRET_HEADER.test(name)) return value;
-  const [scheme, rest] = value.includes(' ') ? [value.slice(0, value.indexOf(' ')), value.slice(value.indexOf(' ') + 1)] : ['', value];
+  const [scheme, rest] = value.includes(' ')
+    ? [value.slice(0, value.indexOf(' ')), value.slice(value.indexOf(' ') + 1)]
+    : ['', value];
   return `${scheme ? `${scheme} ` : ''}••••(${rest.length} chars)`;
 }
 
 /** JSON for the log, with long strings (file contents in base64, …) cut short. */
 export function compactJson(value: unknown, maxString = 200): string {
   return JSON.stringify(value, (_k, v: unknown) =>
-    typeof v === 'string' && v.length > maxString ? `${v.slice(0, maxString)}…(${v.length} chars)` : v,
+    typeof v === 'string' && v.length > maxString
+      ? `${v.slice(0, maxString)}…(${v.length} chars)`
+      : v,
   );
 }
 
@@ -27,20 +31,27 @@ export function wireLog(term: Terminal): ClientInterceptor {
   const c = term.err;
   return {
     before(call) {
-      const lines = [`${c.cyan('→')} ${c.bold(call.operation)} ${call.binding} ${call.url}${call.lastEventId ? ` (Last-Event-ID ${call.lastEventId})` : ''}`];
-      for (const [k, v] of Object.entries(call.headers)) lines.push(c.dim(`  ${k}: ${maskHeader(k, v)}`));
+      const lines = [
+        `${c.cyan('→')} ${c.bold(call.operation)} ${call.binding} ${call.url}${call.lastEventId ? ` (Last-Event-ID ${call.lastEventId})` : ''}`,
+      ];
+      for (const [k, v] of Object.entries(call.headers))
+        lines.push(c.dim(`  ${k}: ${maskHeader(k, v)}`));
       lines.push(c.dim(`  ${compactJson(call.params)}`));
       term.note(lines.join('\n'));
     },
     after(call, outcome) {
       const status = outcome.status !== undefined ? `HTTP ${outcome.status} ` : '';
       const took = `${Math.round(outcome.durationMs)} ms`;
-      const stream = outcome.events !== undefined ? `, ${outcome.events} event(s), stream ${outcome.end}` : '';
+      const stream =
+        outcome.events !== undefined ? `, ${outcome.events} event(s), stream ${outcome.end}` : '';
       const head = `${outcome.ok ? c.green('←') : c.red('←')} ${status}${call.operation} ${took}${stream}`;
       if (!outcome.ok) {
         const e = outcome.error as { name?: string; message?: string };
-        term.note(`${head}\n${c.dim(`  ${e?.name ?? 'Error'}: ${e?.message ?? String(outcome.error)}`)}`);
-      } else if (outcome.result !== undefined) term.note(`${head}\n${c.dim(`  ${compactJson(outcome.result)}`)}`);
+        term.note(
+          `${head}\n${c.dim(`  ${e?.name ?? 'Error'}: ${e?.message ?? String(outcome.error)}`)}`,
+        );
+      } else if (outcome.result !== undefined)
+        term.note(`${head}\n${c.dim(`  ${compactJson(outcome.result)}`)}`);
       else term.note(head);
     },
   };
@@ -65,12 +76,17 @@ export interface CardResponse {
 }
 
 /** A fetch for the card that records the response (and logs it with `--verbose`). */
-export function recordingFetch(term: Terminal, verbose: boolean, record: (r: CardResponse) => void): FetchLike {
+export function recordingFetch(
+  term: Terminal,
+  verbose: boolean,
+  record: (r: CardResponse) => void,
+): FetchLike {
   const c = term.err;
   return async (input, init) => {
     if (verbose) {
       const lines = [`${c.cyan('→')} ${c.bold('GET')} ${String(input)}`];
-      for (const [k, v] of Object.entries((init?.headers ?? {}) as Record<string, string>)) lines.push(c.dim(`  ${k}: ${maskHeader(k, v)}`));
+      for (const [k, v] of Object.entries((init?.headers ?? {}) as Record<string, string>))
+        lines.push(c.dim(`  ${k}: ${maskHeader(k, v)}`));
       term.note(lines.join('\n'));
     }
     const started = performance.now();
@@ -78,7 +94,9 @@ export function recordingFetch(term: Terminal, verbose: boolean, record: (r: Car
     const body = res.status === 200 ? await res.clone().text() : '';
     record({ url: String(input), status: res.status, headers: res.headers, body });
     if (verbose) {
-      const lines = [`${res.ok ? c.green('←') : c.red('←')} HTTP ${res.status} ${Math.round(performance.now() - started)} ms`];
+      const lines = [
+        `${res.ok ? c.green('←') : c.red('←')} HTTP ${res.status} ${Math.round(performance.now() - started)} ms`,
+      ];
       res.headers.forEach((v, k) => lines.push(c.dim(`  ${k}: ${v}`)));
       if (body) lines.push(c.dim(`  ${readable(body)}`));
       term.note(lines.join('\n'));

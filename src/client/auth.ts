@@ -11,7 +11,8 @@ import type { AgentCard, SecurityScheme } from '../protocol/index.js';
 export type Credential = string | { username: string; password: string };
 
 /** How a scheme is applied; also usable as a lookup key in a credentials map. */
-export type SchemeKind = 'bearer' | 'basic' | 'http' | 'apiKey' | 'oauth2' | 'openIdConnect' | 'mtls';
+export type SchemeKind =
+  'bearer' | 'basic' | 'http' | 'apiKey' | 'oauth2' | 'openIdConnect' | 'mtls';
 
 /** What a credentials function is asked about. */
 export interface CredentialQuery {
@@ -56,10 +57,15 @@ export function schemeKind(scheme: SecurityScheme): SchemeKind | undefined {
   return undefined;
 }
 
-async function lookup(credentials: Credentials, query: CredentialQuery): Promise<Credential | undefined> {
+async function lookup(
+  credentials: Credentials,
+  query: CredentialQuery,
+): Promise<Credential | undefined> {
   if (typeof credentials === 'function') return credentials(query);
   const byKind =
-    query.kind === 'oauth2' || query.kind === 'openIdConnect' ? (credentials[query.kind] ?? credentials['bearer']) : credentials[query.kind];
+    query.kind === 'oauth2' || query.kind === 'openIdConnect'
+      ? (credentials[query.kind] ?? credentials['bearer'])
+      : credentials[query.kind];
   return credentials[query.name] ?? byKind;
 }
 
@@ -69,12 +75,16 @@ async function lookup(credentials: Credentials, query: CredentialQuery): Promise
  * access is allowed and is used only when no other requirement can be met. A card with schemes
  * but no requirements gets every scheme we hold credentials for.
  */
-export async function applyCredentials(card: AgentCard, credentials: Credentials | undefined): Promise<AppliedAuth> {
+export async function applyCredentials(
+  card: AgentCard,
+  credentials: Credentials | undefined,
+): Promise<AppliedAuth> {
   const out: AppliedAuth = { headers: {}, query: {}, schemes: [] };
   const schemes = card.securitySchemes ?? {};
   if (!credentials || Object.keys(schemes).length === 0) return out;
   const requirements = (card.securityRequirements ?? []).map((r) => Object.keys(r.schemes ?? {}));
-  const alternatives = requirements.length > 0 ? requirements.filter((r) => r.length > 0) : [Object.keys(schemes)];
+  const alternatives =
+    requirements.length > 0 ? requirements.filter((r) => r.length > 0) : [Object.keys(schemes)];
   const partial = requirements.length === 0;
 
   for (const names of alternatives) {
@@ -106,7 +116,8 @@ function put(out: AppliedAuth, scheme: SecurityScheme, kind: SchemeKind, cred: C
       out.headers['Authorization'] = `Basic ${Buffer.from(secret, 'utf8').toString('base64')}`;
       return;
     case 'http':
-      if ('httpAuthSecurityScheme' in scheme) out.headers['Authorization'] = `${scheme.httpAuthSecurityScheme.scheme} ${secret}`;
+      if ('httpAuthSecurityScheme' in scheme)
+        out.headers['Authorization'] = `${scheme.httpAuthSecurityScheme.scheme} ${secret}`;
       return;
     case 'apiKey': {
       if (!('apiKeySecurityScheme' in scheme)) return;

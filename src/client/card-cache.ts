@@ -158,7 +158,13 @@ export function directives(value: string | undefined): Map<string, string> {
     const [rawName, ...rest] = part.split('=');
     const name = rawName?.trim().toLowerCase();
     if (!name) continue;
-    out.set(name, rest.join('=').trim().replace(/^"(.*)"$/, '$1'));
+    out.set(
+      name,
+      rest
+        .join('=')
+        .trim()
+        .replace(/^"(.*)"$/, '$1'),
+    );
   }
   return out;
 }

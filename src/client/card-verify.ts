@@ -10,7 +10,17 @@ import { signedForm } from '../protocol/v03/card.js';
 
 /** Default algorithm allow-list: asymmetric only. `none` is never accepted. */
 export const DEFAULT_CARD_ALGORITHMS: readonly string[] = [
-  'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
 ];
 
 /** Loads the JWKS at an allowed `jku` URL. */
@@ -40,7 +50,8 @@ export interface CardTrust {
  * Why a card did not verify: no signature; no trusted key for its `kid`; a signature that does not
  * match the content; an unreadable signature; an algorithm not in the allow-list.
  */
-export type CardVerifyFailure = 'unsigned' | 'unknown-kid' | 'bad-signature' | 'malformed' | 'alg-not-allowed';
+export type CardVerifyFailure =
+  'unsigned' | 'unknown-kid' | 'bad-signature' | 'malformed' | 'alg-not-allowed';
 /** The result of {@link verifyAgentCard}: the key that verified the card, or the most telling failure. */
 export type CardVerifyResult =
   | { verified: true; kid: string; alg: string }
@@ -59,9 +70,18 @@ export class AgentCardVerificationError extends Error {
 }
 
 /** Most telling first: a failed check on a trusted key outranks "we could not check". */
-const SEVERITY: readonly CardVerifyFailure[] = ['bad-signature', 'alg-not-allowed', 'malformed', 'unknown-kid'];
+const SEVERITY: readonly CardVerifyFailure[] = [
+  'bad-signature',
+  'alg-not-allowed',
+  'malformed',
+  'unknown-kid',
+];
 
-interface Header { alg: string; kid: string; jku?: string }
+interface Header {
+  alg: string;
+  kid: string;
+  jku?: string;
+}
 
 function decodeHeader(protectedB64: unknown): Header | string {
   if (typeof protectedB64 !== 'string' || !/^[A-Za-z0-9_-]+$/.test(protectedB64)) {
@@ -73,7 +93,8 @@ function decodeHeader(protectedB64: unknown): Header | string {
   } catch {
     return 'protected header is not base64url-encoded JSON';
   }
-  if (typeof h !== 'object' || h === null || Array.isArray(h)) return 'protected header is not a JSON object';
+  if (typeof h !== 'object' || h === null || Array.isArray(h))
+    return 'protected header is not a JSON object';
   const { alg, kid, jku } = h as Record<string, unknown>;
   if (typeof alg !== 'string' || !alg) return 'protected header has no alg';
   if (typeof kid !== 'string' || !kid) return 'protected header has no kid';
@@ -114,20 +135,28 @@ const normalise = (u: string | URL): string | undefined => {
  * if (!result.verified) console.warn(`unverified card (${result.reason}): ${result.message}`);
  * ```
  */
-export async function verifyAgentCard(card: AgentCard, trust: CardTrust = {}): Promise<CardVerifyResult> {
+export async function verifyAgentCard(
+  card: AgentCard,
+  trust: CardTrust = {},
+): Promise<CardVerifyResult> {
   const sigs: unknown = card.signatures;
   if (sigs === undefined || (Array.isArray(sigs) && sigs.length === 0)) {
     return { verified: false, reason: 'unsigned', message: 'the agent card carries no signature' };
   }
-  if (!Array.isArray(sigs)) return { verified: false, reason: 'malformed', message: 'signatures is not an array' };
+  if (!Array.isArray(sigs))
+    return { verified: false, reason: 'malformed', message: 'signatures is not an array' };
 
   const algorithms = (trust.algorithms ?? DEFAULT_CARD_ALGORITHMS).filter((a) => a !== 'none');
-  const allowedJku = new Set((trust.allowedJkuUrls ?? []).map(normalise).filter((u): u is string => !!u));
+  const allowedJku = new Set(
+    (trust.allowedJkuUrls ?? []).map(normalise).filter((u): u is string => !!u),
+  );
   const fetcher = typeof trust.jwks === 'function' ? trust.jwks : defaultFetcher;
   const staticSet = typeof trust.jwks === 'function' ? undefined : trust.jwks;
   const fetched = new Map<string, Promise<JSONWebKeySet>>();
   // A card read from its 0.3 form was signed in that form: its signatures cover those bytes.
-  const payload = Buffer.from(canonicalCardBytes(signedForm(card) as AgentCard)).toString('base64url');
+  const payload = Buffer.from(canonicalCardBytes(signedForm(card) as AgentCard)).toString(
+    'base64url',
+  );
   const failures: Array<{ reason: CardVerifyFailure; message: string }> = [];
 
   for (const [n, sig] of sigs.entries()) {
@@ -143,11 +172,14 @@ export async function verifyAgentCard(card: AgentCard, trust: CardTrust = {}): P
       continue;
     }
     if (!algorithms.includes(header.alg)) {
-      failures.push({ reason: 'alg-not-allowed', message: `${who}: algorithm ${header.alg} is not allowed` });
+      failures.push({
+        reason: 'alg-not-allowed',
+        message: `${who}: algorithm ${header.alg} is not allowed`,
+      });
       continue;
     }
-    let key: CryptoKey | KeyObject | JWK | undefined = trust.keys?.find((k) => k.kid === header.kid)?.key
-      ?? fromSet(staticSet, header.kid);
+    let key: CryptoKey | KeyObject | JWK | undefined =
+      trust.keys?.find((k) => k.kid === header.kid)?.key ?? fromSet(staticSet, header.kid);
     if (!key && header.jku !== undefined) {
       const jku = normalise(header.jku);
       if (jku && allowedJku.has(jku)) {
@@ -155,26 +187,44 @@ export async function verifyAgentCard(card: AgentCard, trust: CardTrust = {}): P
         try {
           key = fromSet(await fetched.get(jku), header.kid);
         } catch (e) {
-          failures.push({ reason: 'unknown-kid', message: `${who}: could not load JWKS ${jku}: ${(e as Error).message}` });
+          failures.push({
+            reason: 'unknown-kid',
+            message: `${who}: could not load JWKS ${jku}: ${(e as Error).message}`,
+          });
           continue;
         }
       }
     }
     if (!key) {
-      const where = header.jku !== undefined && !allowedJku.has(normalise(header.jku) ?? '')
-        ? ` (its jku ${header.jku} is not in allowedJkuUrls, so it was not fetched)` : '';
-      failures.push({ reason: 'unknown-kid', message: `${who}: no trusted key has this kid${where}` });
+      const where =
+        header.jku !== undefined && !allowedJku.has(normalise(header.jku) ?? '')
+          ? ` (its jku ${header.jku} is not in allowedJkuUrls, so it was not fetched)`
+          : '';
+      failures.push({
+        reason: 'unknown-kid',
+        message: `${who}: no trusted key has this kid${where}`,
+      });
       continue;
     }
-    if (typeof key === 'object' && 'kty' in key && typeof key.alg === 'string' && key.alg !== header.alg) {
-      failures.push({ reason: 'alg-not-allowed', message: `${who}: trusted key is for ${key.alg}, not ${header.alg}` });
+    if (
+      typeof key === 'object' &&
+      'kty' in key &&
+      typeof key.alg === 'string' &&
+      key.alg !== header.alg
+    ) {
+      failures.push({
+        reason: 'alg-not-allowed',
+        message: `${who}: trusted key is for ${key.alg}, not ${header.alg}`,
+      });
       continue;
     }
     try {
       const jws = { protected: s.protected as string, signature: s.signature, payload };
       const header2 = s.header;
       await flattenedVerify(
-        typeof header2 === 'object' && header2 !== null ? { ...jws, header: header2 as Record<string, unknown> } : jws,
+        typeof header2 === 'object' && header2 !== null
+          ? { ...jws, header: header2 as Record<string, unknown> }
+          : jws,
         key,
         { algorithms },
       );
@@ -186,16 +236,24 @@ export async function verifyAgentCard(card: AgentCard, trust: CardTrust = {}): P
           message: `${who}: the signature does not match the card content; the card was changed after it was signed`,
         });
       } else if (e instanceof errors.JOSEAlgNotAllowed) {
-        failures.push({ reason: 'alg-not-allowed', message: `${who}: algorithm ${header.alg} is not allowed` });
+        failures.push({
+          reason: 'alg-not-allowed',
+          message: `${who}: algorithm ${header.alg} is not allowed`,
+        });
       } else if (e instanceof errors.JWSInvalid) {
         failures.push({ reason: 'malformed', message: `${who}: ${(e as Error).message}` });
       } else {
         // Typically a key that cannot do this algorithm (an RSA key for ES256, …).
-        failures.push({ reason: 'bad-signature', message: `${who}: the trusted key cannot verify it: ${(e as Error).message}` });
+        failures.push({
+          reason: 'bad-signature',
+          message: `${who}: the trusted key cannot verify it: ${(e as Error).message}`,
+        });
       }
     }
   }
-  const worst = SEVERITY.map((r) => failures.find((f) => f.reason === r)).find((f) => f !== undefined);
+  const worst = SEVERITY.map((r) => failures.find((f) => f.reason === r)).find(
+    (f) => f !== undefined,
+  );
   const f = worst ?? { reason: 'malformed' as const, message: 'no usable signature' };
   return { verified: false, reason: f.reason, message: f.message };
 }
@@ -204,7 +262,10 @@ export async function verifyAgentCard(card: AgentCard, trust: CardTrust = {}): P
  * Verify and throw {@link AgentCardVerificationError} unless the card is acceptable under `trust`
  * (see {@link CardTrust.requireSignature}). Returns the verification result when it does not throw.
  */
-export async function assertAgentCardVerified(card: AgentCard, trust: CardTrust = {}): Promise<CardVerifyResult> {
+export async function assertAgentCardVerified(
+  card: AgentCard,
+  trust: CardTrust = {},
+): Promise<CardVerifyResult> {
   const result = await verifyAgentCard(card, trust);
   if (result.verified) return result;
   const uncheckable = result.reason === 'unsigned' || result.reason === 'unknown-kid';

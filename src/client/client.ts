@@ -30,7 +30,12 @@ import { assertAgentCardVerified, type CardTrust } from './card-verify.js';
 import type { StreamEvent } from './transport.js';
 import { DEFAULT_RETRY_POLICY, SAFE_OPERATIONS, withRetry, type RetryPolicy } from './retry.js';
 import { DEFAULT_RESUME_POLICY, resumableStream, type ResumePolicy } from './resume.js';
-import { DEFAULT_BINDINGS, compatibleInterfaces, selectInterface, type SelectedInterface } from './select-interface.js';
+import {
+  DEFAULT_BINDINGS,
+  compatibleInterfaces,
+  selectInterface,
+  type SelectedInterface,
+} from './select-interface.js';
 import { Invoker } from './invoker.js';
 import type { A2AClientOptions, CallOptions, ConnectOptions, StreamOptions } from './options.js';
 
@@ -74,17 +79,25 @@ export class A2AClient {
   constructor(card: AgentCard, options: A2AClientOptions = {}) {
     this.currentCard = card;
     const custom = Object.keys(options.transports ?? {});
-    const selection = { bindings: options.bindings ?? [...DEFAULT_BINDINGS, ...custom], ...(options.versions ? { versions: options.versions } : {}) };
+    const selection = {
+      bindings: options.bindings ?? [...DEFAULT_BINDINGS, ...custom],
+      ...(options.versions ? { versions: options.versions } : {}),
+    };
     this.candidates = compatibleInterfaces(card, selection);
     if (this.candidates.length === 0) selectInterface(card, selection); // throws the explanatory error
     this.fallback = options.fallback !== false;
     this.invoker = new Invoker(this.interface, options, () => this.currentCard);
-    this.retry = options.retry === false ? undefined : { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.retry =
+      options.retry === false ? undefined : { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.retrySend = options.retrySend === true;
     this.trust = options.trust;
     this.extensions = options.extensions ?? [];
-    this.resume = options.resume === false ? undefined : { ...DEFAULT_RESUME_POLICY, ...options.resume };
-    options.logger?.debug?.({ agent: card.name, interface: this.interface.url }, this.interface.reason);
+    this.resume =
+      options.resume === false ? undefined : { ...DEFAULT_RESUME_POLICY, ...options.resume };
+    options.logger?.debug?.(
+      { agent: card.name, interface: this.interface.url },
+      this.interface.reason,
+    );
   }
 
   /** Same as `new A2AClient(card, options)`. */
@@ -122,7 +135,11 @@ export class A2AClient {
       ...(options.trust ? { trust: options.trust } : {}),
       ...(options.cardTimeoutMs !== undefined ? { timeoutMs: options.cardTimeoutMs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.retry ? { retry: options.retry } : options.retry === false ? { retry: { retries: 0 } } : {}),
+      ...(options.retry
+        ? { retry: options.retry }
+        : options.retry === false
+          ? { retry: { retries: 0 } }
+          : {}),
     });
     return new A2AClient(card, options);
   }
@@ -159,7 +176,10 @@ export class A2AClient {
    * }
    * ```
    */
-  sendMessage(request: SendMessageRequest, options: CallOptions = {}): Promise<SendMessageResponse> {
+  sendMessage(
+    request: SendMessageRequest,
+    options: CallOptions = {},
+  ): Promise<SendMessageResponse> {
     return this.unary('SendMessage', request, options) as Promise<SendMessageResponse>;
   }
 
@@ -182,13 +202,20 @@ export class A2AClient {
    * }
    * ```
    */
-  sendStreamingMessage(request: SendMessageRequest, options: StreamOptions = {}): AsyncGenerator<StreamResponse> {
+  sendStreamingMessage(
+    request: SendMessageRequest,
+    options: StreamOptions = {},
+  ): AsyncGenerator<StreamResponse> {
     return this.streaming('SendStreamingMessage', request, undefined, options);
   }
 
   /** Gets a task (`historyLength` limits the history returned). */
   getTask(request: GetTaskRequest | string, options: CallOptions = {}): Promise<Task> {
-    return this.unary('GetTask', typeof request === 'string' ? { id: request } : request, options) as Promise<Task>;
+    return this.unary(
+      'GetTask',
+      typeof request === 'string' ? { id: request } : request,
+      options,
+    ) as Promise<Task>;
   }
 
   /** Lists the caller's tasks, newest first, one page at a time. */
@@ -198,21 +225,35 @@ export class A2AClient {
 
   /** Asks the agent to cancel a task; resolves with the task's new state. */
   cancelTask(request: CancelTaskRequest | string, options: CallOptions = {}): Promise<Task> {
-    return this.unary('CancelTask', typeof request === 'string' ? { id: request } : request, options) as Promise<Task>;
+    return this.unary(
+      'CancelTask',
+      typeof request === 'string' ? { id: request } : request,
+      options,
+    ) as Promise<Task>;
   }
 
   /**
    * Streams a task's events, starting with its current state. Throws `UnsupportedOperation` at once
    * when the card does not declare streaming. Pass `lastEventId` to resume an earlier stream.
    */
-  subscribeToTask(request: SubscribeToTaskRequest | string, options: StreamOptions = {}): AsyncGenerator<StreamResponse> {
+  subscribeToTask(
+    request: SubscribeToTaskRequest | string,
+    options: StreamOptions = {},
+  ): AsyncGenerator<StreamResponse> {
     const params = typeof request === 'string' ? { id: request } : request;
     return this.streaming('SubscribeToTask', params, params.id, options);
   }
 
   /** Registers a webhook for a task. Throws `PushNotificationNotSupported` at once without the capability. */
-  createPushNotificationConfig(config: TaskPushNotificationConfig, options: CallOptions = {}): Promise<TaskPushNotificationConfig> {
-    return this.unary('CreateTaskPushNotificationConfig', config, options) as Promise<TaskPushNotificationConfig>;
+  createPushNotificationConfig(
+    config: TaskPushNotificationConfig,
+    options: CallOptions = {},
+  ): Promise<TaskPushNotificationConfig> {
+    return this.unary(
+      'CreateTaskPushNotificationConfig',
+      config,
+      options,
+    ) as Promise<TaskPushNotificationConfig>;
   }
 
   /** Reads one webhook registration of a task. */
@@ -220,7 +261,11 @@ export class A2AClient {
     request: GetTaskPushNotificationConfigRequest,
     options: CallOptions = {},
   ): Promise<TaskPushNotificationConfig> {
-    return this.unary('GetTaskPushNotificationConfig', request, options) as Promise<TaskPushNotificationConfig>;
+    return this.unary(
+      'GetTaskPushNotificationConfig',
+      request,
+      options,
+    ) as Promise<TaskPushNotificationConfig>;
   }
 
   /** Lists a task's webhook registrations. */
@@ -228,11 +273,18 @@ export class A2AClient {
     request: ListTaskPushNotificationConfigsRequest,
     options: CallOptions = {},
   ): Promise<ListTaskPushNotificationConfigsResponse> {
-    return this.unary('ListTaskPushNotificationConfigs', request, options) as Promise<ListTaskPushNotificationConfigsResponse>;
+    return this.unary(
+      'ListTaskPushNotificationConfigs',
+      request,
+      options,
+    ) as Promise<ListTaskPushNotificationConfigsResponse>;
   }
 
   /** Removes a webhook registration (idempotent on the agent's side). */
-  async deletePushNotificationConfig(request: DeleteTaskPushNotificationConfigRequest, options: CallOptions = {}): Promise<void> {
+  async deletePushNotificationConfig(
+    request: DeleteTaskPushNotificationConfigRequest,
+    options: CallOptions = {},
+  ): Promise<void> {
     await this.unary('DeleteTaskPushNotificationConfig', request, options);
   }
 
@@ -251,7 +303,11 @@ export class A2AClient {
 
   /** §3.3.4: refuses, without a round trip, what the agent would refuse for this card. */
   private assertCapable(operation: OperationName, options: CallOptions): void {
-    assertCapable(this.currentCard, operation, new Set([...this.extensions, ...(options.extensions ?? [])]));
+    assertCapable(
+      this.currentCard,
+      operation,
+      new Set([...this.extensions, ...(options.extensions ?? [])]),
+    );
   }
 
   /** §8.3.2: the tenant is exactly the chosen interface's, or absent. */
@@ -260,17 +316,27 @@ export class A2AClient {
     return this.interface.tenant !== undefined ? { ...rest, tenant: this.interface.tenant } : rest;
   }
 
-  private async unary(operation: OperationName, params: object, options: CallOptions): Promise<unknown> {
+  private async unary(
+    operation: OperationName,
+    params: object,
+    options: CallOptions,
+  ): Promise<unknown> {
     this.assertCapable(operation, options);
-    const repeatable = SAFE_OPERATIONS.has(operation) || (operation === 'SendMessage' && this.retrySend);
+    const repeatable =
+      SAFE_OPERATIONS.has(operation) || (operation === 'SendMessage' && this.retrySend);
     const policy = repeatable && this.retry ? this.retry : { ...DEFAULT_RETRY_POLICY, retries: 0 };
     return this.invoker.withDeadline(operation, options, async (signal) => {
       for (;;) {
         try {
-          return await withRetry(() => this.invoker.call(operation, this.scoped(params), options, signal), policy, {
-            signal,
-            onRetry: (info) => this.invoker.log('debug', { operation, ...info }, `retrying ${operation}`),
-          });
+          return await withRetry(
+            () => this.invoker.call(operation, this.scoped(params), options, signal),
+            policy,
+            {
+              signal,
+              onRetry: (info) =>
+                this.invoker.log('debug', { operation, ...info }, `retrying ${operation}`),
+            },
+          );
         } catch (err) {
           if (!this.fallBack(operation, err)) throw err;
         }
@@ -280,14 +346,19 @@ export class A2AClient {
 
   /** Moves to the next compatible interface when the current one was never reached (bounded by the list). */
   private fallBack(operation: OperationName, err: unknown): boolean {
-    if (!this.fallback || !neverReachedAgent(err) || this.chosen + 1 >= this.candidates.length) return false;
+    if (!this.fallback || !neverReachedAgent(err) || this.chosen + 1 >= this.candidates.length)
+      return false;
     const from = this.interface;
     this.chosen++;
     const to = this.interface;
     const why = `after [${from.index}] ${from.binding} at ${from.url} could not be reached`;
     this.candidates[this.chosen] = { ...to, reason: `${to.reason} (${why})` };
     this.invoker.use(this.interface);
-    this.invoker.log('warn', { operation, from: from.url, to: to.url }, `falling back to [${to.index}] ${to.binding} ${why}`);
+    this.invoker.log(
+      'warn',
+      { operation, from: from.url, to: to.url },
+      `falling back to [${to.index}] ${to.binding} ${why}`,
+    );
     return true;
   }
 
@@ -301,7 +372,12 @@ export class A2AClient {
     for (;;) {
       let received = false;
       try {
-        for await (const ev of this.invoker.stream(operation, this.scoped(params), options, lastEventId)) {
+        for await (const ev of this.invoker.stream(
+          operation,
+          this.scoped(params),
+          options,
+          lastEventId,
+        )) {
           received = true;
           yield ev;
         }
@@ -329,7 +405,12 @@ export class A2AClient {
       policy: this.resume,
       signal: options.signal,
       onEventId: options.onEventId,
-      onResume: (info) => this.invoker.log('info', { operation, ...info }, `stream dropped; resuming task ${info.taskId}`),
+      onResume: (info) =>
+        this.invoker.log(
+          'info',
+          { operation, ...info },
+          `stream dropped; resuming task ${info.taskId}`,
+        ),
     });
   }
 }

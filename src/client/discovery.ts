@@ -3,12 +3,26 @@
  * card URL given directly, or from a card already in hand. Every card is validated, so a broken
  * card fails here with a list of what is wrong instead of later with a confusing call error.
  */
-import { HEADER_VERSION, PROTOCOL_VERSION, WELL_KNOWN_CARD_PATH, parseAgentCard, type AgentCard } from '../protocol/index.js';
+import {
+  HEADER_VERSION,
+  PROTOCOL_VERSION,
+  WELL_KNOWN_CARD_PATH,
+  parseAgentCard,
+  type AgentCard,
+} from '../protocol/index.js';
 import { cardFromV03, isV03Card, keepSignedForm } from '../protocol/v03/card.js';
 import { CardCache } from './card-cache.js';
 import { assertAgentCardVerified, type CardTrust } from './card-verify.js';
 import { A2AClientError, isA2AClientError } from './errors.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, callSignal, readText, toClientError, unavailable, UNAVAILABLE_STATUSES, type FetchLike } from './http.js';
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  callSignal,
+  readText,
+  toClientError,
+  unavailable,
+  UNAVAILABLE_STATUSES,
+  type FetchLike,
+} from './http.js';
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.js';
 
 /** Where the card comes from: a base URL, an explicit card URL, or the card itself. */
@@ -62,7 +76,10 @@ export function wellKnownCardUrl(baseUrl: string | URL): string {
   try {
     u = new URL(String(baseUrl));
   } catch {
-    throw new A2AClientError('INVALID_ARGUMENT', `"${String(baseUrl)}" is not an absolute URL; pass e.g. http://localhost:41241`);
+    throw new A2AClientError(
+      'INVALID_ARGUMENT',
+      `"${String(baseUrl)}" is not an absolute URL; pass e.g. http://localhost:41241`,
+    );
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     throw new A2AClientError('INVALID_ARGUMENT', `"${String(baseUrl)}" is not an http(s) URL`);
@@ -91,19 +108,27 @@ export function wellKnownCardUrl(baseUrl: string | URL): string {
  * }
  * ```
  */
-export async function resolveAgentCard(source: CardSource, options: ResolveCardOptions = {}): Promise<AgentCard> {
+export async function resolveAgentCard(
+  source: CardSource,
+  options: ResolveCardOptions = {},
+): Promise<AgentCard> {
   return (await discoverAgentCard(source, options)).card;
 }
 
 /** Like {@link resolveAgentCard}, also saying where the card came from (network, cache, 304, inline). */
-export async function discoverAgentCard(source: CardSource, options: ResolveCardOptions = {}): Promise<DiscoveredCard> {
+export async function discoverAgentCard(
+  source: CardSource,
+  options: ResolveCardOptions = {},
+): Promise<DiscoveredCard> {
   if (typeof source === 'object' && !(source instanceof URL) && 'card' in source) {
     const card = validate(source.card, 'the card given');
     await check(card, options, undefined);
     return { card, cardUrl: undefined, from: 'inline' };
   }
   const cardUrl =
-    typeof source === 'object' && !(source instanceof URL) ? absolute(source.cardUrl) : wellKnownCardUrl(source);
+    typeof source === 'object' && !(source instanceof URL)
+      ? absolute(source.cardUrl)
+      : wellKnownCardUrl(source);
   const cache = options.cache === false ? undefined : (options.cache ?? defaultCardCache());
   const cached = cache?.get(cardUrl);
   if (cache && cached && cache.isFresh(cached)) {
@@ -116,7 +141,9 @@ export async function discoverAgentCard(source: CardSource, options: ResolveCard
   const signal = callSignal(options.signal, timeoutMs);
   const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   try {
-    return await withRetry(() => fetchOnce(cardUrl, cache, options, signal, timeoutMs), policy, { signal });
+    return await withRetry(() => fetchOnce(cardUrl, cache, options, signal, timeoutMs), policy, {
+      signal,
+    });
   } catch (err) {
     throw toClientError(err, 'Fetching the agent card', cardUrl, timeoutMs);
   }
@@ -136,7 +163,12 @@ async function fetchOnce(
   try {
     res = await fetchImpl(cardUrl, {
       method: 'GET',
-      headers: { Accept: 'application/json', [HEADER_VERSION]: PROTOCOL_VERSION, ...conditional, ...options.headers },
+      headers: {
+        Accept: 'application/json',
+        [HEADER_VERSION]: PROTOCOL_VERSION,
+        ...conditional,
+        ...options.headers,
+      },
       ...(signal ? { signal } : {}),
     });
   } catch (err) {
@@ -149,7 +181,11 @@ async function fetchOnce(
       await check(renewed.card, options, cardUrl);
       return { card: renewed.card, cardUrl, from: 'revalidated' };
     }
-    throw new A2AClientError('CARD_FETCH_FAILED', `${what}: ${cardUrl} answered 304 but no card was cached`, { status: 304 });
+    throw new A2AClientError(
+      'CARD_FETCH_FAILED',
+      `${what}: ${cardUrl} answered 304 but no card was cached`,
+      { status: 304 },
+    );
   }
   if (UNAVAILABLE_STATUSES.has(res.status)) {
     await res.body?.cancel().catch(() => undefined);
@@ -163,9 +199,13 @@ async function fetchOnce(
         : res.status === 401 || res.status === 403
           ? '; the public card should not need credentials'
           : '';
-    throw new A2AClientError('CARD_FETCH_FAILED', `${what}: ${cardUrl} answered HTTP ${res.status}${hint}`, {
-      status: res.status,
-    });
+    throw new A2AClientError(
+      'CARD_FETCH_FAILED',
+      `${what}: ${cardUrl} answered HTTP ${res.status}${hint}`,
+      {
+        status: res.status,
+      },
+    );
   }
   let text: string;
   try {
@@ -178,7 +218,10 @@ async function fetchOnce(
     json = JSON.parse(text);
   } catch {
     const type = res.headers.get('content-type') ?? 'no content type';
-    throw new A2AClientError('CARD_INVALID', `The agent card at ${cardUrl} is not JSON (${type}); is this an A2A agent?`);
+    throw new A2AClientError(
+      'CARD_INVALID',
+      `The agent card at ${cardUrl} is not JSON (${type}); is this an A2A agent?`,
+    );
   }
   const card = validate(json, `the agent card at ${cardUrl}`);
   await check(card, options, cardUrl);
@@ -200,11 +243,19 @@ function validate(json: unknown, where: string): AgentCard {
   const r = parseAgentCard(json);
   if (r.ok) return r.card;
   const shown = r.problems.slice(0, 10);
-  const more = r.problems.length > shown.length ? `\n  … and ${r.problems.length - shown.length} more` : '';
-  throw new A2AClientError('CARD_INVALID', `Invalid A2A 1.0 card (${where}):\n  ${shown.join('\n  ')}${more}`);
+  const more =
+    r.problems.length > shown.length ? `\n  … and ${r.problems.length - shown.length} more` : '';
+  throw new A2AClientError(
+    'CARD_INVALID',
+    `Invalid A2A 1.0 card (${where}):\n  ${shown.join('\n  ')}${more}`,
+  );
 }
 
-async function check(card: AgentCard, options: ResolveCardOptions, cardUrl: string | undefined): Promise<void> {
+async function check(
+  card: AgentCard,
+  options: ResolveCardOptions,
+  cardUrl: string | undefined,
+): Promise<void> {
   if (!options.verify && !options.trust) return;
   try {
     if (options.trust) await assertAgentCardVerified(card, options.trust);
@@ -212,9 +263,13 @@ async function check(card: AgentCard, options: ResolveCardOptions, cardUrl: stri
   } catch (err) {
     if (isA2AClientError(err) && err.code === 'CARD_SIGNATURE_INVALID') throw err;
     const why = err instanceof Error ? err.message : String(err);
-    throw new A2AClientError('CARD_SIGNATURE_INVALID', `The agent card${cardUrl ? ` at ${cardUrl}` : ''} was rejected: ${why}`, {
-      cause: err,
-    });
+    throw new A2AClientError(
+      'CARD_SIGNATURE_INVALID',
+      `The agent card${cardUrl ? ` at ${cardUrl}` : ''} was rejected: ${why}`,
+      {
+        cause: err,
+      },
+    );
   }
 }
 

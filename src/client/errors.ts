@@ -56,7 +56,8 @@ export class A2AClientError extends Error {
 /** True when `e` is an {@link A2AClientError} (also across module copies). */
 export function isA2AClientError(e: unknown): e is A2AClientError {
   return (
-    e instanceof A2AClientError || (typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'A2AClientError')
+    e instanceof A2AClientError ||
+    (typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'A2AClientError')
   );
 }
 
@@ -66,10 +67,20 @@ export function isAbortError(e: unknown): boolean {
 }
 
 /** Socket-level codes meaning the request never left this machine or never reached a listener. */
-const UNREACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const UNREACHED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /** The first string `code` along `err` and its causes that `accept` takes (socket errors sit under wrapper errors). */
-export function causeCode(err: unknown, accept: (code: string) => boolean = () => true): string | undefined {
+export function causeCode(
+  err: unknown,
+  accept: (code: string) => boolean = () => true,
+): string | undefined {
   let c: unknown = err;
   for (let depth = 0; depth < 4 && typeof c === 'object' && c !== null; depth++) {
     const code = (c as { code?: unknown }).code;

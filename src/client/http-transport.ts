@@ -5,9 +5,20 @@
  */
 import type { OperationName } from '../protocol/index.js';
 import { A2AClientError } from './errors.js';
-import { DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES, readText, toClientError, type FetchLike } from './http.js';
+import {
+  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  readText,
+  toClientError,
+  type FetchLike,
+} from './http.js';
 import { isEventStream, readSse, type SseEvent } from './sse.js';
-import type { HttpTransportOptions, StreamEvent, Transport, TransportRequest } from './transport.js';
+import type {
+  HttpTransportOptions,
+  StreamEvent,
+  Transport,
+  TransportRequest,
+} from './transport.js';
 import { authFailure } from './wire.js';
 
 /** The plumbing shared by the HTTP transports; each binding says how a request and its answer look. */
@@ -28,7 +39,11 @@ export abstract class HttpTransport implements Transport {
   }
 
   abstract call(operation: OperationName, params: object, req: TransportRequest): Promise<unknown>;
-  abstract stream(operation: OperationName, params: object, req: TransportRequest): AsyncGenerator<StreamEvent>;
+  abstract stream(
+    operation: OperationName,
+    params: object,
+    req: TransportRequest,
+  ): AsyncGenerator<StreamEvent>;
 
   /** The whole body as text, within the response limit; a failure to read it names the URL. */
   protected async read(res: Response, operation: OperationName): Promise<string> {
@@ -43,7 +58,12 @@ export abstract class HttpTransport implements Transport {
    * For an answer that should be an event stream: a failed answer becomes the binding's error
    * (`failure`), any other answer that is not a stream a BAD_RESPONSE naming what came instead.
    */
-  protected async expectStream(res: Response, operation: OperationName, url: string, failure: (text: string) => Error): Promise<void> {
+  protected async expectStream(
+    res: Response,
+    operation: OperationName,
+    url: string,
+    failure: (text: string) => Error,
+  ): Promise<void> {
     if (res.ok && isEventStream(res)) return;
     const text = await this.read(res, operation);
     if (!res.ok) throw failure(text);
@@ -54,15 +74,25 @@ export abstract class HttpTransport implements Transport {
    * A 401/403 or 404/405 that carries no A2A error is not the agent speaking: the credentials were
    * refused in front of it, or the URL is not its interface (`wrongUrl` says so, after the operation).
    */
-  protected notTheAgent(res: Response, operation: OperationName, wrongUrl: string): Error | undefined {
+  protected notTheAgent(
+    res: Response,
+    operation: OperationName,
+    wrongUrl: string,
+  ): Error | undefined {
     if (res.status === 401 || res.status === 403) return authFailure(res, operation, this.url);
-    if (res.status === 404 || res.status === 405) return new A2AClientError('BAD_RESPONSE', `${operation}: ${wrongUrl}`, { status: res.status });
+    if (res.status === 404 || res.status === 405)
+      return new A2AClientError('BAD_RESPONSE', `${operation}: ${wrongUrl}`, {
+        status: res.status,
+      });
     return undefined;
   }
 
   /** A BAD_RESPONSE for a stream request answered with something else. */
   protected notAStream(res: Response, operation: OperationName, url: string): A2AClientError {
-    return new A2AClientError('BAD_RESPONSE', `${operation}: expected an event stream from ${url}, got ${res.headers.get('content-type') ?? 'no content type'}`);
+    return new A2AClientError(
+      'BAD_RESPONSE',
+      `${operation}: expected an event stream from ${url}, got ${res.headers.get('content-type') ?? 'no content type'}`,
+    );
   }
 
   /** A failed answer's body as JSON; undefined when it is empty or not JSON. */
@@ -75,8 +105,17 @@ export abstract class HttpTransport implements Transport {
   }
 
   /** The stream's events that carry data, within the event size and idle limits. */
-  protected async *events(res: Response, operation: OperationName, url: string): AsyncGenerator<SseEvent> {
-    for await (const ev of readSse(res, { maxEventBytes: this.maxEventBytes, what: operation, url, idleTimeoutMs: this.idleTimeoutMs })) {
+  protected async *events(
+    res: Response,
+    operation: OperationName,
+    url: string,
+  ): AsyncGenerator<SseEvent> {
+    for await (const ev of readSse(res, {
+      maxEventBytes: this.maxEventBytes,
+      what: operation,
+      url,
+      idleTimeoutMs: this.idleTimeoutMs,
+    })) {
       if (ev.data.trim() !== '') yield ev;
     }
   }

@@ -16,10 +16,14 @@ export const DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024;
  * A signal that fires when the caller aborts or the timeout elapses. Timeouts surface as a
  * `TimeoutError` reason, which {@link toClientError} turns into a `TIMEOUT` error.
  */
-export function callSignal(caller: AbortSignal | undefined, timeoutMs: number | undefined): AbortSignal | undefined {
+export function callSignal(
+  caller: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+): AbortSignal | undefined {
   const signals: AbortSignal[] = [];
   if (caller) signals.push(caller);
-  if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) signals.push(AbortSignal.timeout(timeoutMs));
+  if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs))
+    signals.push(AbortSignal.timeout(timeoutMs));
   if (signals.length <= 1) return signals[0];
   return AbortSignal.any(signals);
 }
@@ -37,23 +41,44 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
  * Translate whatever fetch or a body read threw into something a person can act on. Caller aborts
  * pass through untouched (that is the caller's own decision); A2A errors pass through as well.
  */
-export function toClientError(err: unknown, what: string, url: string, timeoutMs?: number): unknown {
+export function toClientError(
+  err: unknown,
+  what: string,
+  url: string,
+  timeoutMs?: number,
+): unknown {
   if (isA2AClientError(err) || isAbortError(err)) return err;
-  if (typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'TimeoutError') {
-    return new A2AClientError('TIMEOUT', `${what} to ${url} timed out${timeoutMs ? ` after ${timeoutMs} ms` : ''}`, {
-      cause: err,
-    });
+  if (
+    typeof err === 'object' &&
+    err !== null &&
+    (err as { name?: unknown }).name === 'TimeoutError'
+  ) {
+    return new A2AClientError(
+      'TIMEOUT',
+      `${what} to ${url} timed out${timeoutMs ? ` after ${timeoutMs} ms` : ''}`,
+      {
+        cause: err,
+      },
+    );
   }
   if (isFetchFailure(err)) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     const detail = cause?.code ?? cause?.message ?? err.message;
     if (err.message === 'terminated') {
       // The request went out; the answer was cut off. The agent may well have acted on it.
-      return new A2AClientError('NETWORK', `${what}: the connection to ${url} broke before the answer was complete (${detail})`, {
-        cause: err,
-      });
+      return new A2AClientError(
+        'NETWORK',
+        `${what}: the connection to ${url} broke before the answer was complete (${detail})`,
+        {
+          cause: err,
+        },
+      );
     }
-    return new A2AClientError('NETWORK', `${what}: could not reach ${url} (${detail})${reachHint(cause?.code)}`, { cause: err });
+    return new A2AClientError(
+      'NETWORK',
+      `${what}: could not reach ${url} (${detail})${reachHint(cause?.code)}`,
+      { cause: err },
+    );
   }
   return err;
 }
@@ -65,7 +90,11 @@ export function toClientError(err: unknown, what: string, url: string, timeoutMs
 export function isFetchFailure(err: unknown): err is TypeError {
   if (!(err instanceof TypeError)) return false;
   const cause = (err as { cause?: unknown }).cause;
-  return err.message === 'fetch failed' || err.message === 'terminated' || (typeof cause === 'object' && cause !== null && 'code' in cause);
+  return (
+    err.message === 'fetch failed' ||
+    err.message === 'terminated' ||
+    (typeof cause === 'object' && cause !== null && 'code' in cause)
+  );
 }
 
 /** Reads a response body as text, failing early (and cancelling the download) past `maxBytes`. */
@@ -116,10 +145,14 @@ export function parseJson(text: string, what: string, status?: number): unknown 
 /** Builds the error for an availability status (429/502/503/504), keeping Retry-After. */
 export function unavailable(res: Response, what: string, url: string): A2AClientError {
   const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
-  return new A2AClientError('UNAVAILABLE', `${what}: ${url} answered HTTP ${res.status} ${res.statusText}`.trim(), {
-    status: res.status,
-    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-  });
+  return new A2AClientError(
+    'UNAVAILABLE',
+    `${what}: ${url} answered HTTP ${res.status} ${res.statusText}`.trim(),
+    {
+      status: res.status,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    },
+  );
 }
 
 /** Statuses that mean "the agent (or a gateway before it) is momentarily unable to answer". */
@@ -129,7 +162,13 @@ export const UNAVAILABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503,
  * One HTTP exchange of a transport: network failures become client errors, and 429/502/503/504
  * become retryable "unavailable" errors (the body is discarded) so the retry policy can act on them.
  */
-export async function exchange(fetchFn: FetchLike, url: string, init: RequestInit, what: string, timeoutMs?: number): Promise<Response> {
+export async function exchange(
+  fetchFn: FetchLike,
+  url: string,
+  init: RequestInit,
+  what: string,
+  timeoutMs?: number,
+): Promise<Response> {
   let res: Response;
   try {
     res = await fetchFn(url, init);

@@ -49,18 +49,44 @@ export type {
 export { resolveAgentCard, discoverAgentCard, defaultCardCache } from './discovery.js';
 export type { CardSource, DiscoveredCard, ResolveCardOptions } from './discovery.js';
 export { CardCache, type CachedCard, type CardCacheOptions } from './card-cache.js';
-export { verifyAgentCard, assertAgentCardVerified, AgentCardVerificationError, DEFAULT_CARD_ALGORITHMS } from './card-verify.js';
+export {
+  verifyAgentCard,
+  assertAgentCardVerified,
+  AgentCardVerificationError,
+  DEFAULT_CARD_ALGORITHMS,
+} from './card-verify.js';
 export type { CardTrust, CardVerifyResult, CardVerifyFailure, JwksFetcher } from './card-verify.js';
-export { selectInterface, type SelectInterfaceOptions, type SelectedInterface } from './select-interface.js';
+export {
+  selectInterface,
+  type SelectInterfaceOptions,
+  type SelectedInterface,
+} from './select-interface.js';
 
 // Credentials (§7.3).
-export { schemeKind, type Credential, type CredentialQuery, type Credentials, type SchemeKind } from './auth.js';
+export {
+  schemeKind,
+  type Credential,
+  type CredentialQuery,
+  type Credentials,
+  type SchemeKind,
+} from './auth.js';
 
 // Bindings beyond the two built in (e.g. gRPC): the `transports` option takes a factory per binding.
-export type { HttpTransportOptions, StreamEvent, Transport, TransportFactory, TransportRequest } from './transport.js';
+export type {
+  HttpTransportOptions,
+  StreamEvent,
+  Transport,
+  TransportFactory,
+  TransportRequest,
+} from './transport.js';
 
 // Errors: the agent's arrive as A2AError with the kind it sent; this side's as A2AClientError.
-export { A2AClientError, isA2AClientError, neverReachedAgent, type ClientErrorCode } from './errors.js';
+export {
+  A2AClientError,
+  isA2AClientError,
+  neverReachedAgent,
+  type ClientErrorCode,
+} from './errors.js';
 export { A2AError, isA2AError, type A2AErrorKind } from '../protocol/errors.js';
 
 // The protocol model the client's requests and results are made of (everything else is on `a2a-kit`).

@@ -117,7 +117,13 @@ export interface ClientInterceptor {
 /** A transport request whose headers exist, so interceptors can edit them in place. */
 export type InterceptedRequest = TransportRequest & { headers: Record<string, string> };
 
-function describe(transport: Transport, operation: OperationName, params: object, req: InterceptedRequest, streaming: boolean): ClientCall {
+function describe(
+  transport: Transport,
+  operation: OperationName,
+  params: object,
+  req: InterceptedRequest,
+  streaming: boolean,
+): ClientCall {
   return {
     operation,
     binding: transport.binding,
@@ -136,7 +142,11 @@ function statusOf(err: unknown): number | undefined {
 }
 
 /** `before` of each interceptor in order; returns how many ran, so only their `after` runs. */
-async function runBefore(list: readonly ClientInterceptor[], call: ClientCall, ran: { count: number }): Promise<void> {
+async function runBefore(
+  list: readonly ClientInterceptor[],
+  call: ClientCall,
+  ran: { count: number },
+): Promise<void> {
   for (const interceptor of list) {
     await interceptor.before?.(call);
     ran.count++;
@@ -144,7 +154,12 @@ async function runBefore(list: readonly ClientInterceptor[], call: ClientCall, r
 }
 
 /** `after` in reverse order; every one runs, and the first error thrown replaces the outcome. */
-async function runAfter(list: readonly ClientInterceptor[], ran: number, call: ClientCall, outcome: ClientCallOutcome): Promise<void> {
+async function runAfter(
+  list: readonly ClientInterceptor[],
+  ran: number,
+  call: ClientCall,
+  outcome: ClientCallOutcome,
+): Promise<void> {
   let failure: { error: unknown } | undefined;
   for (let k = ran - 1; k >= 0; k--) {
     try {
@@ -177,9 +192,23 @@ export async function interceptedCall(
     await runBefore(list, call, ran);
     start = performance.now();
     const result = checkResult(operation, await transport.call(operation, params, req), url);
-    outcome = { ok: true, result, status, durationMs: performance.now() - start, events: undefined, end: undefined };
+    outcome = {
+      ok: true,
+      result,
+      status,
+      durationMs: performance.now() - start,
+      events: undefined,
+      end: undefined,
+    };
   } catch (error) {
-    outcome = { ok: false, error, status: status ?? statusOf(error), durationMs: performance.now() - start, events: undefined, end: undefined };
+    outcome = {
+      ok: false,
+      error,
+      status: status ?? statusOf(error),
+      durationMs: performance.now() - start,
+      events: undefined,
+      end: undefined,
+    };
   }
   await runAfter(list, ran.count, call, outcome);
   if (!outcome.ok) throw outcome.error;
@@ -218,7 +247,17 @@ export async function* interceptedStream(
     throw err;
   } finally {
     // Also reached when the consumer stops reading (`break`): the connection is closed by then.
-    const facts = { status: end === 'failed' ? (status ?? statusOf(error)) : status, durationMs: performance.now() - start, events, end };
-    await runAfter(list, ran.count, call, end === 'failed' ? { ok: false, error, ...facts } : { ok: true, result: undefined, ...facts });
+    const facts = {
+      status: end === 'failed' ? (status ?? statusOf(error)) : status,
+      durationMs: performance.now() - start,
+      events,
+      end,
+    };
+    await runAfter(
+      list,
+      ran.count,
+      call,
+      end === 'failed' ? { ok: false, error, ...facts } : { ok: true, result: undefined, ...facts },
+    );
   }
 }

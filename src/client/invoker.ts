@@ -3,11 +3,22 @@
  * deadline, the interceptors, the check of the answer, and the single retry after the
  * `onUnauthorized` hook refreshed credentials. Internal: not exported from the package.
  */
-import { BINDINGS, isA2AError, type AgentCard, type Logger, type OperationName } from '../protocol/index.js';
+import {
+  BINDINGS,
+  isA2AError,
+  type AgentCard,
+  type Logger,
+  type OperationName,
+} from '../protocol/index.js';
 import { applyCredentials, type AppliedAuth, type Credentials } from './auth.js';
 import { A2AClientError } from './errors.js';
 import { callSignal, toClientError } from './http.js';
-import { interceptedCall, interceptedStream, type ClientInterceptor, type InterceptedRequest } from './interceptors.js';
+import {
+  interceptedCall,
+  interceptedStream,
+  type ClientInterceptor,
+  type InterceptedRequest,
+} from './interceptors.js';
 import { JsonRpcTransport } from './jsonrpc-transport.js';
 import { JsonRpcV03Transport } from './compat/jsonrpc-transport.js';
 import { RestV03Transport } from './compat/rest-transport.js';
@@ -15,7 +26,12 @@ import type { A2AClientOptions, CallOptions, StreamOptions } from './options.js'
 import { RestTransport } from './rest-transport.js';
 import type { SelectedInterface } from './select-interface.js';
 import { checkResult } from './results.js';
-import type { HttpTransportOptions, StreamEvent, Transport, TransportFactory } from './transport.js';
+import type {
+  HttpTransportOptions,
+  StreamEvent,
+  Transport,
+  TransportFactory,
+} from './transport.js';
 import { httpFailureOf } from './wire.js';
 
 const BUILT_IN: Readonly<Record<string, TransportFactory>> = {
@@ -49,7 +65,10 @@ export class Invoker {
     this.card = card;
     this.credentials = options.credentials;
     this.logger = options.logger;
-    this.interceptors = options.interceptors && options.interceptors.length > 0 ? [...options.interceptors] : undefined;
+    this.interceptors =
+      options.interceptors && options.interceptors.length > 0
+        ? [...options.interceptors]
+        : undefined;
     this.current = this.transportFor(iface);
     this.url = iface.url;
   }
@@ -68,16 +87,27 @@ export class Invoker {
   private transportFor(iface: SelectedInterface): Transport {
     const options = this.options;
     const factories: Record<string, TransportFactory> =
-      iface.protocolVersion === '0.3' ? { ...options.transports, ...BUILT_IN_V03 } : { ...BUILT_IN, ...options.transports };
-    const factory = Object.entries(factories).find(([name]) => name.toUpperCase() === iface.binding.toUpperCase())?.[1];
+      iface.protocolVersion === '0.3'
+        ? { ...options.transports, ...BUILT_IN_V03 }
+        : { ...BUILT_IN, ...options.transports };
+    const factory = Object.entries(factories).find(
+      ([name]) => name.toUpperCase() === iface.binding.toUpperCase(),
+    )?.[1];
     if (!factory) {
-      throw new A2AClientError('NO_COMPATIBLE_INTERFACE', `No transport for binding ${iface.binding}; pass one in options.transports`);
+      throw new A2AClientError(
+        'NO_COMPATIBLE_INTERFACE',
+        `No transport for binding ${iface.binding}; pass one in options.transports`,
+      );
     }
     const httpOptions: HttpTransportOptions = {
       ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
+      ...(options.maxResponseBytes !== undefined
+        ? { maxResponseBytes: options.maxResponseBytes }
+        : {}),
       ...(options.maxEventBytes !== undefined ? { maxEventBytes: options.maxEventBytes } : {}),
-      ...(options.streamIdleTimeoutMs !== undefined ? { streamIdleTimeoutMs: options.streamIdleTimeoutMs } : {}),
+      ...(options.streamIdleTimeoutMs !== undefined
+        ? { streamIdleTimeoutMs: options.streamIdleTimeoutMs }
+        : {}),
       protocolVersion: iface.protocolVersion,
     };
     return factory(iface.url, httpOptions);
@@ -93,7 +123,11 @@ export class Invoker {
   }
 
   /** Runs `fn` under the caller's signal and the call's timeout; timeouts become `TIMEOUT` errors. */
-  async withDeadline<T>(operation: OperationName, options: CallOptions, fn: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  async withDeadline<T>(
+    operation: OperationName,
+    options: CallOptions,
+    fn: (signal: AbortSignal | undefined) => Promise<T>,
+  ): Promise<T> {
     const timeoutMs = this.timeoutOf(options);
     const signal = callSignal(options.signal, timeoutMs);
     try {
@@ -104,13 +138,19 @@ export class Invoker {
   }
 
   /** One unary request with its answer checked, retried once with refreshed credentials after a 401. */
-  async call(operation: OperationName, body: object, options: CallOptions, signal: AbortSignal | undefined): Promise<unknown> {
+  async call(
+    operation: OperationName,
+    body: object,
+    options: CallOptions,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
       const auth = await applyCredentials(this.card(), this.credentials);
       const req = this.request(options, auth, signal, undefined);
       try {
         const list = this.interceptors;
-        if (list) return await interceptedCall(list, this.transport, operation, body, req, this.url);
+        if (list)
+          return await interceptedCall(list, this.transport, operation, body, req, this.url);
         return checkResult(operation, await this.transport.call(operation, body, req), this.url);
       } catch (err) {
         if (attempt > 0 || !(await this.refreshAfter(err, operation, auth))) throw err;
@@ -122,7 +162,12 @@ export class Invoker {
    * One streaming request. The timeout covers the wait for the first event only: a healthy
    * stream may legitimately stay open far longer than any unary call.
    */
-  async *stream(operation: OperationName, body: object, options: StreamOptions, lastEventId: string | undefined): AsyncGenerator<StreamEvent> {
+  async *stream(
+    operation: OperationName,
+    body: object,
+    options: StreamOptions,
+    lastEventId: string | undefined,
+  ): AsyncGenerator<StreamEvent> {
     const timeoutMs = this.timeoutOf(options);
     for (let attempt = 0; ; attempt++) {
       const auth = await applyCredentials(this.card(), this.credentials);
@@ -131,12 +176,16 @@ export class Invoker {
         () => firstEvent.abort(new DOMException(`${operation} timed out`, 'TimeoutError')),
         timeoutMs,
       );
-      const signal = options.signal ? AbortSignal.any([options.signal, firstEvent.signal]) : firstEvent.signal;
+      const signal = options.signal
+        ? AbortSignal.any([options.signal, firstEvent.signal])
+        : firstEvent.signal;
       let received = false;
       try {
         const req = this.request(options, auth, signal, lastEventId);
         const list = this.interceptors;
-        const events = list ? interceptedStream(list, this.transport, operation, body, req) : this.transport.stream(operation, body, req);
+        const events = list
+          ? interceptedStream(list, this.transport, operation, body, req)
+          : this.transport.stream(operation, body, req);
         for await (const ev of events) {
           if (!received) {
             received = true;
@@ -173,7 +222,11 @@ export class Invoker {
   }
 
   /** Asks the hook for fresh credentials after an authentication failure; true means "retry". */
-  private async refreshAfter(err: unknown, operation: OperationName, auth: AppliedAuth): Promise<boolean> {
+  private async refreshAfter(
+    err: unknown,
+    operation: OperationName,
+    auth: AppliedAuth,
+  ): Promise<boolean> {
     const hook = this.options.onUnauthorized;
     if (!hook || !isA2AError(err) || err.kind !== 'Unauthenticated') return false;
     const http = httpFailureOf(err);

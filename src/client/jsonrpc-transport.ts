@@ -2,7 +2,12 @@
  * JSON-RPC 2.0 binding (spec §9): every operation is a POST of a request envelope to the interface
  * URL; streams come back as SSE whose `data:` lines are JSON-RPC responses wrapping a StreamResponse.
  */
-import { A2AError, OPERATIONS_BY_NAME, type OperationName, type StreamResponse } from '../protocol/index.js';
+import {
+  A2AError,
+  OPERATIONS_BY_NAME,
+  type OperationName,
+  type StreamResponse,
+} from '../protocol/index.js';
 import { A2AClientError } from './errors.js';
 import { exchange, parseJson } from './http.js';
 import { HttpTransport } from './http-transport.js';
@@ -41,7 +46,11 @@ export class JsonRpcTransport extends HttpTransport {
     return this.result(operation, this.unwrap(envelope, id, operation, res));
   }
 
-  async *stream(operation: OperationName, params: object, req: TransportRequest): AsyncGenerator<StreamEvent> {
+  async *stream(
+    operation: OperationName,
+    params: object,
+    req: TransportRequest,
+  ): AsyncGenerator<StreamEvent> {
     const id = this.nextId++;
     const res = await this.post(operation, id, params, req, 'text/event-stream');
     req.onStatus?.(res.status);
@@ -57,7 +66,10 @@ export class JsonRpcTransport extends HttpTransport {
   }
 
   /** The request's `method` and `params` (none: no `params` member). */
-  protected request(operation: OperationName, params: object): { method: string | undefined; params?: unknown } {
+  protected request(
+    operation: OperationName,
+    params: object,
+  ): { method: string | undefined; params?: unknown } {
     return { method: OPERATIONS_BY_NAME[operation].method, params };
   }
 
@@ -82,16 +94,36 @@ export class JsonRpcTransport extends HttpTransport {
 
   /** The `error` member of a response as an error. */
   protected error(error: unknown): A2AError {
-    const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown; data?: unknown };
+    const e = (typeof error === 'object' && error !== null ? error : {}) as {
+      code?: unknown;
+      message?: unknown;
+      data?: unknown;
+    };
     const code = typeof e.code === 'number' ? e.code : -32603;
     const message = typeof e.message === 'string' ? e.message : undefined;
     return A2AError.fromJsonRpc({ code, ...(message ? { message } : {}), data: e.data });
   }
 
-  private async post(operation: OperationName, id: number, params: object, req: TransportRequest, accept: string): Promise<Response> {
+  private async post(
+    operation: OperationName,
+    id: number,
+    params: object,
+    req: TransportRequest,
+    accept: string,
+  ): Promise<Response> {
     const request = this.request(operation, params);
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method: request.method, ...(request.params !== undefined ? { params: request.params } : {}) });
-    const init = { method: 'POST', headers: this.headers(req, accept), body, ...(req.signal ? { signal: req.signal } : {}) };
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: request.method,
+      ...(request.params !== undefined ? { params: request.params } : {}),
+    });
+    const init = {
+      method: 'POST',
+      headers: this.headers(req, accept),
+      body,
+      ...(req.signal ? { signal: req.signal } : {}),
+    };
     return exchange(this.fetch, withQuery(this.url, req.query), init, operation, req.timeoutMs);
   }
 
@@ -105,7 +137,10 @@ export class JsonRpcTransport extends HttpTransport {
       throw err;
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new A2AClientError('BAD_RESPONSE', `${operation}: response from ${this.url} is not a JSON-RPC object`);
+      throw new A2AClientError(
+        'BAD_RESPONSE',
+        `${operation}: response from ${this.url} is not a JSON-RPC object`,
+      );
     }
     const env = parsed as JsonRpcEnvelope;
     if (!res.ok && !this.isAgentError(env)) throw this.httpFailure(res, operation, parsed);
@@ -115,16 +150,31 @@ export class JsonRpcTransport extends HttpTransport {
   /** A non-2xx answer without a JSON-RPC envelope: something in front of (or instead of) the agent spoke. */
   private httpFailure(res: Response, operation: OperationName, body: unknown): Error {
     const wrongUrl = `${this.url} answered HTTP ${res.status} without a JSON-RPC response; is this ${this.urlKind}?`;
-    return this.notTheAgent(res, operation, wrongUrl) ?? tagHttpFailure(A2AError.fromHttp(res.status, body), res);
+    return (
+      this.notTheAgent(res, operation, wrongUrl) ??
+      tagHttpFailure(A2AError.fromHttp(res.status, body), res)
+    );
   }
 
-  private unwrap(env: JsonRpcEnvelope, id: number, operation: OperationName, res: Response): unknown {
-    if (env.error !== undefined && env.error !== null) throw tagHttpFailure(this.error(env.error), res);
+  private unwrap(
+    env: JsonRpcEnvelope,
+    id: number,
+    operation: OperationName,
+    res: Response,
+  ): unknown {
+    if (env.error !== undefined && env.error !== null)
+      throw tagHttpFailure(this.error(env.error), res);
     if (env.jsonrpc !== '2.0' || !('result' in env)) {
-      throw new A2AClientError('BAD_RESPONSE', `${operation}: response from ${this.url} is neither a JSON-RPC result nor an error`);
+      throw new A2AClientError(
+        'BAD_RESPONSE',
+        `${operation}: response from ${this.url} is neither a JSON-RPC result nor an error`,
+      );
     }
     if (env.id !== id && env.id !== String(id)) {
-      throw new A2AClientError('BAD_RESPONSE', `${operation}: response id ${JSON.stringify(env.id)} does not match request id ${id}`);
+      throw new A2AClientError(
+        'BAD_RESPONSE',
+        `${operation}: response id ${JSON.stringify(env.id)} does not match request id ${id}`,
+      );
     }
     return env.result;
   }

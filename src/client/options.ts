@@ -35,7 +35,9 @@ export interface UnauthorizedInfo {
  * old ones), `true` or nothing to retry with the current ones (a credentials function will be asked
  * again), or `false` to give up. The call is retried at most once.
  */
-export type UnauthorizedHook = (info: UnauthorizedInfo) => Credentials | boolean | void | Promise<Credentials | boolean | void>;
+export type UnauthorizedHook = (
+  info: UnauthorizedInfo,
+) => Credentials | boolean | void | Promise<Credentials | boolean | void>;
 
 /** Stream resumption after a dropped connection. */
 export interface ResumeOptions {

@@ -57,18 +57,32 @@ export function otelInterceptor(options: OtelClientOptions = {}): ClientIntercep
         `${RPC_SERVICE}/${call.operation}`,
         {
           kind: SpanKind.CLIENT,
-          attributes: { 'rpc.system': 'a2a', 'rpc.service': RPC_SERVICE, 'rpc.method': call.operation, 'a2a.binding': call.binding, 'url.full': call.url },
+          attributes: {
+            'rpc.system': 'a2a',
+            'rpc.service': RPC_SERVICE,
+            'rpc.method': call.operation,
+            'a2a.binding': call.binding,
+            'url.full': call.url,
+          },
         },
         parent,
       );
       if (span.isRecording()) {
-        const p = call.params as { id?: unknown; taskId?: unknown; message?: { taskId?: unknown; contextId?: unknown } };
+        const p = call.params as {
+          id?: unknown;
+          taskId?: unknown;
+          message?: { taskId?: unknown; contextId?: unknown };
+        };
         const task = p.message?.taskId ?? p.taskId ?? p.id;
         if (typeof task === 'string') span.setAttribute('a2a.task.id', task);
-        if (typeof p.message?.contextId === 'string') span.setAttribute('a2a.context.id', p.message.contextId);
-        if (call.lastEventId !== undefined) span.setAttribute('a2a.stream.last_event_id', call.lastEventId);
+        if (typeof p.message?.contextId === 'string')
+          span.setAttribute('a2a.context.id', p.message.contextId);
+        if (call.lastEventId !== undefined)
+          span.setAttribute('a2a.stream.last_event_id', call.lastEventId);
       }
-      propagator.inject(trace.setSpan(parent, span), call.headers, { set: (h, k, v) => (h[k] = v) });
+      propagator.inject(trace.setSpan(parent, span), call.headers, {
+        set: (h, k, v) => (h[k] = v),
+      });
       spans.set(call, span);
     },
     after(call, outcome) {
@@ -76,17 +90,22 @@ export function otelInterceptor(options: OtelClientOptions = {}): ClientIntercep
       if (!span) return;
       spans.delete(call);
       if (span.isRecording()) {
-        if (outcome.status !== undefined) span.setAttribute('http.response.status_code', outcome.status);
+        if (outcome.status !== undefined)
+          span.setAttribute('http.response.status_code', outcome.status);
         if (outcome.events !== undefined) span.setAttribute('a2a.stream.events', outcome.events);
         if (outcome.end !== undefined) span.setAttribute('a2a.stream.end', outcome.end);
         if (outcome.ok) {
           const r = outcome.result as { task?: { id?: unknown; contextId?: unknown } } | undefined;
           if (typeof r?.task?.id === 'string') span.setAttribute('a2a.task.id', r.task.id);
-          if (typeof r?.task?.contextId === 'string') span.setAttribute('a2a.context.id', r.task.contextId);
+          if (typeof r?.task?.contextId === 'string')
+            span.setAttribute('a2a.context.id', r.task.contextId);
         } else {
           const type = errorType(outcome.error);
           span.setAttribute('error.type', type);
-          span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error instanceof Error ? outcome.error.message : type });
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: outcome.error instanceof Error ? outcome.error.message : type,
+          });
         }
       }
       span.end();

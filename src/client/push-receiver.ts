@@ -112,20 +112,33 @@ type BodyResult = Uint8Array | 'too-large';
  */
 export function createPushReceiver(opts: PushReceiverOptions): PushReceiver {
   if (!opts.token && !opts.authorization && !opts.verifyKeys && !opts.allowUnauthenticated) {
-    throw new Error('push receiver: configure token, authorization or verifyKeys (or set allowUnauthenticated)');
+    throw new Error(
+      'push receiver: configure token, authorization or verifyKeys (or set allowUnauthenticated)',
+    );
   }
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
   const verifySignature = opts.verifyKeys
-    ? createSignatureVerifier(opts.verifyKeys, { maxAgeSeconds: opts.signatureMaxAgeSeconds ?? 300 })
+    ? createSignatureVerifier(opts.verifyKeys, {
+        maxAgeSeconds: opts.signatureMaxAgeSeconds ?? 300,
+      })
     : undefined;
 
-  const secretOk = (expected: PushSecret | undefined, got: string | null, taskId: string | undefined): boolean => {
+  const secretOk = (
+    expected: PushSecret | undefined,
+    got: string | null,
+    taskId: string | undefined,
+  ): boolean => {
     if (expected === undefined) return true;
-    const want = typeof expected === 'string' ? expected : taskId === undefined ? undefined : expected(taskId);
+    const want =
+      typeof expected === 'string' ? expected : taskId === undefined ? undefined : expected(taskId);
     return want !== undefined && got !== null && constantTimeEqual(got, want);
   };
 
-  async function handle(method: string, headers: Headers, readBody: () => Promise<BodyResult>): Promise<Reply> {
+  async function handle(
+    method: string,
+    headers: Headers,
+    readBody: () => Promise<BodyResult>,
+  ): Promise<Reply> {
     if (method !== 'POST') return { status: 405, error: 'only POST is accepted' };
     const body = await readBody();
     if (body === 'too-large') return { status: 413, error: `body exceeds ${maxBody} bytes` };
@@ -142,8 +155,12 @@ export function createPushReceiver(opts: PushReceiverOptions): PushReceiver {
     // Fixed secrets are checked before parsing so unauthenticated callers learn nothing about the body.
     const token = headers.get(PUSH_TOKEN_HEADER);
     const authorization = headers.get('authorization');
-    if (typeof opts.token === 'string' && !secretOk(opts.token, token, undefined)) return { status: 401, error: 'bad token' };
-    if (typeof opts.authorization === 'string' && !secretOk(opts.authorization, authorization, undefined)) {
+    if (typeof opts.token === 'string' && !secretOk(opts.token, token, undefined))
+      return { status: 401, error: 'bad token' };
+    if (
+      typeof opts.authorization === 'string' &&
+      !secretOk(opts.authorization, authorization, undefined)
+    ) {
       return { status: 401, error: 'bad authorization' };
     }
     const parsed = parsePushEvent(Buffer.from(body).toString('utf8'));
@@ -151,8 +168,10 @@ export function createPushReceiver(opts: PushReceiverOptions): PushReceiver {
     if (parsed.taskId === undefined) return { status: 400, error: 'the event names no task' };
     const taskId = parsed.taskId;
     if (!secretOk(opts.token, token, taskId)) return { status: 401, error: 'bad token' };
-    if (!secretOk(opts.authorization, authorization, taskId)) return { status: 401, error: 'bad authorization' };
-    if (opts.expectTask && !(await opts.expectTask(taskId))) return { status: 404, error: 'unknown task' };
+    if (!secretOk(opts.authorization, authorization, taskId))
+      return { status: 401, error: 'bad authorization' };
+    if (opts.expectTask && !(await opts.expectTask(taskId)))
+      return { status: 404, error: 'unknown task' };
     const notificationId = headers.get(PUSH_ID_HEADER) ?? signature?.jti;
     const meta: PushEventMeta = {
       taskId,
@@ -222,7 +241,10 @@ export function createPushReceiver(opts: PushReceiverOptions): PushReceiver {
       reply = { status: 400, error: 'could not read the request' };
     }
     if (reply.status === 204) return new Response(null, { status: 204 });
-    return Response.json({ error: reply.error }, { status: reply.status, headers: extraHeaders(reply) });
+    return Response.json(
+      { error: reply.error },
+      { status: reply.status, headers: extraHeaders(reply) },
+    );
   };
 
   return { listener, fetch: fetchHandler };

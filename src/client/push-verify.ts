@@ -4,7 +4,14 @@
  * Kept free of server imports so receivers can ship without the server.
  */
 import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { compactVerify, createLocalJWKSet, createRemoteJWKSet, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
+import {
+  compactVerify,
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  type CryptoKey,
+  type JSONWebKeySet,
+  type JWK,
+} from 'jose';
 import { V03Reader } from '../protocol/v03/to-v10.js';
 import type { StreamResponse } from '../protocol/index.js';
 
@@ -35,7 +42,19 @@ export interface SignatureVerifierOptions {
 }
 
 // Only asymmetric algorithms: a shared secret would let every receiver forge notifications.
-const ALGORITHMS = ['ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
+const ALGORITHMS = [
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+];
 const DETACHED = /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/;
 
 /** Equality of two secrets in time independent of where they differ (hashing first equalises lengths). */
@@ -90,7 +109,8 @@ export function createSignatureVerifier(
     }
     if (h.typ !== 'JOSE') throw new Error('signature typ must be JOSE');
     const digest = createHash('sha256').update(body).digest('base64url');
-    if (typeof h.sha256 === 'string' && h.sha256 !== digest) throw new Error('signed body hash does not match the body');
+    if (typeof h.sha256 === 'string' && h.sha256 !== digest)
+      throw new Error('signed body hash does not match the body');
     if (typeof h.iat !== 'number') throw new Error('signature has no iat');
     const nowS = Math.floor(now() / 1000);
     if (h.iat < nowS - maxAge) throw new Error('signature is too old');
@@ -112,7 +132,8 @@ export type ParsedPushEvent =
   | { ok: true; event: StreamResponse; kind: PushEventKind; taskId: string | undefined }
   | { ok: false; error: string };
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStr = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 const hasState = (s: unknown): boolean => isObj(s) && isStr(s.state);
 
@@ -131,7 +152,10 @@ export function parsePushEvent(text: string): ParsedPushEvent {
   if (typeof value.kind === 'string') return parseV03PushEvent(value);
   const present = KINDS.filter((k) => value[k] !== undefined && value[k] !== null);
   if (present.length !== 1) {
-    return { ok: false, error: `a StreamResponse has exactly one of ${KINDS.join(', ')}; this has ${present.length}` };
+    return {
+      ok: false,
+      error: `a StreamResponse has exactly one of ${KINDS.join(', ')}; this has ${present.length}`,
+    };
   }
   const kind = present[0]!;
   const v = value[kind];
@@ -149,7 +173,11 @@ export function parsePushEvent(text: string): ParsedPushEvent {
       break;
     case 'artifactUpdate':
       taskId = v.taskId;
-      valid = isStr(v.taskId) && typeof v.contextId === 'string' && isObj(v.artifact) && Array.isArray(v.artifact.parts);
+      valid =
+        isStr(v.taskId) &&
+        typeof v.contextId === 'string' &&
+        isObj(v.artifact) &&
+        Array.isArray(v.artifact.parts);
       break;
     case 'message':
       taskId = v.taskId;
@@ -169,10 +197,23 @@ function parseV03PushEvent(value: Record<string, unknown>): ParsedPushEvent {
   const r = new V03Reader();
   const event = r.event(value, 'body');
   if (!event || r.violations.length > 0) {
-    const why = r.violations.slice(0, 3).map((v) => `${v.field}: ${v.description}`).join('; ');
-    return { ok: false, error: `an A2A 0.3 notification (kind "${String(value.kind).slice(0, 20)}") that cannot be read: ${why}` };
+    const why = r.violations
+      .slice(0, 3)
+      .map((v) => `${v.field}: ${v.description}`)
+      .join('; ');
+    return {
+      ok: false,
+      error: `an A2A 0.3 notification (kind "${String(value.kind).slice(0, 20)}") that cannot be read: ${why}`,
+    };
   }
   const kind = Object.keys(event)[0] as PushEventKind;
-  const taskId = 'task' in event ? event.task.id : 'message' in event ? event.message.taskId : 'statusUpdate' in event ? event.statusUpdate.taskId : event.artifactUpdate.taskId;
+  const taskId =
+    'task' in event
+      ? event.task.id
+      : 'message' in event
+        ? event.message.taskId
+        : 'statusUpdate' in event
+          ? event.statusUpdate.taskId
+          : event.artifactUpdate.taskId;
   return { ok: true, event, kind, taskId };
 }

@@ -3,7 +3,13 @@
  * the rest of a GET/DELETE request travels as camelCase query parameters (§11.5), errors are
  * google.rpc.Status bodies (§11.6) and stream events are bare StreamResponse objects (§11.7).
  */
-import { A2A_MEDIA_TYPE, A2AError, OPERATIONS_BY_NAME, type HttpVerb, type OperationName } from '../protocol/index.js';
+import {
+  A2A_MEDIA_TYPE,
+  A2AError,
+  OPERATIONS_BY_NAME,
+  type HttpVerb,
+  type OperationName,
+} from '../protocol/index.js';
 import { exchange, parseJson } from './http.js';
 import { HttpTransport } from './http-transport.js';
 import type { HttpTransportOptions, StreamEvent, TransportRequest } from './transport.js';
@@ -33,7 +39,11 @@ export class RestTransport extends HttpTransport {
     return parseJson(text, operation, res.status);
   }
 
-  async *stream(operation: OperationName, params: object, req: TransportRequest): AsyncGenerator<StreamEvent> {
+  async *stream(
+    operation: OperationName,
+    params: object,
+    req: TransportRequest,
+  ): AsyncGenerator<StreamEvent> {
     let route = this.route(operation, params);
     let res = await this.send(operation, route, req, 'text/event-stream');
     // §11.3.2 says POST for subscribe, the proto's HTTP rule says GET: try the other on 405.
@@ -43,7 +53,9 @@ export class RestTransport extends HttpTransport {
       res = await this.send(operation, route, req, 'text/event-stream');
     }
     req.onStatus?.(res.status);
-    await this.expectStream(res, operation, route.url, (text) => this.failure(res, text, operation));
+    await this.expectStream(res, operation, route.url, (text) =>
+      this.failure(res, text, operation),
+    );
     for await (const ev of this.events(res, operation, route.url)) {
       const value = parseJson(ev.data, `${operation} stream event`);
       const status = (value as { error?: { code?: unknown } } | null)?.error;
@@ -64,19 +76,28 @@ export class RestTransport extends HttpTransport {
     const path = op.rest.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
       const v = rest[name];
       if (typeof v !== 'string' || v === '') {
-        throw A2AError.invalidParams([{ field: name, description: 'is required and must be a non-empty string' }]);
+        throw A2AError.invalidParams([
+          { field: name, description: 'is required and must be a non-empty string' },
+        ]);
       }
       delete rest[name];
       return encodeURIComponent(v);
     });
-    const prefix = typeof tenant === 'string' && tenant !== '' ? `/${encodeURIComponent(tenant)}` : '';
-    const verb: HttpVerb = operation === 'SubscribeToTask' ? 'POST' : (op.rest.verbs[0] as HttpVerb);
+    const prefix =
+      typeof tenant === 'string' && tenant !== '' ? `/${encodeURIComponent(tenant)}` : '';
+    const verb: HttpVerb =
+      operation === 'SubscribeToTask' ? 'POST' : (op.rest.verbs[0] as HttpVerb);
     const base = `${this.url}${prefix}${path}`;
     if (op.rest.body) return { verb, url: base, body: JSON.stringify(rest) };
     return { verb, url: withQuery(base, toQuery(rest)), body: undefined };
   }
 
-  private async send(operation: OperationName, route: RouteCall, req: TransportRequest, accept: string): Promise<Response> {
+  private async send(
+    operation: OperationName,
+    route: RouteCall,
+    req: TransportRequest,
+    accept: string,
+  ): Promise<Response> {
     const init = {
       method: route.verb,
       headers: a2aHeaders(req, route.body !== undefined ? A2A_MEDIA_TYPE : undefined, accept),
@@ -91,7 +112,10 @@ export class RestTransport extends HttpTransport {
     // No google.rpc.Status: the route itself is unknown there, not the task.
     const hasStatus = typeof (body as { error?: unknown } | undefined)?.error === 'object';
     const wrongUrl = `${res.url || this.url} answered HTTP ${res.status} without an A2A error; is ${this.url} the agent's HTTP+JSON interface URL?`;
-    return (hasStatus ? undefined : this.notTheAgent(res, operation, wrongUrl)) ?? tagHttpFailure(A2AError.fromHttp(res.status, body), res);
+    return (
+      (hasStatus ? undefined : this.notTheAgent(res, operation, wrongUrl)) ??
+      tagHttpFailure(A2AError.fromHttp(res.status, body), res)
+    );
   }
 }
 
@@ -102,7 +126,9 @@ function toQuery(fields: Record<string, unknown>): Record<string, string | strin
     if (v === undefined || v === null) continue;
     if (Array.isArray(v)) q[k] = v.map(String);
     else if (typeof v === 'object') {
-      throw A2AError.invalidParams([{ field: k, description: 'an object cannot be sent as a query parameter' }]);
+      throw A2AError.invalidParams([
+        { field: k, description: 'an object cannot be sent as a query parameter' },
+      ]);
     } else q[k] = String(v);
   }
   return q;

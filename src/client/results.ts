@@ -17,7 +17,8 @@ function bad(operation: OperationName, url: string, why: string): A2AClientError
 function checkTask(v: unknown): string | undefined {
   if (!isObj(v)) return 'is not a Task object';
   if (typeof v['id'] !== 'string') return 'is a Task without a string id';
-  if (!isObj(v['status']) || typeof v['status']['state'] !== 'string') return 'is a Task without status.state';
+  if (!isObj(v['status']) || typeof v['status']['state'] !== 'string')
+    return 'is a Task without status.state';
   return undefined;
 }
 
@@ -50,7 +51,8 @@ export function checkResult(operation: OperationName, value: unknown, url: strin
     case 'ListTasks': {
       if (!isObj(value)) throw bad(operation, url, 'is not an object');
       const tasks = value['tasks'] ?? [];
-      if (!Array.isArray(tasks)) throw bad(operation, url, 'has a tasks member that is not an array');
+      if (!Array.isArray(tasks))
+        throw bad(operation, url, 'has a tasks member that is not an array');
       for (const [i, t] of tasks.entries()) {
         const problem = checkTask(t);
         if (problem) throw bad(operation, url, `has tasks[${i}] that ${problem}`);
@@ -59,17 +61,24 @@ export function checkResult(operation: OperationName, value: unknown, url: strin
     }
     case 'CreateTaskPushNotificationConfig':
     case 'GetTaskPushNotificationConfig':
-      if (!isObj(value) || typeof value['url'] !== 'string') throw bad(operation, url, 'is not a push notification config with a url');
+      if (!isObj(value) || typeof value['url'] !== 'string')
+        throw bad(operation, url, 'is not a push notification config with a url');
       return value;
     case 'ListTaskPushNotificationConfigs': {
       if (!isObj(value)) throw bad(operation, url, 'is not an object');
       const configs = value['configs'] ?? [];
-      if (!Array.isArray(configs)) throw bad(operation, url, 'has a configs member that is not an array');
+      if (!Array.isArray(configs))
+        throw bad(operation, url, 'has a configs member that is not an array');
       return { ...value, configs };
     }
     case 'GetExtendedAgentCard': {
       const r = parseAgentCard(value);
-      if (!r.ok) throw bad(operation, url, `is not a valid agent card: ${r.problems.slice(0, 5).join('; ')}`);
+      if (!r.ok)
+        throw bad(
+          operation,
+          url,
+          `is not a valid agent card: ${r.problems.slice(0, 5).join('; ')}`,
+        );
       return keepSignedForm(r.card, value as object);
     }
     default:

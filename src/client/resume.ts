@@ -5,7 +5,12 @@
  * §3.5.2 allows a new stream per reconnect). A clean end counts too because a server may close a
  * stream whose client reads too slowly and expect exactly this resumption.
  */
-import { TERMINAL_STATES, INTERRUPTED_STATES, type StreamResponse, type TaskState } from '../protocol/index.js';
+import {
+  TERMINAL_STATES,
+  INTERRUPTED_STATES,
+  type StreamResponse,
+  type TaskState,
+} from '../protocol/index.js';
 import { isA2AClientError } from './errors.js';
 import { backoffDelay, sleep } from './retry.js';
 import type { StreamEvent } from './transport.js';
@@ -16,7 +21,11 @@ export interface ResumePolicy {
   maxDelayMs: number;
 }
 
-export const DEFAULT_RESUME_POLICY: Readonly<ResumePolicy> = { maxRetries: 5, baseDelayMs: 250, maxDelayMs: 5000 };
+export const DEFAULT_RESUME_POLICY: Readonly<ResumePolicy> = {
+  maxRetries: 5,
+  baseDelayMs: 250,
+  maxDelayMs: 5000,
+};
 
 export interface ResumableStream {
   /**
@@ -31,7 +40,12 @@ export interface ResumableStream {
   signal?: AbortSignal | undefined;
   onEventId?: ((id: string) => void) | undefined;
   /** `error` is undefined when the agent ended the stream early rather than the connection breaking. */
-  onResume?: (info: { attempt: number; lastEventId: string | undefined; taskId: string; error: unknown }) => void;
+  onResume?: (info: {
+    attempt: number;
+    lastEventId: string | undefined;
+    taskId: string;
+    error: unknown;
+  }) => void;
 }
 
 /** Ids remembered to drop events replayed twice; old ones age out so memory stays bounded. */
@@ -62,10 +76,12 @@ export async function* resumableStream(s: ResumableStream): AsyncGenerator<Strea
       if (final || !s.policy || taskId === undefined || attempt >= s.policy.maxRetries) return;
       s.onResume?.({ attempt: attempt + 1, lastEventId, taskId, error: undefined });
     } catch (err) {
-      const dropped = isA2AClientError(err) && (err.code === 'NETWORK' || err.code === 'UNAVAILABLE');
+      const dropped =
+        isA2AClientError(err) && (err.code === 'NETWORK' || err.code === 'UNAVAILABLE');
       // The agent had already said its last word; a connection lost afterwards loses nothing.
       if (dropped && final) return;
-      if (!dropped || !s.policy || taskId === undefined || attempt >= s.policy.maxRetries) throw err;
+      if (!dropped || !s.policy || taskId === undefined || attempt >= s.policy.maxRetries)
+        throw err;
       s.onResume?.({ attempt: attempt + 1, lastEventId, taskId, error: err });
     }
     await sleep(backoffDelay(attempt, { retries: s.policy.maxRetries, ...s.policy }), s.signal);
@@ -86,7 +102,12 @@ export function taskIdOf(ev: StreamResponse): string | undefined {
  */
 export function finalAfter(ev: StreamResponse, before: boolean): boolean {
   if ('message' in ev) return true;
-  const state: TaskState | undefined = 'task' in ev ? ev.task.status?.state : 'statusUpdate' in ev ? ev.statusUpdate.status?.state : undefined;
+  const state: TaskState | undefined =
+    'task' in ev
+      ? ev.task.status?.state
+      : 'statusUpdate' in ev
+        ? ev.statusUpdate.status?.state
+        : undefined;
   if (state === undefined) return before;
   return TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state);
 }

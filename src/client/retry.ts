@@ -15,7 +15,11 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = { retries: 2, baseDelayMs: 200, maxDelayMs: 5000 };
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
+  retries: 2,
+  baseDelayMs: 200,
+  maxDelayMs: 5000,
+};
 
 /** Operations that only read: safe to repeat (spec §3.3.1 calls the Get operations idempotent). */
 export const SAFE_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
@@ -32,7 +36,11 @@ export function isRetryable(err: unknown): boolean {
 }
 
 /** Delay before retry number `attempt` (0-based): half fixed, half random, so clients do not stampede. */
-export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
@@ -61,7 +69,11 @@ export interface RetryHooks {
 }
 
 /** Runs `fn`, repeating it on retryable failures as the policy allows. */
-export async function withRetry<T>(fn: (attempt: number) => Promise<T>, policy: RetryPolicy, hooks: RetryHooks = {}): Promise<T> {
+export async function withRetry<T>(
+  fn: (attempt: number) => Promise<T>,
+  policy: RetryPolicy,
+  hooks: RetryHooks = {},
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await fn(attempt);

@@ -3,7 +3,13 @@
  * the first entry whose binding AND protocol version this client speaks. The agent's order is its
  * preference, so the caller's binding list only says what is acceptable, never what comes first.
  */
-import { BINDINGS, PROTOCOL_VERSION, majorMinor, type AgentCard, type AgentInterface } from '../protocol/index.js';
+import {
+  BINDINGS,
+  PROTOCOL_VERSION,
+  majorMinor,
+  type AgentCard,
+  type AgentInterface,
+} from '../protocol/index.js';
 import { A2AClientError } from './errors.js';
 
 /** Bindings this package ships a transport for. */
@@ -50,7 +56,9 @@ function scan(card: AgentCard, options: SelectInterfaceOptions): Scan {
   const bindings = options.bindings ?? DEFAULT_BINDINGS;
   const accepted = new Set(bindings.map(norm));
   const versions = new Set((options.versions ?? [PROTOCOL_VERSION]).map((v) => majorMinor(v) ?? v));
-  const entries: unknown[] = Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : [];
+  const entries: unknown[] = Array.isArray(card.supportedInterfaces)
+    ? card.supportedInterfaces
+    : [];
   const notes: string[] = [];
   const found: SelectedInterface[] = [];
   for (const [index, raw] of entries.entries()) {
@@ -66,7 +74,11 @@ function scan(card: AgentCard, options: SelectInterfaceOptions): Scan {
       continue;
     }
     const httpBinding = DEFAULT_BINDINGS.includes(norm(entry.protocolBinding));
-    if (typeof entry.url !== 'string' || entry.url === '' || (httpBinding && !isHttpUrl(entry.url))) {
+    if (
+      typeof entry.url !== 'string' ||
+      entry.url === '' ||
+      (httpBinding && !isHttpUrl(entry.url))
+    ) {
       notes.push(`skipped ${label}: url ${JSON.stringify(entry.url)} is not an http(s) URL`);
       continue;
     }
@@ -77,7 +89,10 @@ function scan(card: AgentCard, options: SelectInterfaceOptions): Scan {
       tenant: typeof entry.tenant === 'string' && entry.tenant !== '' ? entry.tenant : undefined,
       protocolVersion: version,
       entry: entry as AgentInterface,
-      reason: [...notes, `chose ${label} at ${entry.url}${entry.tenant ? ` (tenant ${entry.tenant})` : ''}`].join('; '),
+      reason: [
+        ...notes,
+        `chose ${label} at ${entry.url}${entry.tenant ? ` (tenant ${entry.tenant})` : ''}`,
+      ].join('; '),
     });
     notes.push(`${label} also usable`);
   }
@@ -88,7 +103,10 @@ function scan(card: AgentCard, options: SelectInterfaceOptions): Scan {
  * Every `supportedInterfaces` entry the client could use, in the card's order: the first is the
  * §8.3.2 choice, the others are fallbacks (§5.2). Empty when nothing fits.
  */
-export function compatibleInterfaces(card: AgentCard, options: SelectInterfaceOptions = {}): SelectedInterface[] {
+export function compatibleInterfaces(
+  card: AgentCard,
+  options: SelectInterfaceOptions = {},
+): SelectedInterface[] {
   return scan(card, options).found;
 }
 
@@ -107,7 +125,10 @@ export function compatibleInterfaces(card: AgentCard, options: SelectInterfaceOp
  * process.stdout.write(`${chosen.binding} ${chosen.url}: ${chosen.reason}\n`);
  * ```
  */
-export function selectInterface(card: AgentCard, options: SelectInterfaceOptions = {}): SelectedInterface {
+export function selectInterface(
+  card: AgentCard,
+  options: SelectInterfaceOptions = {},
+): SelectedInterface {
   const r = scan(card, options);
   if (r.found[0]) return r.found[0];
   const offered =
@@ -120,10 +141,15 @@ export function selectInterface(card: AgentCard, options: SelectInterfaceOptions
           })
           .join(', ');
   // §3.6.3: no silent fallback to an older version, but say plainly how to allow it.
-  const older = !r.versions.has('0.3') && r.entries.some((raw) => {
-    const e = raw as Partial<AgentInterface> | null;
-    return majorMinor(e?.protocolVersion) === '0.3' && r.bindings.some((b) => norm(b) === norm(String(e?.protocolBinding ?? '')));
-  });
+  const older =
+    !r.versions.has('0.3') &&
+    r.entries.some((raw) => {
+      const e = raw as Partial<AgentInterface> | null;
+      return (
+        majorMinor(e?.protocolVersion) === '0.3' &&
+        r.bindings.some((b) => norm(b) === norm(String(e?.protocolBinding ?? '')))
+      );
+    });
   const allow = older
     ? ` The agent speaks A2A 0.3 only over these bindings; to talk to it, allow that version: { versions: ['1.0', '0.3'] } in the client options.`
     : '';

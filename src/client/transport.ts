@@ -44,7 +44,11 @@ export interface Transport {
   /** A unary operation: resolves with the operation's response object. */
   call(operation: OperationName, params: object, req: TransportRequest): Promise<unknown>;
   /** A streaming operation: yields events in order; throws A2AError for errors the agent reports. */
-  stream(operation: OperationName, params: object, req: TransportRequest): AsyncIterable<StreamEvent>;
+  stream(
+    operation: OperationName,
+    params: object,
+    req: TransportRequest,
+  ): AsyncIterable<StreamEvent>;
 }
 
 /** Settings the client hands every transport factory (from its own options). */

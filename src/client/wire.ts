@@ -12,7 +12,11 @@ import type { TransportRequest } from './transport.js';
 const STREAM_KINDS = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
 
 /** Headers every A2A request carries (§3.6.1, §9.2, §11.2), plus the per-call ones. */
-export function a2aHeaders(req: TransportRequest, contentType: string | undefined, accept: string): Record<string, string> {
+export function a2aHeaders(
+  req: TransportRequest,
+  contentType: string | undefined,
+  accept: string,
+): Record<string, string> {
   const h: Record<string, string> = { [HEADER_VERSION]: PROTOCOL_VERSION, Accept: accept };
   if (contentType) h['Content-Type'] = contentType;
   if (req.extensions && req.extensions.length > 0) h[HEADER_EXTENSIONS] = req.extensions.join(',');
@@ -21,7 +25,10 @@ export function a2aHeaders(req: TransportRequest, contentType: string | undefine
 }
 
 /** Appends query parameters to a URL string. */
-export function withQuery(url: string, query: Record<string, string | string[]> | undefined): string {
+export function withQuery(
+  url: string,
+  query: Record<string, string | string[]> | undefined,
+): string {
   if (!query || Object.keys(query).length === 0) return url;
   const u = new URL(url);
   for (const [k, v] of Object.entries(query)) {
@@ -54,7 +61,10 @@ const failureInfo = new WeakMap<object, HttpFailureInfo>();
 
 /** Remembers which HTTP response an error came from. */
 export function tagHttpFailure<E extends object>(err: E, res: Response): E {
-  failureInfo.set(err, { status: res.status, wwwAuthenticate: res.headers.get('www-authenticate') });
+  failureInfo.set(err, {
+    status: res.status,
+    wwwAuthenticate: res.headers.get('www-authenticate'),
+  });
   return err;
 }
 

@@ -2,7 +2,15 @@
  * One agent as an inspector session knows it: its card, the `A2AClient` built from it (recorded by
  * the wire tap), and the credentials the user entered — held here, on the server, and nowhere else.
  */
-import { A2AClient, CardCache, discoverAgentCard, type CardTrust, type ClientInterceptor, type Credential, type FetchLike } from 'a2a-kit/client';
+import {
+  A2AClient,
+  CardCache,
+  discoverAgentCard,
+  type CardTrust,
+  type ClientInterceptor,
+  type Credential,
+  type FetchLike,
+} from 'a2a-kit/client';
 import type { AgentCard } from 'a2a-kit';
 import { cacheHeaders, cardFacts, type CardFacts } from './card-facts.js';
 import { Masker, maskRules } from './mask.js';
@@ -33,7 +41,9 @@ export class AgentEntry {
     log: WireLog,
     private readonly trust: () => CardTrust,
   ) {
-    this.masker = new Masker(() => maskRules(this.#held, this.#schemeNames('header'), this.#schemeNames('query')));
+    this.masker = new Masker(() =>
+      maskRules(this.#held, this.#schemeNames('header'), this.#schemeNames('query')),
+    );
     this.#tap = wireTap(log, this.masker);
     this.#cardFetch = async (input, init) => {
       const res = await this.#tap.fetch(input, init);
@@ -88,7 +98,8 @@ export class AgentEntry {
       trust: this.trust(),
       held: new Set(Object.keys(this.#held)),
     });
-    if (this.#from === 'extended' && this.#publicCard) facts.publicSkills = this.#publicCard.skills.map((s) => s.id);
+    if (this.#from === 'extended' && this.#publicCard)
+      facts.publicSkills = this.#publicCard.skills.map((s) => s.id);
     return facts;
   }
 
@@ -108,7 +119,8 @@ export class AgentEntry {
         if (this.#held[name] !== undefined) next[name] = this.#held[name];
       } else if (typeof v === 'object' && v !== null) {
         const { username, password } = v as Record<string, unknown>;
-        if (typeof username === 'string' && typeof password === 'string' && username !== '') next[name] = { username, password };
+        if (typeof username === 'string' && typeof password === 'string' && username !== '')
+          next[name] = { username, password };
       }
     }
     this.#held = next;
@@ -118,7 +130,8 @@ export class AgentEntry {
   #schemeNames(location: 'header' | 'query'): string[] {
     const out: string[] = [];
     for (const s of Object.values(this.#card?.securitySchemes ?? {})) {
-      if ('apiKeySecurityScheme' in s && s.apiKeySecurityScheme.location.toLowerCase() === location) out.push(s.apiKeySecurityScheme.name);
+      if ('apiKeySecurityScheme' in s && s.apiKeySecurityScheme.location.toLowerCase() === location)
+        out.push(s.apiKeySecurityScheme.name);
     }
     return out;
   }

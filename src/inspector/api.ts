@@ -26,7 +26,8 @@ function str(body: Record<string, unknown>, key: string, required?: false): stri
 function str(body: Record<string, unknown>, key: string, required = false): string | undefined {
   const v = body[key];
   if (typeof v === 'string' && v.trim() !== '') return v.trim();
-  if (v !== undefined && v !== null && v !== '' && typeof v !== 'string') throw new BadRequest(`${key} must be a string`);
+  if (v !== undefined && v !== null && v !== '' && typeof v !== 'string')
+    throw new BadRequest(`${key} must be a string`);
   if (required) throw new BadRequest(`${key} is required`);
   return undefined;
 }
@@ -47,9 +48,11 @@ function agentOf(c: ApiContext): AgentEntry {
 /** ListTasks filters from the page's form; empty fields are left out. */
 function listRequest(body: Record<string, unknown>): ListTasksRequest {
   const status = str(body, 'status');
-  if (status !== undefined && !/^TASK_STATE_[A-Z_]+$/.test(status)) throw new BadRequest('status must be a TASK_STATE_… name');
+  if (status !== undefined && !/^TASK_STATE_[A-Z_]+$/.test(status))
+    throw new BadRequest('status must be a TASK_STATE_… name');
   const after = str(body, 'statusTimestampAfter');
-  if (after !== undefined && Number.isNaN(Date.parse(after))) throw new BadRequest('statusTimestampAfter must be a date and time');
+  if (after !== undefined && Number.isNaN(Date.parse(after)))
+    throw new BadRequest('statusTimestampAfter must be a date and time');
   const pageSize = int(body, 'pageSize');
   const historyLength = int(body, 'historyLength');
   const contextId = str(body, 'contextId');
@@ -67,7 +70,12 @@ function listRequest(body: Record<string, unknown>): ListTasksRequest {
 
 /** Routes by method and path. */
 export const ROUTES: Record<string, Handler> = {
-  'GET /api/state': (c) => ({ after: c.session.lastEventId, wire: c.session.wire.list(), pipeline: c.pipeline.list(), knownAgents: c.knownAgents }),
+  'GET /api/state': (c) => ({
+    after: c.session.lastEventId,
+    wire: c.session.wire.list(),
+    pipeline: c.pipeline.list(),
+    knownAgents: c.knownAgents,
+  }),
   'GET /api/agents': (c) => probeAgents(c.knownAgents),
   'GET /api/wire': (c) => c.session.wire.list(),
   'POST /api/wire/clear': (c) => {
@@ -80,33 +88,53 @@ export const ROUTES: Record<string, Handler> = {
   'POST /api/card/extended': (c) => agentOf(c).extended(),
   'POST /api/card/trust': (c) => {
     const added = c.session.trustKeys(c.body.key);
-    return agentOf(c).facts().then((facts) => ({ added, facts }));
+    return agentOf(c)
+      .facts()
+      .then((facts) => ({ added, facts }));
   },
   'POST /api/credentials': (c) => {
     const entry = agentOf(c);
     const values = c.body.values;
-    if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new BadRequest('values: an object of scheme name → credential');
+    if (typeof values !== 'object' || values === null || Array.isArray(values))
+      throw new BadRequest('values: an object of scheme name → credential');
     entry.setCredentials(values as Record<string, unknown>);
     return entry.facts();
   },
 
   'POST /api/talk': (c) => talk(c.session, agentOf(c), talkRequest(c.body)),
-  'POST /api/talk/subscribe': (c) => resubscribe(c.session, agentOf(c), str(c.body, 'taskId', true), str(c.body, 'lastEventId'), str(c.body, 'streamId') ?? randomUUID()),
+  'POST /api/talk/subscribe': (c) =>
+    resubscribe(
+      c.session,
+      agentOf(c),
+      str(c.body, 'taskId', true),
+      str(c.body, 'lastEventId'),
+      str(c.body, 'streamId') ?? randomUUID(),
+    ),
   'POST /api/talk/stop': (c) => ({ stopped: c.session.stopStream(str(c.body, 'streamId', true)) }),
   'POST /api/talk/cancel': (c) => cancel(agentOf(c), str(c.body, 'taskId', true)),
 
   'POST /api/tasks/list': (c) => agentOf(c).client.listTasks(listRequest(c.body)),
   'POST /api/tasks/get': (c) => {
     const historyLength = int(c.body, 'historyLength');
-    return agentOf(c).client.getTask({ id: str(c.body, 'id', true), ...(historyLength !== undefined ? { historyLength } : {}) });
+    return agentOf(c).client.getTask({
+      id: str(c.body, 'id', true),
+      ...(historyLength !== undefined ? { historyLength } : {}),
+    });
   },
   'POST /api/tasks/push-configs': async (c) => {
-    const r = await agentOf(c).client.listPushNotificationConfigs({ taskId: str(c.body, 'taskId', true) });
+    const r = await agentOf(c).client.listPushNotificationConfigs({
+      taskId: str(c.body, 'taskId', true),
+    });
     // A webhook's token is a credential too: the page learns that there is one, not what it is.
-    return { ...r, configs: r.configs.map((cfg) => ({
-      ...cfg,
-      ...(cfg.token ? { token: MASK } : {}),
-      ...(cfg.authentication?.credentials ? { authentication: { ...cfg.authentication, credentials: MASK } } : {}),
-    })) };
+    return {
+      ...r,
+      configs: r.configs.map((cfg) => ({
+        ...cfg,
+        ...(cfg.token ? { token: MASK } : {}),
+        ...(cfg.authentication?.credentials
+          ? { authentication: { ...cfg.authentication, credentials: MASK } }
+          : {}),
+      })),
+    };
   },
 };

@@ -61,7 +61,10 @@ export function cacheHeaders(headers: Headers): Record<string, string> {
 function signatures(card: AgentCard): SignatureFact[] {
   return (card.signatures ?? []).map((s) => {
     try {
-      const h = JSON.parse(Buffer.from(s.protected, 'base64url').toString('utf8')) as Record<string, unknown>;
+      const h = JSON.parse(Buffer.from(s.protected, 'base64url').toString('utf8')) as Record<
+        string,
+        unknown
+      >;
       return {
         ...(typeof h.kid === 'string' ? { kid: h.kid } : {}),
         ...(typeof h.alg === 'string' ? { alg: h.alg } : {}),
@@ -85,7 +88,13 @@ const STATUS_TEXT: Record<string, string> = {
 export async function cardFacts(
   agent: string,
   card: AgentCard,
-  how: { cardUrl?: string | undefined; from: string; cache: Record<string, string>; trust: CardTrust; held: ReadonlySet<string> },
+  how: {
+    cardUrl?: string | undefined;
+    from: string;
+    cache: Record<string, string>;
+    trust: CardTrust;
+    held: ReadonlySet<string>;
+  },
 ): Promise<CardFacts> {
   let selection: CardFacts['selection'];
   let chosenIndex = -1;
@@ -107,15 +116,35 @@ export async function cardFacts(
   }));
   const verdict = await verifyAgentCard(card, how.trust);
   const signature = verdict.verified
-    ? { verified: true, status: 'verified', message: `verified with ${verdict.alg}, key ${verdict.kid}`, signatures: signatures(card) }
-    : { verified: false, status: STATUS_TEXT[verdict.reason] ?? verdict.reason, message: verdict.message, signatures: signatures(card) };
+    ? {
+        verified: true,
+        status: 'verified',
+        message: `verified with ${verdict.alg}, key ${verdict.kid}`,
+        signatures: signatures(card),
+      }
+    : {
+        verified: false,
+        status: STATUS_TEXT[verdict.reason] ?? verdict.reason,
+        message: verdict.message,
+        signatures: signatures(card),
+      };
   const credentials = Object.entries(card.securitySchemes ?? {}).map(([scheme, s]) => ({
     scheme,
     kind: schemeKind(s) ?? 'unknown',
     held: how.held.has(scheme),
     detail: schemeDetail(s),
   }));
-  return { agent, card, ...(how.cardUrl ? { cardUrl: how.cardUrl } : {}), from: how.from, cache: how.cache, interfaces, selection, signature, credentials };
+  return {
+    agent,
+    card,
+    ...(how.cardUrl ? { cardUrl: how.cardUrl } : {}),
+    from: how.from,
+    cache: how.cache,
+    interfaces,
+    selection,
+    signature,
+    credentials,
+  };
 }
 
 /**
@@ -123,10 +152,13 @@ export async function cardFacts(
  * the chosen one get an answer too: chosen, a fallback (§5.2), or skipped and why.
  */
 function entryNote(card: AgentCard, index: number, chosen: number): string {
-  if (index === chosen) return 'the first entry, in the card’s order, whose binding and version the client speaks';
+  if (index === chosen)
+    return 'the first entry, in the card’s order, whose binding and version the client speaks';
   try {
     selectInterface({ ...card, supportedInterfaces: [card.supportedInterfaces[index]!] });
-    return index < chosen || chosen < 0 ? 'usable' : 'usable: a fallback if the chosen one cannot be reached';
+    return index < chosen || chosen < 0
+      ? 'usable'
+      : 'usable: a fallback if the chosen one cannot be reached';
   } catch (err) {
     const m = /skipped \[0\] [^:]*: (.*)$/.exec((err as Error).message);
     return m ? `skipped: ${m[1]}` : 'skipped';
@@ -139,9 +171,13 @@ function schemeDetail(s: NonNullable<AgentCard['securitySchemes']>[string]): str
     const h = s.httpAuthSecurityScheme;
     return `HTTP ${h.scheme}${h.bearerFormat ? ` (${h.bearerFormat})` : ''}`;
   }
-  if ('apiKeySecurityScheme' in s) return `API key in ${s.apiKeySecurityScheme.location} ${s.apiKeySecurityScheme.name}`;
-  if ('oauth2SecurityScheme' in s) return `OAuth 2 (${Object.keys(s.oauth2SecurityScheme.flows).join(', ')}); paste an access token`;
-  if ('openIdConnectSecurityScheme' in s) return `OpenID Connect (${s.openIdConnectSecurityScheme.openIdConnectUrl}); paste a token`;
-  if ('mtlsSecurityScheme' in s) return 'mutual TLS (a client certificate; not available from the inspector)';
+  if ('apiKeySecurityScheme' in s)
+    return `API key in ${s.apiKeySecurityScheme.location} ${s.apiKeySecurityScheme.name}`;
+  if ('oauth2SecurityScheme' in s)
+    return `OAuth 2 (${Object.keys(s.oauth2SecurityScheme.flows).join(', ')}); paste an access token`;
+  if ('openIdConnectSecurityScheme' in s)
+    return `OpenID Connect (${s.openIdConnectSecurityScheme.openIdConnectUrl}); paste a token`;
+  if ('mtlsSecurityScheme' in s)
+    return 'mutual TLS (a client certificate; not available from the inspector)';
   return 'unknown scheme';
 }

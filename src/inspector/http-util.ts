@@ -15,12 +15,14 @@ export const MAX_BODY_BYTES = 12 * 1024 * 1024;
 /** Reads a JSON object body; throws {@link BadRequest} for anything else. */
 export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json') throw new BadRequest('send JSON (Content-Type: application/json)');
+  if (type !== 'application/json')
+    throw new BadRequest('send JSON (Content-Type: application/json)');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BadRequest(`the request is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`);
+    if (size > MAX_BODY_BYTES)
+      throw new BadRequest(`the request is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`);
     chunks.push(chunk as Buffer);
   }
   let parsed: unknown;
@@ -29,7 +31,8 @@ export async function readJson(req: IncomingMessage): Promise<Record<string, unk
   } catch {
     throw new BadRequest('the body is not JSON');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new BadRequest('the body must be a JSON object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new BadRequest('the body must be a JSON object');
   return parsed as Record<string, unknown>;
 }
 
@@ -52,11 +55,23 @@ export function sendError(res: ServerResponse, err: unknown): void {
   if (err instanceof BadRequest) return sendJson(res, 400, { error: { message: err.message } });
   if (isA2AError(err)) {
     return sendJson(res, 502, {
-      error: { message: err.message, kind: err.kind, code: err.spec.jsonRpcCode, httpStatus: err.spec.httpStatus, details: err.details },
+      error: {
+        message: err.message,
+        kind: err.kind,
+        code: err.spec.jsonRpcCode,
+        httpStatus: err.spec.httpStatus,
+        details: err.details,
+      },
     });
   }
   if (isA2AClientError(err)) {
-    return sendJson(res, 502, { error: { message: err.message, code: err.code, ...(err.status !== undefined ? { httpStatus: err.status } : {}) } });
+    return sendJson(res, 502, {
+      error: {
+        message: err.message,
+        code: err.code,
+        ...(err.status !== undefined ? { httpStatus: err.status } : {}),
+      },
+    });
   }
   const message = err instanceof Error ? err.message : String(err);
   sendJson(res, 400, { error: { message } });
@@ -75,15 +90,25 @@ export function isLoopback(host: string): boolean {
  */
 export function hostGuard(host: string, port: number): (value: string | undefined) => boolean {
   if (!isLoopback(host)) return () => true;
-  const allowed = new Set([...LOOPBACK_NAMES, host.includes(':') && !host.startsWith('[') ? `[${host}]` : host].map((h) => `${h}:${port}`));
+  const allowed = new Set(
+    [...LOOPBACK_NAMES, host.includes(':') && !host.startsWith('[') ? `[${host}]` : host].map(
+      (h) => `${h}:${port}`,
+    ),
+  );
   return (value) => value !== undefined && allowed.has(value.toLowerCase());
 }
 
 /** Refuses what did not come from the inspector's own page; answers the refusal itself. */
-export function guard(req: IncomingMessage, res: ServerResponse, hostOk: (h: string | undefined) => boolean): boolean {
+export function guard(
+  req: IncomingMessage,
+  res: ServerResponse,
+  hostOk: (h: string | undefined) => boolean,
+): boolean {
   const host = req.headers.host;
   if (!hostOk(host)) {
-    sendJson(res, 421, { error: { message: `this inspector does not answer to Host ${host ?? '(none)'}` } });
+    sendJson(res, 421, {
+      error: { message: `this inspector does not answer to Host ${host ?? '(none)'}` },
+    });
     return false;
   }
   const origin = req.headers.origin;

@@ -6,7 +6,11 @@
 import { discoverAgentCard } from 'a2a-kit/client';
 
 /** The kit's agents on their default ports (test-runner, code-reviewer, deployer). */
-export const KIT_AGENTS: readonly string[] = ['http://localhost:41241', 'http://localhost:41242', 'http://localhost:41243'];
+export const KIT_AGENTS: readonly string[] = [
+  'http://localhost:41241',
+  'http://localhost:41242',
+  'http://localhost:41243',
+];
 
 /** One agent of the picker. */
 export interface KnownAgent {
@@ -22,7 +26,11 @@ export async function probeAgents(urls: readonly string[]): Promise<KnownAgent[]
   return Promise.all(
     urls.map(async (url): Promise<KnownAgent> => {
       try {
-        const { card } = await discoverAgentCard(url, { cache: false, timeoutMs: 1500, retry: { retries: 0 } });
+        const { card } = await discoverAgentCard(url, {
+          cache: false,
+          timeoutMs: 1500,
+          retry: { retries: 0 },
+        });
         return { url, up: true, name: card.name, description: card.description };
       } catch {
         return { url, up: false };

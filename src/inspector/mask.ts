@@ -7,7 +7,14 @@
 export const MASK = '••••••••';
 
 /** Headers that carry credentials whatever the card says. */
-const ALWAYS_SECRET = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key']);
+const ALWAYS_SECRET = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'api-key',
+]);
 
 /** JSON members that hold a webhook's credentials (push configs): `"token": "…"`, `"credentials": "…"`. */
 const SECRET_MEMBERS = /("(?:token|credentials)"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
@@ -45,20 +52,26 @@ export class Masker {
     } catch {
       return this.text(raw);
     }
-    for (const name of this.rules().query) if (u.searchParams.has(name)) u.searchParams.set(name, MASK);
+    for (const name of this.rules().query)
+      if (u.searchParams.has(name)) u.searchParams.set(name, MASK);
     return this.text(u.toString().replaceAll(encodeURIComponent(MASK), MASK));
   }
 
   /** Any text with the known secrets and webhook credentials masked. */
   text(s: string): string {
     let out = s;
-    for (const secret of this.rules().secrets) if (secret.length >= 4) out = out.split(secret).join(MASK);
+    for (const secret of this.rules().secrets)
+      if (secret.length >= 4) out = out.split(secret).join(MASK);
     return out.replace(SECRET_MEMBERS, `$1"${MASK}"`);
   }
 }
 
 /** Builds the rules from the credentials held for an agent and the places its card says they go. */
-export function maskRules(held: Readonly<Record<string, string | { username: string; password: string }>>, headers: string[], query: string[]): MaskRules {
+export function maskRules(
+  held: Readonly<Record<string, string | { username: string; password: string }>>,
+  headers: string[],
+  query: string[],
+): MaskRules {
   const secrets: string[] = [];
   for (const v of Object.values(held)) {
     if (typeof v === 'string') secrets.push(v, encodeURIComponent(v));
@@ -72,7 +85,15 @@ export function maskRules(held: Readonly<Record<string, string | { username: str
 }
 
 /** Headers curl sets itself or that say nothing about the request. */
-const CURL_SKIPS = new Set(['content-length', 'host', 'connection', 'accept-encoding', 'user-agent', 'sec-fetch-mode', 'accept-language']);
+const CURL_SKIPS = new Set([
+  'content-length',
+  'host',
+  'connection',
+  'accept-encoding',
+  'user-agent',
+  'sec-fetch-mode',
+  'accept-language',
+]);
 
 /** Single-quoted for the shell; a masked secret becomes `$A2A_CREDENTIAL` in double quotes. */
 function shellQuote(s: string): string {
@@ -99,7 +120,8 @@ export function curlCommand(req: CurlRequest): string {
   if (req.streaming) args.push('-N');
   if (req.method !== 'GET' || req.body !== undefined) args.push('-X', req.method);
   args.push(shellQuote(req.url));
-  for (const [k, v] of req.headers) if (!CURL_SKIPS.has(k.toLowerCase())) args.push('-H', shellQuote(`${k}: ${v}`));
+  for (const [k, v] of req.headers)
+    if (!CURL_SKIPS.has(k.toLowerCase())) args.push('-H', shellQuote(`${k}: ${v}`));
   if (req.body !== undefined) args.push('--data-raw', shellQuote(req.body));
   const lines: string[] = [];
   for (let i = 0; i < args.length; i++) {

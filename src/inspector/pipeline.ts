@@ -45,7 +45,14 @@ export type PipelineEvent =
   /** A step of the pipeline begins (discovery, tests, review, deploy). */
   | { type: 'stage'; id: string; title: string; agent?: string; detail?: string }
   /** A task of the current step reached a state; `via` says how the planner learned it (stream, push, poll). */
-  | { type: 'state'; stage?: string; taskId?: string; state: PipelineState; text?: string; via?: string }
+  | {
+      type: 'state';
+      stage?: string;
+      taskId?: string;
+      state: PipelineState;
+      text?: string;
+      via?: string;
+    }
   /** An artifact arrived, or its summary once the task ended. */
   | { type: 'artifact'; stage?: string; name: string; text?: string }
   /** The agent asked for input and the planner answered (or declined). */

@@ -5,7 +5,8 @@
  */
 import { startInspector, type InspectorOptions } from './server.js';
 
-const USAGE = 'usage: npm run inspector -- [--port 41250] [--host 127.0.0.1] [--agent <url>] [--agents <url>,<url>]';
+const USAGE =
+  'usage: npm run inspector -- [--port 41250] [--host 127.0.0.1] [--agent <url>] [--agents <url>,<url>]';
 
 function parse(argv: string[]): { options: InspectorOptions; agent?: string } {
   const options: InspectorOptions = {};
@@ -14,14 +15,20 @@ function parse(argv: string[]): { options: InspectorOptions; agent?: string } {
     const flag = argv[i]!;
     const value = argv[i + 1];
     if (flag === '--help' || flag === '-h') throw new Error(USAGE);
-    if (value === undefined || value.startsWith('--')) throw new Error(`${flag} needs a value\n${USAGE}`);
+    if (value === undefined || value.startsWith('--'))
+      throw new Error(`${flag} needs a value\n${USAGE}`);
     i++;
     if (flag === '--port') {
-      if (!/^\d+$/.test(value) || Number(value) > 65535) throw new Error(`--port expects a port number (0 for any free port), got "${value}"`);
+      if (!/^\d+$/.test(value) || Number(value) > 65535)
+        throw new Error(`--port expects a port number (0 for any free port), got "${value}"`);
       options.port = Number(value);
     } else if (flag === '--host') options.host = value;
     else if (flag === '--agent') agent = value;
-    else if (flag === '--agents') options.agents = value.split(',').map((s) => s.trim()).filter(Boolean);
+    else if (flag === '--agents')
+      options.agents = value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     else throw new Error(`unknown flag ${flag}\n${USAGE}`);
   }
   return { options, ...(agent ? { agent } : {}) };
@@ -36,7 +43,9 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const inspector = await startInspector(parsed.options);
-  process.stdout.write(`a2a-kit inspector at ${parsed.agent ? inspector.link(parsed.agent) : inspector.url}  (Ctrl-C stops it)\n`);
+  process.stdout.write(
+    `a2a-kit inspector at ${parsed.agent ? inspector.link(parsed.agent) : inspector.url}  (Ctrl-C stops it)\n`,
+  );
   const stop = (): void => {
     void inspector.close().then(() => process.exit(0));
   };
@@ -46,7 +55,10 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   const e = err as NodeJS.ErrnoException;
-  const hint = e.code === 'EADDRINUSE' ? ' (the port is taken: pass --port 0 for any free port, or another number)' : '';
+  const hint =
+    e.code === 'EADDRINUSE'
+      ? ' (the port is taken: pass --port 0 for any free port, or another number)'
+      : '';
   process.stderr.write(`inspector failed: ${e.message}${hint}\n`);
   process.exit(1);
 });

@@ -7,7 +7,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { CardTrust } from 'a2a-kit/client';
 import { ROUTES } from './api.js';
-import { cookie, guard, hostGuard, isLoopback, readJson, sendError, sendJson } from './http-util.js';
+import {
+  cookie,
+  guard,
+  hostGuard,
+  isLoopback,
+  readJson,
+  sendError,
+  sendJson,
+} from './http-util.js';
 import { KIT_AGENTS } from './known-agents.js';
 import { PipelineFeed, type PipelineEvent } from './pipeline.js';
 import { Sessions, type Session } from './session.js';
@@ -80,25 +88,36 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     // Strict: the cookie never rides along on a request another site makes to the inspector.
     res.setHeader('set-cookie', `${cookieName}=${session.id}; Path=/; HttpOnly; SameSite=Strict`);
     if (req.method === 'GET' && !url.pathname.startsWith('/api/')) {
-      if (!serveAsset(assets, url.pathname, req.headers['if-none-match'], res)) sendJson(res, 404, { error: { message: `no page at ${url.pathname}` } });
+      if (!serveAsset(assets, url.pathname, req.headers['if-none-match'], res))
+        sendJson(res, 404, { error: { message: `no page at ${url.pathname}` } });
       return;
     }
-    if (req.method === 'GET' && url.pathname === '/api/events') return events(req, res, session, url);
+    if (req.method === 'GET' && url.pathname === '/api/events')
+      return events(req, res, session, url);
     const handler = ROUTES[`${req.method} ${url.pathname}`];
-    if (!handler) return sendJson(res, 404, { error: { message: `no route ${req.method} ${url.pathname}` } });
+    if (!handler)
+      return sendJson(res, 404, { error: { message: `no route ${req.method} ${url.pathname}` } });
     const body = req.method === 'POST' ? await readJson(req) : {};
     sendJson(res, 200, (await handler({ session, body, pipeline, knownAgents })) ?? null);
   }
 
   /** The page's live channel: the session's events after the id it has, the kit's pipeline, keep-alives. */
   function events(req: IncomingMessage, res: ServerResponse, session: Session, url: URL): void {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    });
     res.write('retry: 1500\n\n');
     open.add(res);
     const after = Number(req.headers['last-event-id'] ?? url.searchParams.get('after') ?? 0) || 0;
-    const offSession = session.subscribe(after, (ev) => res.write(`id: ${ev.id}\nevent: ${ev.type}\ndata: ${JSON.stringify(ev.data)}\n\n`));
+    const offSession = session.subscribe(after, (ev) =>
+      res.write(`id: ${ev.id}\nevent: ${ev.type}\ndata: ${JSON.stringify(ev.data)}\n\n`),
+    );
     // No id: the kit's events are numbered by their own `seq`, and the page asks for the whole run on load.
-    const offPipeline = pipeline.on((rec) => res.write(`event: pipeline\ndata: ${JSON.stringify(rec)}\n\n`));
+    const offPipeline = pipeline.on((rec) =>
+      res.write(`event: pipeline\ndata: ${JSON.stringify(rec)}\n\n`),
+    );
     const ping = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
     ping.unref();
     res.on('close', () => {
@@ -120,7 +139,13 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
   hostOk = hostGuard(host, port);
   // Cookies are per host, not per port: two inspectors on one machine must not share sessions.
   cookieName = `a2a_inspector_${port}`;
-  const shown = isLoopback(host) ? (host.includes(':') ? `[${host}]` : host) : host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const shown = isLoopback(host)
+    ? host.includes(':')
+      ? `[${host}]`
+      : host
+    : host === '0.0.0.0' || host === '::'
+      ? 'localhost'
+      : host;
   const base = `http://${shown}:${port}/`;
 
   return {

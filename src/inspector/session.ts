@@ -39,7 +39,12 @@ export class Session {
   #keys: Array<{ kid: string; key: Record<string, unknown> }> = [];
 
   constructor(private readonly baseTrust: () => CardTrust) {
-    this.wire = new WireLog((u) => this.emit(u.kind === 'chunk' ? 'wire-chunk' : 'wire', u.kind === 'chunk' ? { id: u.id, text: u.text } : u.exchange));
+    this.wire = new WireLog((u) =>
+      this.emit(
+        u.kind === 'chunk' ? 'wire-chunk' : 'wire',
+        u.kind === 'chunk' ? { id: u.id, text: u.text } : u.exchange,
+      ),
+    );
   }
 
   /** The agent at `url`, created on first use (the least recently opened goes beyond the limit). */
@@ -50,7 +55,8 @@ export class Session {
       this.#agents.delete(key);
     } else {
       entry = new AgentEntry(key, this.wire, () => this.trust());
-      if (this.#agents.size >= MAX_AGENTS) this.#agents.delete(this.#agents.keys().next().value as string);
+      if (this.#agents.size >= MAX_AGENTS)
+        this.#agents.delete(this.#agents.keys().next().value as string);
     }
     this.#agents.set(key, entry);
     return entry;
@@ -60,21 +66,36 @@ export class Session {
   trust(): CardTrust {
     const base = this.baseTrust();
     if (this.#keys.length === 0) return base;
-    return { ...base, keys: [...(base.keys ?? []), ...this.#keys.map(({ kid, key }) => ({ kid, key: key as TrustedKey }))] };
+    return {
+      ...base,
+      keys: [
+        ...(base.keys ?? []),
+        ...this.#keys.map(({ kid, key }) => ({ kid, key: key as TrustedKey })),
+      ],
+    };
   }
 
   /** Adds public keys (a JWK or a JWKS, each with a `kid`) to check card signatures with. */
   trustKeys(value: unknown): number {
-    const list = typeof value === 'object' && value !== null && Array.isArray((value as { keys?: unknown }).keys) ? (value as { keys: unknown[] }).keys : [value];
+    const list =
+      typeof value === 'object' &&
+      value !== null &&
+      Array.isArray((value as { keys?: unknown }).keys)
+        ? (value as { keys: unknown[] }).keys
+        : [value];
     const found: Array<{ kid: string; key: Record<string, unknown> }> = [];
     for (const k of list) {
-      if (typeof k !== 'object' || k === null || typeof (k as { kty?: unknown }).kty !== 'string') throw new Error('paste a public JWK or a JWKS ({"keys": [...]})');
+      if (typeof k !== 'object' || k === null || typeof (k as { kty?: unknown }).kty !== 'string')
+        throw new Error('paste a public JWK or a JWKS ({"keys": [...]})');
       const jwk = k as Record<string, unknown>;
-      if (typeof jwk.kid !== 'string' || jwk.kid === '') throw new Error('each key needs a "kid": signatures name their key by it');
+      if (typeof jwk.kid !== 'string' || jwk.kid === '')
+        throw new Error('each key needs a "kid": signatures name their key by it');
       if ('d' in jwk) throw new Error('that is a private key; paste the public key only');
       found.push({ kid: jwk.kid, key: jwk });
     }
-    this.#keys = [...this.#keys.filter((k) => !found.some((f) => f.kid === k.kid)), ...found].slice(-16);
+    this.#keys = [...this.#keys.filter((k) => !found.some((f) => f.kid === k.kid)), ...found].slice(
+      -16,
+    );
     return found.length;
   }
 
@@ -139,7 +160,8 @@ export function normalise(url: string): string {
   } catch {
     throw new Error(`"${url}" is not an absolute URL; enter e.g. http://localhost:41241`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`"${url}" is not an http(s) URL`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new Error(`"${url}" is not an http(s) URL`);
   return u.toString().replace(/\/+$/, '');
 }
 

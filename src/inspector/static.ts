@@ -37,9 +37,17 @@ const CSP = [
   "form-action 'self'",
 ].join('; ');
 
-function load(dir: URL, prefix: string, into: Map<string, Asset>, only: (name: string) => boolean): void {
+function load(
+  dir: URL,
+  prefix: string,
+  into: Map<string, Asset>,
+  only: (name: string) => boolean,
+): void {
   const path = fileURLToPath(dir);
-  if (!existsSync(path)) throw new Error(`the inspector's page is missing at ${path}; build the package first (npm run build)`);
+  if (!existsSync(path))
+    throw new Error(
+      `the inspector's page is missing at ${path}; build the package first (npm run build)`,
+    );
   for (const name of readdirSync(path)) {
     if (!only(name)) continue;
     const body = readFileSync(new URL(name, dir));
@@ -63,7 +71,12 @@ export function loadAssets(): Map<string, Asset> {
 }
 
 /** Serves one asset (304 when the page has it already); false when there is none at that path. */
-export function serveAsset(assets: Map<string, Asset>, path: string, ifNoneMatch: string | undefined, res: ServerResponse): boolean {
+export function serveAsset(
+  assets: Map<string, Asset>,
+  path: string,
+  ifNoneMatch: string | undefined,
+  res: ServerResponse,
+): boolean {
   const a = assets.get(path);
   if (!a) return false;
   const headers: Record<string, string> = {

@@ -18,17 +18,24 @@ const MAX_PARTS = 32;
 
 /** The composer's parts, checked: each has exactly one of text, raw, url, data. */
 export function checkParts(value: unknown): Part[] {
-  if (!Array.isArray(value) || value.length === 0) throw new BadRequest('parts: give at least one part (text, a file or JSON data)');
+  if (!Array.isArray(value) || value.length === 0)
+    throw new BadRequest('parts: give at least one part (text, a file or JSON data)');
   if (value.length > MAX_PARTS) throw new BadRequest(`parts: at most ${MAX_PARTS}`);
   return value.map((p, i) => {
     if (typeof p !== 'object' || p === null) throw new BadRequest(`parts[${i}] is not an object`);
     const o = p as Record<string, unknown>;
     const kinds = ['text', 'raw', 'url', 'data'].filter((k) => o[k] !== undefined);
-    if (kinds.length !== 1) throw new BadRequest(`parts[${i}] needs exactly one of text, raw, url, data (has ${kinds.join(', ') || 'none'})`);
-    if (kinds[0] !== 'data' && typeof o[kinds[0]!] !== 'string') throw new BadRequest(`parts[${i}].${kinds[0]} must be a string`);
-    if (kinds[0] === 'raw' && !/^[A-Za-z0-9+/=_-]*$/.test(o.raw as string)) throw new BadRequest(`parts[${i}].raw is not base64`);
+    if (kinds.length !== 1)
+      throw new BadRequest(
+        `parts[${i}] needs exactly one of text, raw, url, data (has ${kinds.join(', ') || 'none'})`,
+      );
+    if (kinds[0] !== 'data' && typeof o[kinds[0]!] !== 'string')
+      throw new BadRequest(`parts[${i}].${kinds[0]} must be a string`);
+    if (kinds[0] === 'raw' && !/^[A-Za-z0-9+/=_-]*$/.test(o.raw as string))
+      throw new BadRequest(`parts[${i}].raw is not base64`);
     const out: Record<string, unknown> = { [kinds[0]!]: o[kinds[0]!] };
-    for (const k of ['filename', 'mediaType'] as const) if (typeof o[k] === 'string' && o[k] !== '') out[k] = o[k];
+    for (const k of ['filename', 'mediaType'] as const)
+      if (typeof o[k] === 'string' && o[k] !== '') out[k] = o[k];
     return out as unknown as Part;
   });
 }
@@ -50,7 +57,8 @@ export interface TalkRequest {
 export function talkRequest(body: Record<string, unknown>): TalkRequest {
   const mode = body.mode === 'stream' ? 'stream' : body.mode === 'send' ? 'send' : undefined;
   if (!mode) throw new BadRequest('mode: "send" or "stream"');
-  const str = (k: string): string | undefined => (typeof body[k] === 'string' && body[k] !== '' ? (body[k] as string) : undefined);
+  const str = (k: string): string | undefined =>
+    typeof body[k] === 'string' && body[k] !== '' ? (body[k] as string) : undefined;
   const taskId = str('taskId');
   const contextId = str('contextId');
   const streamId = str('streamId');
@@ -65,7 +73,11 @@ export function talkRequest(body: Record<string, unknown>): TalkRequest {
 }
 
 /** Sends (the answer comes back) or starts a stream (events go to the page; the stream id comes back). */
-export async function talk(session: Session, entry: AgentEntry, req: TalkRequest): Promise<unknown> {
+export async function talk(
+  session: Session,
+  entry: AgentEntry,
+  req: TalkRequest,
+): Promise<unknown> {
   const message: Message = {
     messageId: randomUUID(),
     role: 'ROLE_USER',
@@ -74,18 +86,32 @@ export async function talk(session: Session, entry: AgentEntry, req: TalkRequest
     ...(req.contextId ? { contextId: req.contextId } : {}),
   };
   if (req.mode === 'send') {
-    const result = await entry.client.sendMessage({ message, ...(req.returnImmediately ? { configuration: { returnImmediately: true } } : {}) });
+    const result = await entry.client.sendMessage({
+      message,
+      ...(req.returnImmediately ? { configuration: { returnImmediately: true } } : {}),
+    });
     return { message, result };
   }
   const streamId = req.streamId ?? randomUUID();
-  run(session, entry, streamId, (signal, onEventId) => entry.client.sendStreamingMessage({ message }, { signal, onEventId }));
+  run(session, entry, streamId, (signal, onEventId) =>
+    entry.client.sendStreamingMessage({ message }, { signal, onEventId }),
+  );
   return { message, streamId };
 }
 
 /** Re-subscribes to a task, from `lastEventId` when the page remembers one (after a reload). */
-export function resubscribe(session: Session, entry: AgentEntry, taskId: string, lastEventId: string | undefined, streamId: string): { streamId: string } {
+export function resubscribe(
+  session: Session,
+  entry: AgentEntry,
+  taskId: string,
+  lastEventId: string | undefined,
+  streamId: string,
+): { streamId: string } {
   run(session, entry, streamId, (signal, onEventId) =>
-    entry.client.subscribeToTask({ id: taskId }, { signal, onEventId, ...(lastEventId ? { lastEventId } : {}) }),
+    entry.client.subscribeToTask(
+      { id: taskId },
+      { signal, onEventId, ...(lastEventId ? { lastEventId } : {}) },
+    ),
   );
   return { streamId };
 }
@@ -95,7 +121,10 @@ export function cancel(entry: AgentEntry, taskId: string): Promise<Task> {
   return entry.client.cancelTask(taskId);
 }
 
-type Open = (signal: AbortSignal, onEventId: (id: string) => void) => AsyncGenerator<StreamResponse>;
+type Open = (
+  signal: AbortSignal,
+  onEventId: (id: string) => void,
+) => AsyncGenerator<StreamResponse>;
 
 /**
  * Opens the stream now, so that a refusal the client makes without a round trip (the card does not
@@ -114,10 +143,20 @@ function run(session: Session, entry: AgentEntry, streamId: string, open: Open):
   const agent = entry.url;
   void (async () => {
     try {
-      for await (const event of stream) session.emit('talk', { streamId, agent, event, ...(eventId !== undefined ? { eventId } : {}) });
+      for await (const event of stream)
+        session.emit('talk', {
+          streamId,
+          agent,
+          event,
+          ...(eventId !== undefined ? { eventId } : {}),
+        });
       session.emit('talk-end', { streamId, agent });
     } catch (err) {
-      session.emit('talk-end', { streamId, agent, ...(ctl.signal.aborted ? { stopped: true } : { error: describeError(err) }) });
+      session.emit('talk-end', {
+        streamId,
+        agent,
+        ...(ctl.signal.aborted ? { stopped: true } : { error: describeError(err) }),
+      });
     } finally {
       session.streamEnded(streamId, ctl);
     }

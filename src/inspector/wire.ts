@@ -38,7 +38,8 @@ export interface WireExchange {
 }
 
 /** What the log tells its listener: a new or changed exchange, or more text of a streaming answer. */
-export type WireUpdate = { kind: 'exchange'; exchange: WireExchange } | { kind: 'chunk'; id: number; text: string };
+export type WireUpdate =
+  { kind: 'exchange'; exchange: WireExchange } | { kind: 'chunk'; id: number; text: string };
 
 /** The header that joins an interceptor's call to the fetch it causes; never sent. */
 const TAG = 'x-a2a-inspector-exchange';
@@ -74,13 +75,22 @@ export class WireLog {
   }
 
   /** Records a request about to go out. */
-  open(ex: Omit<WireExchange, 'id' | 'curl' | 'responseBody' | 'state'>, id = this.reserve()): WireExchange {
+  open(
+    ex: Omit<WireExchange, 'id' | 'curl' | 'responseBody' | 'state'>,
+    id = this.reserve(),
+  ): WireExchange {
     const entry: WireExchange = {
       ...ex,
       id,
       state: 'pending',
       responseBody: '',
-      curl: curlCommand({ method: ex.method, url: ex.url, headers: ex.requestHeaders, body: ex.requestBody, streaming: ex.streaming }),
+      curl: curlCommand({
+        method: ex.method,
+        url: ex.url,
+        headers: ex.requestHeaders,
+        body: ex.requestBody,
+        streaming: ex.streaming,
+      }),
     };
     this.#entries.push(entry);
     this.#byId.set(id, entry);
@@ -106,7 +116,8 @@ export class WireLog {
     const piece = text.length > room ? text.slice(0, Math.max(0, room)) : text;
     entry.responseBody += piece;
     if (piece.length < text.length) entry.truncated = true;
-    if (entry.state === 'open' && this.#byId.has(entry.id)) this.onUpdate({ kind: 'chunk', id: entry.id, text: piece });
+    if (entry.state === 'open' && this.#byId.has(entry.id))
+      this.onUpdate({ kind: 'chunk', id: entry.id, text: piece });
   }
 }
 
@@ -129,7 +140,11 @@ interface Pending {
  * The pair that records one agent's traffic: `fetch` for the client's `fetch` option (and card
  * discovery), `interceptor` for its `interceptors` option.
  */
-export function wireTap(log: WireLog, masker: Masker, base: FetchLike = (i, init) => globalThis.fetch(i, init)): { fetch: FetchLike; interceptor: ClientInterceptor } {
+export function wireTap(
+  log: WireLog,
+  masker: Masker,
+  base: FetchLike = (i, init) => globalThis.fetch(i, init),
+): { fetch: FetchLike; interceptor: ClientInterceptor } {
   const pending = new Map<number, Pending>();
   const ids = new WeakMap<ClientCall, number>();
 
@@ -167,7 +182,10 @@ export function wireTap(log: WireLog, masker: Masker, base: FetchLike = (i, init
     const tag = headers.get(TAG);
     headers.delete(TAG);
     const id = tag !== null ? Number(tag) : undefined;
-    const facts: Pending = (id !== undefined ? pending.get(id) : undefined) ?? { operation: 'AgentCard', streaming: false };
+    const facts: Pending = (id !== undefined ? pending.get(id) : undefined) ?? {
+      operation: 'AgentCard',
+      streaming: false,
+    };
     const method = (init.method ?? 'GET').toUpperCase();
     const body = typeof init.body === 'string' ? masker.text(init.body) : undefined;
     const entry = log.open(
@@ -209,11 +227,14 @@ export function wireTap(log: WireLog, masker: Masker, base: FetchLike = (i, init
       finish();
       return res;
     }
-    return new Response(recorded(res.body, (text) => log.append(entry, masker.text(text)), finish), {
-      status: res.status,
-      statusText: res.statusText,
-      headers: res.headers,
-    });
+    return new Response(
+      recorded(res.body, (text) => log.append(entry, masker.text(text)), finish),
+      {
+        status: res.status,
+        statusText: res.statusText,
+        headers: res.headers,
+      },
+    );
   };
 
   return { fetch, interceptor };
@@ -223,7 +244,11 @@ export function wireTap(log: WireLog, masker: Masker, base: FetchLike = (i, init
  * The body passed on unchanged while its text is recorded. A pass-through rather than `tee()`: when
  * the client stops reading a stream, the cancel reaches the connection instead of a copy draining it.
  */
-function recorded(body: ReadableStream<Uint8Array>, onText: (s: string) => void, onEnd: () => void): ReadableStream<Uint8Array> {
+function recorded(
+  body: ReadableStream<Uint8Array>,
+  onText: (s: string) => void,
+  onEnd: () => void,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let ended = false;

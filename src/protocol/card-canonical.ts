@@ -34,71 +34,133 @@ export interface FieldRule {
 }
 
 export type CardMessage =
-  | 'AgentCard' | 'AgentInterface' | 'AgentProvider' | 'AgentCapabilities' | 'AgentExtension' | 'AgentSkill'
-  | 'SecurityRequirement' | 'StringList' | 'SecurityScheme' | 'APIKeySecurityScheme' | 'HTTPAuthSecurityScheme'
-  | 'OAuth2SecurityScheme' | 'OpenIdConnectSecurityScheme' | 'MutualTlsSecurityScheme' | 'OAuthFlows'
-  | 'AuthorizationCodeOAuthFlow' | 'ClientCredentialsOAuthFlow' | 'ImplicitOAuthFlow' | 'PasswordOAuthFlow'
+  | 'AgentCard'
+  | 'AgentInterface'
+  | 'AgentProvider'
+  | 'AgentCapabilities'
+  | 'AgentExtension'
+  | 'AgentSkill'
+  | 'SecurityRequirement'
+  | 'StringList'
+  | 'SecurityScheme'
+  | 'APIKeySecurityScheme'
+  | 'HTTPAuthSecurityScheme'
+  | 'OAuth2SecurityScheme'
+  | 'OpenIdConnectSecurityScheme'
+  | 'MutualTlsSecurityScheme'
+  | 'OAuthFlows'
+  | 'AuthorizationCodeOAuthFlow'
+  | 'ClientCredentialsOAuthFlow'
+  | 'ImplicitOAuthFlow'
+  | 'PasswordOAuthFlow'
   | 'DeviceCodeOAuthFlow';
 
-const r = (shape: FieldShape, type?: FieldType): FieldRule => ({ presence: 'required', shape, type });
-const x = (shape: FieldShape, type?: FieldType): FieldRule => ({ presence: 'explicit', shape, type });
-const i = (shape: FieldShape, type?: FieldType): FieldRule => ({ presence: 'implicit', shape, type });
+const r = (shape: FieldShape, type?: FieldType): FieldRule => ({
+  presence: 'required',
+  shape,
+  type,
+});
+const x = (shape: FieldShape, type?: FieldType): FieldRule => ({
+  presence: 'explicit',
+  shape,
+  type,
+});
+const i = (shape: FieldShape, type?: FieldType): FieldRule => ({
+  presence: 'implicit',
+  shape,
+  type,
+});
 const S = 'scalar';
 
 /** Presence knowledge from a2a.proto (v1.0.1), by message, keyed by ProtoJSON member name. */
-export const CARD_FIELD_RULES: Readonly<Record<CardMessage, Readonly<Record<string, FieldRule>>>> = {
-  AgentCard: {
-    name: r(S), description: r(S), supportedInterfaces: r('list', 'AgentInterface'),
-    provider: i('message', 'AgentProvider'), version: r(S), documentationUrl: x(S),
-    capabilities: r('message', 'AgentCapabilities'), securitySchemes: i('map', 'SecurityScheme'),
-    securityRequirements: i('list', 'SecurityRequirement'), defaultInputModes: r('list'),
-    defaultOutputModes: r('list'), skills: r('list', 'AgentSkill'), iconUrl: x(S),
-    // `signatures` is never part of the canonical form; see canonicalCardObject.
-  },
-  AgentInterface: { url: r(S), protocolBinding: r(S), tenant: i(S), protocolVersion: r(S) },
-  AgentProvider: { url: r(S), organization: r(S) },
-  AgentCapabilities: {
-    streaming: x(S), pushNotifications: x(S), extensions: i('list', 'AgentExtension'), extendedAgentCard: x(S),
-  },
-  AgentExtension: { uri: i(S), description: i(S), required: i(S), params: i('message', 'opaque') },
-  AgentSkill: {
-    id: r(S), name: r(S), description: r(S), tags: r('list'), examples: i('list'), inputModes: i('list'),
-    outputModes: i('list'), securityRequirements: i('list', 'SecurityRequirement'),
-  },
-  SecurityRequirement: { schemes: i('map', 'StringList') },
-  StringList: { list: i('list') },
-  SecurityScheme: {
-    apiKeySecurityScheme: x('message', 'APIKeySecurityScheme'),
-    httpAuthSecurityScheme: x('message', 'HTTPAuthSecurityScheme'),
-    oauth2SecurityScheme: x('message', 'OAuth2SecurityScheme'),
-    openIdConnectSecurityScheme: x('message', 'OpenIdConnectSecurityScheme'),
-    mtlsSecurityScheme: x('message', 'MutualTlsSecurityScheme'),
-  },
-  APIKeySecurityScheme: { description: i(S), location: r(S), name: r(S) },
-  HTTPAuthSecurityScheme: { description: i(S), scheme: r(S), bearerFormat: i(S) },
-  OAuth2SecurityScheme: { description: i(S), flows: r('message', 'OAuthFlows'), oauth2MetadataUrl: i(S) },
-  OpenIdConnectSecurityScheme: { description: i(S), openIdConnectUrl: r(S) },
-  MutualTlsSecurityScheme: { description: i(S) },
-  OAuthFlows: {
-    authorizationCode: x('message', 'AuthorizationCodeOAuthFlow'),
-    clientCredentials: x('message', 'ClientCredentialsOAuthFlow'),
-    implicit: x('message', 'ImplicitOAuthFlow'),
-    password: x('message', 'PasswordOAuthFlow'),
-    deviceCode: x('message', 'DeviceCodeOAuthFlow'),
-  },
-  AuthorizationCodeOAuthFlow: {
-    authorizationUrl: r(S), tokenUrl: r(S), refreshUrl: i(S), scopes: r('map', 'opaque'), pkceRequired: i(S),
-  },
-  ClientCredentialsOAuthFlow: { tokenUrl: r(S), refreshUrl: i(S), scopes: r('map', 'opaque') },
-  ImplicitOAuthFlow: { authorizationUrl: i(S), refreshUrl: i(S), scopes: i('map', 'opaque') },
-  PasswordOAuthFlow: { tokenUrl: i(S), refreshUrl: i(S), scopes: i('map', 'opaque') },
-  DeviceCodeOAuthFlow: {
-    deviceAuthorizationUrl: r(S), tokenUrl: r(S), refreshUrl: i(S), scopes: r('map', 'opaque'),
-  },
-};
+export const CARD_FIELD_RULES: Readonly<Record<CardMessage, Readonly<Record<string, FieldRule>>>> =
+  {
+    AgentCard: {
+      name: r(S),
+      description: r(S),
+      supportedInterfaces: r('list', 'AgentInterface'),
+      provider: i('message', 'AgentProvider'),
+      version: r(S),
+      documentationUrl: x(S),
+      capabilities: r('message', 'AgentCapabilities'),
+      securitySchemes: i('map', 'SecurityScheme'),
+      securityRequirements: i('list', 'SecurityRequirement'),
+      defaultInputModes: r('list'),
+      defaultOutputModes: r('list'),
+      skills: r('list', 'AgentSkill'),
+      iconUrl: x(S),
+      // `signatures` is never part of the canonical form; see canonicalCardObject.
+    },
+    AgentInterface: { url: r(S), protocolBinding: r(S), tenant: i(S), protocolVersion: r(S) },
+    AgentProvider: { url: r(S), organization: r(S) },
+    AgentCapabilities: {
+      streaming: x(S),
+      pushNotifications: x(S),
+      extensions: i('list', 'AgentExtension'),
+      extendedAgentCard: x(S),
+    },
+    AgentExtension: {
+      uri: i(S),
+      description: i(S),
+      required: i(S),
+      params: i('message', 'opaque'),
+    },
+    AgentSkill: {
+      id: r(S),
+      name: r(S),
+      description: r(S),
+      tags: r('list'),
+      examples: i('list'),
+      inputModes: i('list'),
+      outputModes: i('list'),
+      securityRequirements: i('list', 'SecurityRequirement'),
+    },
+    SecurityRequirement: { schemes: i('map', 'StringList') },
+    StringList: { list: i('list') },
+    SecurityScheme: {
+      apiKeySecurityScheme: x('message', 'APIKeySecurityScheme'),
+      httpAuthSecurityScheme: x('message', 'HTTPAuthSecurityScheme'),
+      oauth2SecurityScheme: x('message', 'OAuth2SecurityScheme'),
+      openIdConnectSecurityScheme: x('message', 'OpenIdConnectSecurityScheme'),
+      mtlsSecurityScheme: x('message', 'MutualTlsSecurityScheme'),
+    },
+    APIKeySecurityScheme: { description: i(S), location: r(S), name: r(S) },
+    HTTPAuthSecurityScheme: { description: i(S), scheme: r(S), bearerFormat: i(S) },
+    OAuth2SecurityScheme: {
+      description: i(S),
+      flows: r('message', 'OAuthFlows'),
+      oauth2MetadataUrl: i(S),
+    },
+    OpenIdConnectSecurityScheme: { description: i(S), openIdConnectUrl: r(S) },
+    MutualTlsSecurityScheme: { description: i(S) },
+    OAuthFlows: {
+      authorizationCode: x('message', 'AuthorizationCodeOAuthFlow'),
+      clientCredentials: x('message', 'ClientCredentialsOAuthFlow'),
+      implicit: x('message', 'ImplicitOAuthFlow'),
+      password: x('message', 'PasswordOAuthFlow'),
+      deviceCode: x('message', 'DeviceCodeOAuthFlow'),
+    },
+    AuthorizationCodeOAuthFlow: {
+      authorizationUrl: r(S),
+      tokenUrl: r(S),
+      refreshUrl: i(S),
+      scopes: r('map', 'opaque'),
+      pkceRequired: i(S),
+    },
+    ClientCredentialsOAuthFlow: { tokenUrl: r(S), refreshUrl: i(S), scopes: r('map', 'opaque') },
+    ImplicitOAuthFlow: { authorizationUrl: i(S), refreshUrl: i(S), scopes: i('map', 'opaque') },
+    PasswordOAuthFlow: { tokenUrl: i(S), refreshUrl: i(S), scopes: i('map', 'opaque') },
+    DeviceCodeOAuthFlow: {
+      deviceAuthorizationUrl: r(S),
+      tokenUrl: r(S),
+      refreshUrl: i(S),
+      scopes: r('map', 'opaque'),
+    },
+  };
 
 type Json = unknown;
-const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: Json): v is Record<string, Json> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function isDefault(v: Json): boolean {
   if (v === '' || v === 0 || v === false) return true;
@@ -109,7 +171,8 @@ function isDefault(v: Json): boolean {
 function canonicalValue(v: Json, rule: FieldRule): Json {
   const t = rule.type;
   if (!t || t === 'opaque') return v;
-  if (rule.shape === 'list') return Array.isArray(v) ? v.map((e) => (isObject(e) ? canonicalMessage(e, t) : e)) : v;
+  if (rule.shape === 'list')
+    return Array.isArray(v) ? v.map((e) => (isObject(e) ? canonicalMessage(e, t) : e)) : v;
   if (rule.shape === 'map' && isObject(v)) {
     const out: Record<string, Json> = {};
     // Map entries always exist once written, so their values are processed but never dropped.
@@ -144,7 +207,9 @@ function canonicalMessage(obj: Record<string, Json>, type: CardMessage): Record<
  * The card as the §8.4.1 rules want it before JCS: `signatures` removed, default-valued members
  * removed unless REQUIRED or explicitly present (`optional` keyword or oneof member), recursively.
  */
-export function canonicalCardObject(card: AgentCard | Record<string, unknown>): Record<string, unknown> {
+export function canonicalCardObject(
+  card: AgentCard | Record<string, unknown>,
+): Record<string, unknown> {
   const { signatures: _signatures, ...rest } = card as Record<string, unknown>;
   return canonicalMessage(rest, 'AgentCard');
 }

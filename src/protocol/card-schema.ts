@@ -11,7 +11,8 @@ import type { AgentCard } from './card.js';
 import type { JsonValue } from './task.js';
 
 type Issue = { input?: unknown };
-const typed = (what: string) => (iss: Issue) => (iss.input === undefined ? 'is required' : `must be ${what}`);
+const typed = (what: string) => (iss: Issue) =>
+  iss.input === undefined ? 'is required' : `must be ${what}`;
 
 const str = () => z.string({ error: typed('a string') });
 const nonEmpty = () => str().min(1, 'must not be empty');
@@ -19,7 +20,8 @@ const bool = () => z.boolean({ error: typed('true or false') });
 const strList = () => z.array(str(), { error: typed('an array of strings') });
 // Values of a Struct are taken on trust (a card is JSON), typed as JsonValue to match the protocol types.
 const struct = () => z.record(z.string(), z.custom<JsonValue>(), { error: typed('a JSON object') });
-const obj = <T extends z.core.$ZodLooseShape>(shape: T) => z.looseObject(shape, { error: typed('an object') });
+const obj = <T extends z.core.$ZodLooseShape>(shape: T) =>
+  z.looseObject(shape, { error: typed('an object') });
 
 function isAbsoluteUrl(u: string): boolean {
   try {
@@ -31,8 +33,12 @@ function isAbsoluteUrl(u: string): boolean {
 }
 const url = () => str().refine(isAbsoluteUrl, 'must be an absolute URL');
 /** Optional URL members: an explicitly empty string is tolerated (it means "not set" in ProtoJSON). */
-const optUrl = () => str().refine((u) => u === '' || isAbsoluteUrl(u), 'must be an absolute URL').optional();
-const scopes = () => z.record(z.string(), str(), { error: typed('an object mapping scope names to descriptions') });
+const optUrl = () =>
+  str()
+    .refine((u) => u === '' || isAbsoluteUrl(u), 'must be an absolute URL')
+    .optional();
+const scopes = () =>
+  z.record(z.string(), str(), { error: typed('an object mapping scope names to descriptions') });
 
 const HTTP_BINDINGS = new Set(['JSONRPC', 'HTTP+JSON']);
 
@@ -53,8 +59,16 @@ export const AgentInterfaceSchema = obj({
   if (isGrpcTarget(i.url) && !isAbsoluteUrl(i.url) && i.protocolBinding.toUpperCase() !== 'GRPC') {
     ctx.addIssue({ code: 'custom', path: ['url'], message: 'must be an absolute URL' });
   }
-  if (HTTP_BINDINGS.has(i.protocolBinding) && isAbsoluteUrl(i.url) && !/^https?:\/\//i.test(i.url)) {
-    ctx.addIssue({ code: 'custom', path: ['url'], message: `must be an http or https URL for ${i.protocolBinding}` });
+  if (
+    HTTP_BINDINGS.has(i.protocolBinding) &&
+    isAbsoluteUrl(i.url) &&
+    !/^https?:\/\//i.test(i.url)
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['url'],
+      message: `must be an http or https URL for ${i.protocolBinding}`,
+    });
   }
 });
 
@@ -79,9 +93,12 @@ export const AgentCapabilitiesSchema = obj({
 
 /** SecurityRequirement: scheme name → scopes. */
 export const SecurityRequirementSchema = obj({
-  schemes: z.record(z.string(), obj({ list: strList().optional() }), { error: typed('an object of scheme names') }),
+  schemes: z.record(z.string(), obj({ list: strList().optional() }), {
+    error: typed('an object of scheme names'),
+  }),
 });
-const requirements = () => z.array(SecurityRequirementSchema, { error: typed('an array') }).optional();
+const requirements = () =>
+  z.array(SecurityRequirementSchema, { error: typed('an array') }).optional();
 
 /** §4.4.5 AgentSkill. */
 export const AgentSkillSchema = obj({
@@ -110,9 +127,10 @@ function oneOf(members: readonly string[], what: string) {
     if (present.length !== 1) {
       ctx.addIssue({
         code: 'custom',
-        message: present.length === 0
-          ? `must contain exactly one ${what} (${members.join(', ')})`
-          : `must contain exactly one ${what}, found ${present.join(' and ')}`,
+        message:
+          present.length === 0
+            ? `must contain exactly one ${what} (${members.join(', ')})`
+            : `must contain exactly one ${what}, found ${present.join(' and ')}`,
       });
     }
   };
@@ -121,58 +139,94 @@ function oneOf(members: readonly string[], what: string) {
 const flowCommon = { refreshUrl: optUrl(), scopes: scopes() };
 /** §4.5.7 OAuthFlows: exactly one flow. */
 export const OAuthFlowsSchema = obj({
-  authorizationCode: obj({ ...flowCommon, authorizationUrl: url(), tokenUrl: url(), pkceRequired: bool().optional() })
-    .optional(),
+  authorizationCode: obj({
+    ...flowCommon,
+    authorizationUrl: url(),
+    tokenUrl: url(),
+    pkceRequired: bool().optional(),
+  }).optional(),
   clientCredentials: obj({ ...flowCommon, tokenUrl: url() }).optional(),
-  implicit: obj({ ...flowCommon, authorizationUrl: optUrl(), scopes: scopes().optional() }).optional(),
+  implicit: obj({
+    ...flowCommon,
+    authorizationUrl: optUrl(),
+    scopes: scopes().optional(),
+  }).optional(),
   password: obj({ ...flowCommon, tokenUrl: optUrl(), scopes: scopes().optional() }).optional(),
   deviceCode: obj({ ...flowCommon, deviceAuthorizationUrl: url(), tokenUrl: url() }).optional(),
-}).superRefine(oneOf(['authorizationCode', 'clientCredentials', 'implicit', 'password', 'deviceCode'], 'flow'));
+}).superRefine(
+  oneOf(['authorizationCode', 'clientCredentials', 'implicit', 'password', 'deviceCode'], 'flow'),
+);
 
 const description = () => str().optional();
 /** §4.5.1 SecurityScheme: exactly one scheme. */
 export const SecuritySchemeSchema = obj({
   apiKeySecurityScheme: obj({
     description: description(),
-    location: z.enum(['header', 'query', 'cookie'], { error: typed('one of header, query, cookie') }),
+    location: z.enum(['header', 'query', 'cookie'], {
+      error: typed('one of header, query, cookie'),
+    }),
     name: nonEmpty(),
   }).optional(),
-  httpAuthSecurityScheme: obj({ description: description(), scheme: nonEmpty(), bearerFormat: str().optional() })
-    .optional(),
-  oauth2SecurityScheme: obj({ description: description(), flows: OAuthFlowsSchema, oauth2MetadataUrl: optUrl() })
-    .optional(),
-  openIdConnectSecurityScheme: obj({ description: description(), openIdConnectUrl: url() }).optional(),
+  httpAuthSecurityScheme: obj({
+    description: description(),
+    scheme: nonEmpty(),
+    bearerFormat: str().optional(),
+  }).optional(),
+  oauth2SecurityScheme: obj({
+    description: description(),
+    flows: OAuthFlowsSchema,
+    oauth2MetadataUrl: optUrl(),
+  }).optional(),
+  openIdConnectSecurityScheme: obj({
+    description: description(),
+    openIdConnectUrl: url(),
+  }).optional(),
   mtlsSecurityScheme: obj({ description: description() }).optional(),
-}).superRefine(oneOf(
-  ['apiKeySecurityScheme', 'httpAuthSecurityScheme', 'oauth2SecurityScheme', 'openIdConnectSecurityScheme',
-    'mtlsSecurityScheme'],
-  'security scheme',
-));
+}).superRefine(
+  oneOf(
+    [
+      'apiKeySecurityScheme',
+      'httpAuthSecurityScheme',
+      'oauth2SecurityScheme',
+      'openIdConnectSecurityScheme',
+      'mtlsSecurityScheme',
+    ],
+    'security scheme',
+  ),
+);
 
 /** §4.4.1 AgentCard. */
 export const AgentCardSchema = obj({
   name: nonEmpty(),
   description: str(),
   // Strict on §5.7's "at least one element" here: a card with no interface cannot be used at all.
-  supportedInterfaces: z.array(AgentInterfaceSchema, { error: typed('an array of interfaces') })
+  supportedInterfaces: z
+    .array(AgentInterfaceSchema, { error: typed('an array of interfaces') })
     .min(1, 'must list at least one interface'),
   provider: AgentProviderSchema.optional(),
   version: nonEmpty(),
   documentationUrl: optUrl(),
   capabilities: AgentCapabilitiesSchema,
-  securitySchemes: z.record(z.string(), SecuritySchemeSchema, { error: typed('an object of named schemes') }).optional(),
+  securitySchemes: z
+    .record(z.string(), SecuritySchemeSchema, { error: typed('an object of named schemes') })
+    .optional(),
   securityRequirements: requirements(),
   // Lenient on emptiness (not on presence) for these REQUIRED arrays: cards in the wild, and the spec's
   // own §8.4.1 example, publish `skills: []`; an empty mode list simply means "nothing declared".
   defaultInputModes: strList(),
   defaultOutputModes: strList(),
   skills: z.array(AgentSkillSchema, { error: typed('an array of skills') }),
-  signatures: z.array(AgentCardSignatureSchema, { error: typed('an array of signatures') }).optional(),
+  signatures: z
+    .array(AgentCardSignatureSchema, { error: typed('an array of signatures') })
+    .optional(),
   iconUrl: optUrl(),
 }).superRefine((card, ctx) => {
   // A requirement naming an undeclared scheme can never be satisfied by a client.
   const declared = new Set(Object.keys(card.securitySchemes ?? {}));
-  const check = (reqs: Array<{ schemes: Record<string, unknown> }> | undefined, at: (string | number)[]) =>
+  const check = (
+    reqs: Array<{ schemes: Record<string, unknown> }> | undefined,
+    at: (string | number)[],
+  ) =>
     reqs?.forEach((req, n) => {
       for (const name of Object.keys(req.schemes)) {
         if (!declared.has(name)) {
@@ -185,18 +239,22 @@ export const AgentCardSchema = obj({
       }
     });
   check(card.securityRequirements, ['securityRequirements']);
-  card.skills.forEach((s, n) => check(s.securityRequirements, ['skills', n, 'securityRequirements']));
+  card.skills.forEach((s, n) =>
+    check(s.securityRequirements, ['skills', n, 'securityRequirements']),
+  );
 });
 
 /** What {@link parseAgentCard} returns: the card, or every problem found. */
-export type ParseAgentCardResult = { ok: true; card: AgentCard } | { ok: false; problems: string[] };
+export type ParseAgentCardResult =
+  { ok: true; card: AgentCard } | { ok: false; problems: string[] };
 
 /** `supportedInterfaces[1].url`, `securitySchemes["my scheme"]`, `(card)` for the root. */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
   for (const seg of path) {
     if (typeof seg === 'number') out += `[${seg}]`;
-    else if (typeof seg === 'string' && /^[A-Za-z_$][\w$]*$/.test(seg)) out += out ? `.${seg}` : seg;
+    else if (typeof seg === 'string' && /^[A-Za-z_$][\w$]*$/.test(seg))
+      out += out ? `.${seg}` : seg;
     else out += `[${JSON.stringify(String(seg))}]`;
   }
   return out || '(card)';
@@ -219,5 +277,8 @@ export function parseAgentCard(json: unknown): ParseAgentCardResult {
   // The oneOf refinements make each security scheme and flow set one member of its union, which the
   // output type cannot express; test/protocol-shapes.test.ts proves every other field agrees.
   if (r.success) return { ok: true, card: r.data as AgentCard };
-  return { ok: false, problems: r.error.issues.map((iss) => `${formatPath(iss.path)}: ${iss.message}`) };
+  return {
+    ok: false,
+    problems: r.error.issues.map((iss) => `${formatPath(iss.path)}: ${iss.message}`),
+  };
 }

@@ -79,13 +79,22 @@ export interface OAuthFlowCommon {
 }
 /** §4.5.7 OAuthFlows: a oneof, exactly one flow is set. */
 export interface OAuthFlows {
-  authorizationCode?: OAuthFlowCommon & { authorizationUrl: string; tokenUrl: string; scopes: Record<string, string>; pkceRequired?: boolean };
+  authorizationCode?: OAuthFlowCommon & {
+    authorizationUrl: string;
+    tokenUrl: string;
+    scopes: Record<string, string>;
+    pkceRequired?: boolean;
+  };
   clientCredentials?: OAuthFlowCommon & { tokenUrl: string; scopes: Record<string, string> };
   /** Deprecated by the spec. */
   implicit?: OAuthFlowCommon & { authorizationUrl?: string };
   /** Deprecated by the spec. */
   password?: OAuthFlowCommon & { tokenUrl?: string };
-  deviceCode?: OAuthFlowCommon & { deviceAuthorizationUrl: string; tokenUrl: string; scopes: Record<string, string> };
+  deviceCode?: OAuthFlowCommon & {
+    deviceAuthorizationUrl: string;
+    tokenUrl: string;
+    scopes: Record<string, string>;
+  };
 }
 /** §4.5.4 OAuth 2.0 security scheme. */
 export interface OAuth2SecurityScheme {

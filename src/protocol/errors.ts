@@ -50,30 +50,109 @@ const spec = (
 /** The one table every binding maps errors through. */
 export const ERRORS: Readonly<Record<A2AErrorKind, ErrorSpec>> = {
   TaskNotFound: spec(-32001, 404, 'NOT_FOUND', 'TASK_NOT_FOUND', 'Task not found'),
-  TaskNotCancelable: spec(-32002, 400, 'FAILED_PRECONDITION', 'TASK_NOT_CANCELABLE', 'Task cannot be canceled'),
+  TaskNotCancelable: spec(
+    -32002,
+    400,
+    'FAILED_PRECONDITION',
+    'TASK_NOT_CANCELABLE',
+    'Task cannot be canceled',
+  ),
   PushNotificationNotSupported: spec(
-    -32003, 400, 'FAILED_PRECONDITION', 'PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported',
+    -32003,
+    400,
+    'FAILED_PRECONDITION',
+    'PUSH_NOTIFICATION_NOT_SUPPORTED',
+    'Push notifications are not supported',
   ),
-  UnsupportedOperation: spec(-32004, 400, 'FAILED_PRECONDITION', 'UNSUPPORTED_OPERATION', 'This operation is not supported'),
-  ContentTypeNotSupported: spec(-32005, 400, 'INVALID_ARGUMENT', 'CONTENT_TYPE_NOT_SUPPORTED', 'Content type not supported'),
-  InvalidAgentResponse: spec(-32006, 500, 'INTERNAL', 'INVALID_AGENT_RESPONSE', 'Invalid agent response'),
+  UnsupportedOperation: spec(
+    -32004,
+    400,
+    'FAILED_PRECONDITION',
+    'UNSUPPORTED_OPERATION',
+    'This operation is not supported',
+  ),
+  ContentTypeNotSupported: spec(
+    -32005,
+    400,
+    'INVALID_ARGUMENT',
+    'CONTENT_TYPE_NOT_SUPPORTED',
+    'Content type not supported',
+  ),
+  InvalidAgentResponse: spec(
+    -32006,
+    500,
+    'INTERNAL',
+    'INVALID_AGENT_RESPONSE',
+    'Invalid agent response',
+  ),
   ExtendedAgentCardNotConfigured: spec(
-    -32007, 400, 'FAILED_PRECONDITION', 'EXTENDED_AGENT_CARD_NOT_CONFIGURED', 'Extended agent card is not configured',
+    -32007,
+    400,
+    'FAILED_PRECONDITION',
+    'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+    'Extended agent card is not configured',
   ),
-  ExtensionSupportRequired: spec(-32008, 400, 'FAILED_PRECONDITION', 'EXTENSION_SUPPORT_REQUIRED', 'Extension support required'),
-  VersionNotSupported: spec(-32009, 400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED', 'Protocol version not supported'),
+  ExtensionSupportRequired: spec(
+    -32008,
+    400,
+    'FAILED_PRECONDITION',
+    'EXTENSION_SUPPORT_REQUIRED',
+    'Extension support required',
+  ),
+  VersionNotSupported: spec(
+    -32009,
+    400,
+    'FAILED_PRECONDITION',
+    'VERSION_NOT_SUPPORTED',
+    'Protocol version not supported',
+  ),
   ParseError: spec(-32700, 400, 'INVALID_ARGUMENT', 'PARSE_ERROR', 'Invalid JSON payload', false),
-  InvalidRequest: spec(-32600, 400, 'INVALID_ARGUMENT', 'INVALID_REQUEST', 'Request payload validation error', false),
+  InvalidRequest: spec(
+    -32600,
+    400,
+    'INVALID_ARGUMENT',
+    'INVALID_REQUEST',
+    'Request payload validation error',
+    false,
+  ),
   MethodNotFound: spec(-32601, 404, 'UNIMPLEMENTED', 'METHOD_NOT_FOUND', 'Method not found', false),
-  InvalidParams: spec(-32602, 400, 'INVALID_ARGUMENT', 'INVALID_PARAMS', 'Invalid parameters', false),
+  InvalidParams: spec(
+    -32602,
+    400,
+    'INVALID_ARGUMENT',
+    'INVALID_PARAMS',
+    'Invalid parameters',
+    false,
+  ),
   Internal: spec(-32603, 500, 'INTERNAL', 'INTERNAL', 'Internal error', false),
   // Not defined by A2A: authentication happens at the HTTP layer (§7.4). JSON-RPC has no standard code,
   // so we use one from the implementation-defined server range (-32000 … -32099 minus A2A's own).
-  Unauthenticated: spec(-32010, 401, 'UNAUTHENTICATED', 'UNAUTHENTICATED', 'Authentication required', false),
-  PermissionDenied: spec(-32011, 403, 'PERMISSION_DENIED', 'PERMISSION_DENIED', 'Permission denied', false),
+  Unauthenticated: spec(
+    -32010,
+    401,
+    'UNAUTHENTICATED',
+    'UNAUTHENTICATED',
+    'Authentication required',
+    false,
+  ),
+  PermissionDenied: spec(
+    -32011,
+    403,
+    'PERMISSION_DENIED',
+    'PERMISSION_DENIED',
+    'Permission denied',
+    false,
+  ),
   // Not defined by A2A either: a dependency of the agent (its database, its event bus) is down for now.
   // The request may succeed if retried later; nothing was changed by the failed attempt.
-  Unavailable: spec(-32012, 503, 'UNAVAILABLE', 'UNAVAILABLE', 'Service temporarily unavailable', false),
+  Unavailable: spec(
+    -32012,
+    503,
+    'UNAVAILABLE',
+    'UNAVAILABLE',
+    'Service temporarily unavailable',
+    false,
+  ),
 };
 
 /** The ErrorInfo `domain` of the errors the A2A specification defines. */
@@ -101,12 +180,15 @@ export interface BadRequestDetail {
   fieldViolations: FieldViolation[];
 }
 /** An error detail in ProtoJSON `Any` form: always has `@type`. */
-export type ErrorDetail = ErrorInfoDetail | BadRequestDetail | ({ '@type': string } & Record<string, unknown>);
+export type ErrorDetail =
+  ErrorInfoDetail | BadRequestDetail | ({ '@type': string } & Record<string, unknown>);
 
 const byJsonRpcCode = new Map<number, A2AErrorKind>(
   (Object.keys(ERRORS) as A2AErrorKind[]).map((k) => [ERRORS[k].jsonRpcCode, k]),
 );
-const byReason = new Map<string, A2AErrorKind>((Object.keys(ERRORS) as A2AErrorKind[]).map((k) => [ERRORS[k].reason, k]));
+const byReason = new Map<string, A2AErrorKind>(
+  (Object.keys(ERRORS) as A2AErrorKind[]).map((k) => [ERRORS[k].reason, k]),
+);
 
 /**
  * An error with a kind from the catalogue. Thrown by the service, mapped by each binding,
@@ -117,7 +199,12 @@ export class A2AError extends Error {
   readonly kind: A2AErrorKind;
   readonly details: ErrorDetail[];
 
-  constructor(kind: A2AErrorKind, message?: string, details: ErrorDetail[] = [], options?: { cause?: unknown }) {
+  constructor(
+    kind: A2AErrorKind,
+    message?: string,
+    details: ErrorDetail[] = [],
+    options?: { cause?: unknown },
+  ) {
     super(message ?? ERRORS[kind].message, options);
     this.kind = kind;
     this.details = details;
@@ -131,7 +218,8 @@ export class A2AError extends Error {
   wireDetails(): ErrorDetail[] {
     const s = ERRORS[this.kind];
     if (this.details.some((d) => d['@type'] === ERROR_INFO_TYPE)) return this.details;
-    if (!s.a2a && this.kind !== 'Unauthenticated' && this.kind !== 'PermissionDenied') return this.details;
+    if (!s.a2a && this.kind !== 'Unauthenticated' && this.kind !== 'PermissionDenied')
+      return this.details;
     const info: ErrorInfoDetail = {
       '@type': ERROR_INFO_TYPE,
       reason: s.reason,
@@ -142,14 +230,23 @@ export class A2AError extends Error {
 
   static taskNotFound(taskId: string): A2AError {
     return new A2AError('TaskNotFound', `Task not found: ${taskId}`, [
-      { '@type': ERROR_INFO_TYPE, reason: 'TASK_NOT_FOUND', domain: A2A_ERROR_DOMAIN, metadata: { taskId } },
+      {
+        '@type': ERROR_INFO_TYPE,
+        reason: 'TASK_NOT_FOUND',
+        domain: A2A_ERROR_DOMAIN,
+        metadata: { taskId },
+      },
     ]);
   }
 
   /** A validation failure naming the offending fields (google.rpc.BadRequest). */
   static invalidParams(violations: FieldViolation[], message?: string): A2AError {
-    const text = message ?? `Invalid parameters: ${violations.map((v) => `${v.field}: ${v.description}`).join('; ')}`;
-    return new A2AError('InvalidParams', text, [{ '@type': BAD_REQUEST_TYPE, fieldViolations: violations }]);
+    const text =
+      message ??
+      `Invalid parameters: ${violations.map((v) => `${v.field}: ${v.description}`).join('; ')}`;
+    return new A2AError('InvalidParams', text, [
+      { '@type': BAD_REQUEST_TYPE, fieldViolations: violations },
+    ]);
   }
 
   /** Rebuild a typed error from a JSON-RPC error object. */
@@ -165,19 +262,30 @@ export class A2AError extends Error {
     const info = details.find((d) => d['@type'] === ERROR_INFO_TYPE) as ErrorInfoDetail | undefined;
     const kind =
       (info && byReason.get(info.reason)) ??
-      (httpStatus === 404 ? 'TaskNotFound' : httpStatus === 401 ? 'Unauthenticated' : httpStatus === 403
-        ? 'PermissionDenied'
-        : httpStatus >= 500 ? 'Internal' : 'InvalidParams');
+      (httpStatus === 404
+        ? 'TaskNotFound'
+        : httpStatus === 401
+          ? 'Unauthenticated'
+          : httpStatus === 403
+            ? 'PermissionDenied'
+            : httpStatus >= 500
+              ? 'Internal'
+              : 'InvalidParams');
     return new A2AError(kind, err?.message ?? `HTTP ${httpStatus}`, details);
   }
 }
 
 function asDetails(data: unknown): ErrorDetail[] {
   if (!Array.isArray(data)) return [];
-  return data.filter((d): d is ErrorDetail => typeof d === 'object' && d !== null && typeof d['@type'] === 'string');
+  return data.filter(
+    (d): d is ErrorDetail => typeof d === 'object' && d !== null && typeof d['@type'] === 'string',
+  );
 }
 
 /** True when `e` is an A2AError (also across module copies). */
 export function isA2AError(e: unknown): e is A2AError {
-  return e instanceof A2AError || (typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'A2AError');
+  return (
+    e instanceof A2AError ||
+    (typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'A2AError')
+  );
 }

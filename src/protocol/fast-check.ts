@@ -157,41 +157,68 @@ const isMessage = objectCheck<Message>(
 );
 
 // An inline taskPushNotificationConfig needs URL parsing; it is rare enough to leave to zod.
-const isSendConfiguration = objectCheck<Omit<SendMessageConfiguration, 'taskPushNotificationConfig'>>({ acceptedOutputModes: isStringList, historyLength: isHistoryLength, returnImmediately: isBoolean }, []);
+const isSendConfiguration = objectCheck<
+  Omit<SendMessageConfiguration, 'taskPushNotificationConfig'>
+>(
+  {
+    acceptedOutputModes: isStringList,
+    historyLength: isHistoryLength,
+    returnImmediately: isBoolean,
+  },
+  [],
+);
 
 /**
  * A fast check for a request type: the request itself when it passes, else undefined ("ask zod").
  * `members` names every member of `T` the check accepts; test/protocol-shapes.test.ts holds each
  * one to the schema and the type.
  */
-function requestCheck<T extends object>(members: { [K in keyof T]-?: (v: unknown) => boolean }, required: keyof T & string): FastCheck<T> {
+function requestCheck<T extends object>(
+  members: { [K in keyof T]-?: (v: unknown) => boolean },
+  required: keyof T & string,
+): FastCheck<T> {
   const check = objectCheck(members, [required]);
   return (params) => (check(params) ? (params as T) : undefined);
 }
 
 /** Fast check for `SendMessageRequestSchema` (SendMessage and SendStreamingMessage). */
 export const fastCheckSendMessageRequest = requestCheck<SendMessageRequest>(
-  { message: isMessage, tenant: isOptionalId, configuration: isSendConfiguration, metadata: isStruct },
+  {
+    message: isMessage,
+    tenant: isOptionalId,
+    configuration: isSendConfiguration,
+    metadata: isStruct,
+  },
   'message',
 );
 
 /** Fast check for `GetTaskRequestSchema`. */
-export const fastCheckGetTaskRequest = requestCheck<GetTaskRequest>({ id: isId, tenant: isOptionalId, historyLength: isHistoryLength }, 'id');
+export const fastCheckGetTaskRequest = requestCheck<GetTaskRequest>(
+  { id: isId, tenant: isOptionalId, historyLength: isHistoryLength },
+  'id',
+);
 
 /** Fast check for `CancelTaskRequestSchema`. */
-export const fastCheckCancelTaskRequest = requestCheck<CancelTaskRequest>({ id: isId, tenant: isOptionalId, metadata: isStruct }, 'id');
+export const fastCheckCancelTaskRequest = requestCheck<CancelTaskRequest>(
+  { id: isId, tenant: isOptionalId, metadata: isStruct },
+  'id',
+);
 
 /** Fast check for `SubscribeToTaskRequestSchema`. */
-export const fastCheckSubscribeToTaskRequest = requestCheck<SubscribeToTaskRequest>({ id: isId, tenant: isOptionalId }, 'id');
+export const fastCheckSubscribeToTaskRequest = requestCheck<SubscribeToTaskRequest>(
+  { id: isId, tenant: isOptionalId },
+  'id',
+);
 
 /**
  * Fast checks by operation. An operation without an entry always goes through zod; an entry's
  * `undefined` answer means the same.
  */
-export const FAST_CHECKS: { readonly [N in OperationName]?: FastCheck<OperationRequests[N]> } = Object.freeze({
-  SendMessage: fastCheckSendMessageRequest,
-  SendStreamingMessage: fastCheckSendMessageRequest,
-  GetTask: fastCheckGetTaskRequest,
-  CancelTask: fastCheckCancelTaskRequest,
-  SubscribeToTask: fastCheckSubscribeToTaskRequest,
-});
+export const FAST_CHECKS: { readonly [N in OperationName]?: FastCheck<OperationRequests[N]> } =
+  Object.freeze({
+    SendMessage: fastCheckSendMessageRequest,
+    SendStreamingMessage: fastCheckSendMessageRequest,
+    GetTask: fastCheckGetTaskRequest,
+    CancelTask: fastCheckCancelTaskRequest,
+    SubscribeToTask: fastCheckSubscribeToTaskRequest,
+  });

@@ -41,7 +41,13 @@ export function withJsonNames<T>(value: T): T {
     if (name !== key && Object.prototype.hasOwnProperty.call(src, name)) continue;
     const v = FREE_FORM.has(name) ? src[key] : withJsonNames(src[key]);
     // An own `__proto__` member stays a member: assigning it would set the copy's prototype.
-    if (name === '__proto__') Object.defineProperty(out, name, { value: v, enumerable: true, writable: true, configurable: true });
+    if (name === '__proto__')
+      Object.defineProperty(out, name, {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else out[name] = v;
   }
   return out as T;

@@ -43,7 +43,12 @@ export interface Operation<N extends OperationName = OperationName> {
   streaming: boolean;
 }
 
-const op = <N extends OperationName>(name: N, rest: RestRoute, streaming = false, capability?: Capability): Operation<N> => ({
+const op = <N extends OperationName>(
+  name: N,
+  rest: RestRoute,
+  streaming = false,
+  capability?: Capability,
+): Operation<N> => ({
   name,
   method: name,
   rest,
@@ -54,12 +59,22 @@ const op = <N extends OperationName>(name: N, rest: RestRoute, streaming = false
 /** Every operation, in the spec's order. */
 export const OPERATIONS = [
   op('SendMessage', { verbs: ['POST'], path: '/message:send', body: true }),
-  op('SendStreamingMessage', { verbs: ['POST'], path: '/message:stream', body: true }, true, 'streaming'),
+  op(
+    'SendStreamingMessage',
+    { verbs: ['POST'], path: '/message:stream', body: true },
+    true,
+    'streaming',
+  ),
   op('GetTask', { verbs: ['GET'], path: '/tasks/{id}', body: false }),
   op('ListTasks', { verbs: ['GET'], path: '/tasks', body: false }),
   op('CancelTask', { verbs: ['POST'], path: '/tasks/{id}:cancel', body: true }),
   // The proto says GET, the spec text says POST: accept both.
-  op('SubscribeToTask', { verbs: ['GET', 'POST'], path: '/tasks/{id}:subscribe', body: false }, true, 'streaming'),
+  op(
+    'SubscribeToTask',
+    { verbs: ['GET', 'POST'], path: '/tasks/{id}:subscribe', body: false },
+    true,
+    'streaming',
+  ),
   op(
     'CreateTaskPushNotificationConfig',
     { verbs: ['POST'], path: '/tasks/{taskId}/pushNotificationConfigs', body: true },
@@ -84,11 +99,18 @@ export const OPERATIONS = [
     false,
     'pushNotifications',
   ),
-  op('GetExtendedAgentCard', { verbs: ['GET'], path: '/extendedAgentCard', body: false }, false, 'extendedAgentCard'),
+  op(
+    'GetExtendedAgentCard',
+    { verbs: ['GET'], path: '/extendedAgentCard', body: false },
+    false,
+    'extendedAgentCard',
+  ),
 ] as const satisfies readonly Operation[];
 
 /** Operations by JSON-RPC method name. */
-export const OPERATIONS_BY_METHOD: ReadonlyMap<string, Operation> = new Map(OPERATIONS.map((o) => [o.method, o]));
+export const OPERATIONS_BY_METHOD: ReadonlyMap<string, Operation> = new Map(
+  OPERATIONS.map((o) => [o.method, o]),
+);
 /** Each operation by name, typed to that operation. */
 export const OPERATIONS_BY_NAME = Object.fromEntries(OPERATIONS.map((o) => [o.name, o])) as {
   readonly [N in OperationName]: Operation<N>;

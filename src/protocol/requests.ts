@@ -4,7 +4,14 @@
  */
 import type { AgentCard } from './card.js';
 import type { OperationName } from './operations.js';
-import type { JsonObject, Message, SendMessageResponse, StreamResponse, Task, TaskState } from './task.js';
+import type {
+  JsonObject,
+  Message,
+  SendMessageResponse,
+  StreamResponse,
+  Task,
+  TaskState,
+} from './task.js';
 import type { TaskPushNotificationConfig } from './push.js';
 
 /** §3.2.2 SendMessageConfiguration. */

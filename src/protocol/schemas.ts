@@ -12,7 +12,10 @@ import type { OperationName } from './operations.js';
 export const MAX_ID_LENGTH = 256;
 const idTooLong = `must be at most ${MAX_ID_LENGTH} characters`;
 const nonEmpty = (what: string) =>
-  z.string({ error: `${what} must be a string` }).min(1, `${what} must not be empty`).max(MAX_ID_LENGTH, `${what} ${idTooLong}`);
+  z
+    .string({ error: `${what} must be a string` })
+    .min(1, `${what} must not be empty`)
+    .max(MAX_ID_LENGTH, `${what} ${idTooLong}`);
 /** An optional id, context id or tenant. */
 const optionalId = z.string({ error: 'must be a string' }).max(MAX_ID_LENGTH, idTooLong).optional();
 /**
@@ -21,7 +24,9 @@ const optionalId = z.string({ error: 'must be a string' }).max(MAX_ID_LENGTH, id
  */
 const json = () => z.custom<JsonValue>();
 const struct = z.record(z.string(), json(), { error: 'must be a JSON object' });
-const stringList = z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' });
+const stringList = z.array(z.string({ error: 'must be a string' }), {
+  error: 'must be an array of strings',
+});
 const historyLength = z
   .number({ error: 'must be an integer' })
   .int('must be an integer')
@@ -33,15 +38,21 @@ export const BASE64_PATTERN = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 /** §4.1.6 Part: exactly one of text, raw, url, data. */
 export const PartSchema = z
-  .object({
-    text: z.string({ error: 'must be a string' }).optional(),
-    raw: z.string({ error: 'must be a base64 string' }).regex(BASE64_PATTERN, 'must be base64').optional(),
-    url: z.string({ error: 'must be a string' }).min(1, 'must not be empty').optional(),
-    data: json().optional(),
-    metadata: struct.optional(),
-    filename: z.string({ error: 'must be a string' }).optional(),
-    mediaType: z.string({ error: 'must be a string' }).optional(),
-  }, { error: 'must be an object' })
+  .object(
+    {
+      text: z.string({ error: 'must be a string' }).optional(),
+      raw: z
+        .string({ error: 'must be a base64 string' })
+        .regex(BASE64_PATTERN, 'must be base64')
+        .optional(),
+      url: z.string({ error: 'must be a string' }).min(1, 'must not be empty').optional(),
+      data: json().optional(),
+      metadata: struct.optional(),
+      filename: z.string({ error: 'must be a string' }).optional(),
+      mediaType: z.string({ error: 'must be a string' }).optional(),
+    },
+    { error: 'must be an object' },
+  )
   .superRefine((p, ctx) => {
     const present = CONTENT_KEYS.filter((k) => p[k] !== undefined);
     if (present.length !== 1) {
@@ -62,7 +73,9 @@ export const MessageSchema = z.object(
     contextId: optionalId,
     taskId: optionalId,
     role: z.enum(['ROLE_USER', 'ROLE_AGENT'], { error: 'must be ROLE_USER or ROLE_AGENT' }),
-    parts: z.array(PartSchema, { error: 'must be an array of parts' }).min(1, 'at least one part is required'),
+    parts: z
+      .array(PartSchema, { error: 'must be an array of parts' })
+      .min(1, 'at least one part is required'),
     metadata: struct.optional(),
     extensions: stringList.optional(),
     referenceTaskIds: stringList.optional(),
@@ -93,7 +106,10 @@ export const PushConfigSchema = z.object({
   id: optionalId,
   taskId: optionalId,
   url: webhookUrl,
-  token: z.string({ error: 'must be a string' }).max(4096, 'must be at most 4096 characters').optional(),
+  token: z
+    .string({ error: 'must be a string' })
+    .max(4096, 'must be at most 4096 characters')
+    .optional(),
   authentication: AuthenticationInfoSchema.optional(),
 });
 
@@ -102,12 +118,15 @@ export const SendMessageRequestSchema = z.object({
   tenant: optionalId,
   message: MessageSchema,
   configuration: z
-    .object({
-      acceptedOutputModes: stringList.optional(),
-      taskPushNotificationConfig: PushConfigSchema.optional(),
-      historyLength: historyLength.optional(),
-      returnImmediately: z.boolean({ error: 'must be a boolean' }).optional(),
-    }, { error: 'must be an object' })
+    .object(
+      {
+        acceptedOutputModes: stringList.optional(),
+        taskPushNotificationConfig: PushConfigSchema.optional(),
+        historyLength: historyLength.optional(),
+        returnImmediately: z.boolean({ error: 'must be a boolean' }).optional(),
+      },
+      { error: 'must be an object' },
+    )
     .optional(),
   metadata: struct.optional(),
 });
@@ -115,11 +134,18 @@ export const SendMessageRequestSchema = z.object({
 const tenant = optionalId;
 
 /** GetTask request. */
-export const GetTaskRequestSchema = z.object({ tenant, id: nonEmpty('id'), historyLength: historyLength.optional() });
+export const GetTaskRequestSchema = z.object({
+  tenant,
+  id: nonEmpty('id'),
+  historyLength: historyLength.optional(),
+});
 
 const isoTimestamp = z
   .string({ error: 'must be an ISO 8601 timestamp' })
-  .refine((s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 timestamp');
+  .refine(
+    (s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)),
+    'must be an ISO 8601 timestamp',
+  );
 
 /** ListTasks request (`TASK_STATE_UNSPECIFIED` means no status filter). */
 export const ListTasksRequestSchema = z.object({
@@ -127,7 +153,9 @@ export const ListTasksRequestSchema = z.object({
   contextId: optionalId,
   // A non-optional proto3 enum: its zero value TASK_STATE_UNSPECIFIED means "no filter" (SDKs send it).
   status: z
-    .enum([...TASK_STATES, 'TASK_STATE_UNSPECIFIED'], { error: `must be one of ${TASK_STATES.join(', ')}` })
+    .enum([...TASK_STATES, 'TASK_STATE_UNSPECIFIED'], {
+      error: `must be one of ${TASK_STATES.join(', ')}`,
+    })
     .transform((s) => (s === 'TASK_STATE_UNSPECIFIED' ? undefined : s))
     // Optional last, so an absent status stays absent (not an own `status: undefined`).
     .optional(),
@@ -144,18 +172,32 @@ export const ListTasksRequestSchema = z.object({
 });
 
 /** CancelTask request. */
-export const CancelTaskRequestSchema = z.object({ tenant, id: nonEmpty('id'), metadata: struct.optional() });
+export const CancelTaskRequestSchema = z.object({
+  tenant,
+  id: nonEmpty('id'),
+  metadata: struct.optional(),
+});
 /** SubscribeToTask request. */
 export const SubscribeToTaskRequestSchema = z.object({ tenant, id: nonEmpty('id') });
 /** CreateTaskPushNotificationConfig request: a push config with its task id. */
-export const CreatePushConfigRequestSchema = PushConfigSchema.extend({ taskId: nonEmpty('taskId') });
+export const CreatePushConfigRequestSchema = PushConfigSchema.extend({
+  taskId: nonEmpty('taskId'),
+});
 /** GetTaskPushNotificationConfig and DeleteTaskPushNotificationConfig requests. */
-export const PushConfigRefSchema = z.object({ tenant, taskId: nonEmpty('taskId'), id: nonEmpty('id') });
+export const PushConfigRefSchema = z.object({
+  tenant,
+  taskId: nonEmpty('taskId'),
+  id: nonEmpty('id'),
+});
 /** ListTaskPushNotificationConfigs request. */
 export const ListPushConfigsRequestSchema = z.object({
   tenant,
   taskId: nonEmpty('taskId'),
-  pageSize: z.number({ error: 'must be an integer' }).int('must be an integer').min(0, 'must not be negative').optional(),
+  pageSize: z
+    .number({ error: 'must be an integer' })
+    .int('must be an integer')
+    .min(0, 'must not be negative')
+    .optional(),
   pageToken: z.string({ error: 'must be a string' }).optional(),
 });
 /** GetExtendedAgentCard request. */

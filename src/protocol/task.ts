@@ -128,6 +128,7 @@ export type SendMessageResponse = { task: Task } | { message: Message };
 /** The text parts of a message joined by newlines ('' when it has none). */
 export function textOf(message: Message): string {
   let out = '';
-  for (const p of message.parts) if (typeof p.text === 'string') out = out ? `${out}\n${p.text}` : p.text;
+  for (const p of message.parts)
+    if (typeof p.text === 'string') out = out ? `${out}\n${p.text}` : p.text;
   return out;
 }

@@ -23,9 +23,17 @@ export function requestedVersion(value: string | null | undefined): string | und
  * VersionNotSupported (§3.6.2) for the version a request asked for (`sent` as it came, possibly
  * absent), naming the versions this URL answers in.
  */
-export function versionNotSupported(sent: string | undefined, served: readonly string[] = [PROTOCOL_VERSION]): A2AError {
-  const asked = sent === undefined || sent.trim() === '' ? 'no A2A-Version, which means 0.3 (§3.6.2)' : `A2A-Version "${sent.slice(0, 40)}"`;
+export function versionNotSupported(
+  sent: string | undefined,
+  served: readonly string[] = [PROTOCOL_VERSION],
+): A2AError {
+  const asked =
+    sent === undefined || sent.trim() === ''
+      ? 'no A2A-Version, which means 0.3 (§3.6.2)'
+      : `A2A-Version "${sent.slice(0, 40)}"`;
   const only = served.length === 1 ? `only ${served[0]}` : served.join(' and ');
-  return new A2AError('VersionNotSupported', `The request has ${asked}; this interface speaks ${only}: send A2A-Version: ${PROTOCOL_VERSION}`);
+  return new A2AError(
+    'VersionNotSupported',
+    `The request has ${asked}; this interface speaks ${only}: send A2A-Version: ${PROTOCOL_VERSION}`,
+  );
 }
-

@@ -12,7 +12,12 @@ import type { DrainOptions } from './lifecycle/drain.js';
 import type { CompatOptions } from './compat/index.js';
 
 /** Everything {@link createAgentServer} takes. */
-export interface AgentServerOptions extends Omit<DispatcherOptions, 'card' | 'pushWireFormat'>, BindingOptions, MountOptions, HttpTimeoutOptions {
+export interface AgentServerOptions
+  extends
+    Omit<DispatcherOptions, 'card' | 'pushWireFormat'>,
+    BindingOptions,
+    MountOptions,
+    HttpTimeoutOptions {
   /**
    * The public card, or a function of the base URL the server is reached at: `http://127.0.0.1:PORT`
    * under `listen` (so port 0 works), the `origin` option (plus the mount path) when mounted elsewhere.

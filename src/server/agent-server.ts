@@ -12,7 +12,13 @@ import { SERVED_BINDINGS, type ServedRoute } from './bindings/registry.js';
 import { buildCard, type BuiltCard } from './card/build.js';
 import { signedSource } from './card/signing.js';
 import { serverAuthOptions } from './auth/authenticator.js';
-import { describeInterface, planListen, requireOneOrigin, trimPath, type PlannedInterface } from './mount-plan.js';
+import {
+  describeInterface,
+  planListen,
+  requireOneOrigin,
+  trimPath,
+  type PlannedInterface,
+} from './mount-plan.js';
 import {
   HostNotAllowedError,
   MountError,
@@ -30,7 +36,12 @@ import { wholeNumber } from './util/check-options.js';
 import type { AgentGrpcHandle } from './grpc/options.js';
 import { AgentGrpcSlot } from './grpc/agent-slot.js';
 import { Site } from './site.js';
-import { serviceHealth, type Health, type ReadinessCheck, type ReadinessReport } from './lifecycle/health.js';
+import {
+  serviceHealth,
+  type Health,
+  type ReadinessCheck,
+  type ReadinessReport,
+} from './lifecycle/health.js';
 import { closeServiceStores, drain, type DrainReport } from './lifecycle/drain.js';
 import { closeOnSignals, type CloseOnSignalsOptions } from './lifecycle/signals.js';
 import { StreamRegistry } from './lifecycle/streams.js';
@@ -78,14 +89,18 @@ export class AgentServer {
       ...options,
       ...(this.#v03 ? v03Stores(this.#v03, options.store, options.pushConfigStore) : {}),
       card: placeholder ?? ({ capabilities: {} } as AgentCard),
-      ...(options.extendedCard && options.signingKeys?.length ? { extendedCard: signedSource(options.extendedCard, options.signingKeys) } : {}),
+      ...(options.extendedCard && options.signingKeys?.length
+        ? { extendedCard: signedSource(options.extendedCard, options.signingKeys) }
+        : {}),
     });
     this.#grpc = new AgentGrpcSlot(this.service, this.#streams, () => this.#preparing);
     wholeNumber('drain.deadlineMs', options.drain?.deadlineMs, 0);
     wholeNumber('drain.readinessDelayMs', options.drain?.readinessDelayMs, 0);
     this.#healthServed = options.health !== undefined && options.health !== false;
     // Not yet prepared is not "starting": a mounted listener prepares on its first request, which a probe must not wait for.
-    this.#health = serviceHealth(options.health, this.service, () => (this.#closing ? 'draining' : this.#preparing ? 'starting' : 'serving'));
+    this.#health = serviceHealth(options.health, this.service, () =>
+      this.#closing ? 'draining' : this.#preparing ? 'starting' : 'serving',
+    );
   }
 
   /**
@@ -137,7 +152,9 @@ export class AgentServer {
     return p;
   }
 
-  async #prepareMounted(base: string | { origin?: string; mountPath?: string } | undefined): Promise<AgentCard> {
+  async #prepareMounted(
+    base: string | { origin?: string; mountPath?: string } | undefined,
+  ): Promise<AgentCard> {
     let origin = this.mountOptions.origin;
     let mountPath = '';
     if (typeof base === 'string') {
@@ -175,15 +192,23 @@ export class AgentServer {
   }
 
   #siteFor({ card, responder }: BuiltCard, mountPath: string, planned: PlannedInterface[]): Site {
-    const bindingOptions = { ...this.options, ...serverAuthOptions(card, this.options), sse: { ...this.options.sse, track: this.#streams.track } };
+    const bindingOptions = {
+      ...this.options,
+      ...serverAuthOptions(card, this.options),
+      sse: { ...this.options.sse, track: this.#streams.track },
+    };
     const v03 = this.#v03;
     const bindingFor = (p: PlannedInterface) =>
       SERVED_BINDINGS[p.binding]!(
         this.service,
         bindingOptions,
-        p.versions.has('0.3') && v03 ? v03Handler(p.binding, this.service, bindingOptions, v03, this.options.signingKeys) : undefined,
+        p.versions.has('0.3') && v03
+          ? v03Handler(p.binding, this.service, bindingOptions, v03, this.options.signingKeys)
+          : undefined,
       );
-    return new Site(responder, mountPath, planned, bindingFor, () => this.service.pushSender.publicJwks());
+    return new Site(responder, mountPath, planned, bindingFor, () =>
+      this.service.pushSender.publicJwks(),
+    );
   }
 
   /**
@@ -217,7 +242,11 @@ export class AgentServer {
     try {
       const mountPath = mountPathOf(req);
       // A card object holds its own URLs, so no request data is needed to prepare it.
-      return this.prepare(this.cardNeedsOrigin ? { origin: originFor(this.mountOptions, originOf(req, req.protocol)), mountPath } : { mountPath });
+      return this.prepare(
+        this.cardNeedsOrigin
+          ? { origin: originFor(this.mountOptions, originOf(req, req.protocol)), mountPath }
+          : { mountPath },
+      );
     } catch (err) {
       return Promise.reject(err as Error);
     }
@@ -231,12 +260,24 @@ export class AgentServer {
     if (typeof next === 'function') return next(err);
     const status = err instanceof HostNotAllowedError ? 400 : 500;
     // Our own mount errors say what to change and name only configuration; anything else (a card function that threw) stays in the log.
-    const message = err instanceof HostNotAllowedError || err instanceof MountError ? err.message : 'this agent server cannot serve requests; see its log';
+    const message =
+      err instanceof HostNotAllowedError || err instanceof MountError
+        ? err.message
+        : 'this agent server cannot serve requests; see its log';
     res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { code: status, status: status === 400 ? 'INVALID_ARGUMENT' : 'INTERNAL', message } }));
+    res.end(
+      JSON.stringify({
+        error: { code: status, status: status === 400 ? 'INVALID_ARGUMENT' : 'INTERNAL', message },
+      }),
+    );
   }
 
-  #serve(site: Site, req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next?: Next): void {
+  #serve(
+    site: Site,
+    req: IncomingMessage & { originalUrl?: string },
+    res: ServerResponse,
+    next?: Next,
+  ): void {
     const allowed = this.mountOptions.allowedHosts;
     // A request without Host (HTTP/1.0, a fetch host's shim) cannot be rebound or poison anything: the
     // card is only ever derived from a Host that is present and allowed (originFor).
@@ -246,13 +287,22 @@ export class AgentServer {
     }
     // Express tells where it mounted us: a card built for another mount path would advertise URLs this mount never sees.
     const base = (req as { baseUrl?: unknown }).baseUrl;
-    if (typeof base === 'string' && trimPath(base) !== this.#mountPath) return this.#refuse(new MountError(mountedElsewhere(this.#mountPath, trimPath(base))), res, next);
+    if (typeof base === 'string' && trimPath(base) !== this.#mountPath)
+      return this.#refuse(
+        new MountError(mountedElsewhere(this.#mountPath, trimPath(base))),
+        res,
+        next,
+      );
     // Routes hold full paths (mount path included); Express and Connect strip it from `url`, not `originalUrl`.
     const path = pathOf(req.originalUrl ?? req.url);
     if (site.answer(path, req, res)) return;
     if (typeof next === 'function') return next();
     res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', message: `Nothing is served at ${path}` } }));
+    res.end(
+      JSON.stringify({
+        error: { code: 404, status: 'NOT_FOUND', message: `Nothing is served at ${path}` },
+      }),
+    );
   }
 
   /**
@@ -278,14 +328,22 @@ export class AgentServer {
       const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
       const base = this.mountOptions.origin ?? origin;
       const built = await this.#buildCard(base, '');
-      const plan = planListen(built.planned, Number(new URL(base).port || (base.startsWith('https:') ? 443 : 80)), host);
+      const plan = planListen(
+        built.planned,
+        Number(new URL(base).port || (base.startsWith('https:') ? 443 : 80)),
+        host,
+      );
       for (const [extraPort, entries] of plan.extra) {
         const site = this.#siteFor(built, '', entries);
-        const serveSite = (req: IncomingMessage, res: ServerResponse): void => this.#serve(site, req, res);
+        const serveSite = (req: IncomingMessage, res: ServerResponse): void =>
+          this.#serve(site, req, res);
         try {
           this.#servers.push(await openHttpServer(extraPort, host, this.options, serveSite));
         } catch (err) {
-          throw new MountError(`${describeInterface(entries[0]!)}: port ${extraPort} on ${host} could not be opened (${(err as Error).message})`, { cause: err });
+          throw new MountError(
+            `${describeInterface(entries[0]!)}: port ${extraPort} on ${host} could not be opened (${(err as Error).message})`,
+            { cause: err },
+          );
         }
       }
       await this.#recover();
@@ -323,14 +381,17 @@ export class AgentServer {
 
   /** {@link AgentServer.close}, resolving with its report: streams told to go away, what was aborted or dropped. */
   drain(deadlineMs?: number): Promise<DrainReport> {
-    return (this.#closing ??= this.#drain(wholeNumber('close(deadlineMs)', deadlineMs, 0) ?? this.options.drain?.deadlineMs ?? 5000));
+    return (this.#closing ??= this.#drain(
+      wholeNumber('close(deadlineMs)', deadlineMs, 0) ?? this.options.drain?.deadlineMs ?? 5000,
+    ));
   }
 
   async #drain(deadlineMs: number): Promise<DrainReport> {
     const delay = this.options.drain?.readinessDelayMs ?? 0;
     // Readiness is 503 from here on (the phase reads #closing); the work already routed here is still served.
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    this.service.refusingNewWork = 'The agent is shutting down and takes no new work; try again (another instance may answer)';
+    this.service.refusingNewWork =
+      'The agent is shutting down and takes no new work; try again (another instance may answer)';
     const servers = this.#servers.splice(0);
     // A listener mounted in someone else's server leaves the store to its owner, as before drains existed.
     const ownsStore = servers.length > 0 || this.#grpc.handle !== undefined;

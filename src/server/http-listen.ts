@@ -37,11 +37,15 @@ export function serverTimeouts(o: HttpTimeoutOptions) {
   const requestTimeout = ms('requestTimeoutMs', o.requestTimeoutMs);
   const keepAliveTimeout = ms('keepAliveTimeoutMs', o.keepAliveTimeoutMs);
   if (requestTimeout > 0 && headersTimeout > requestTimeout) {
-    throw new RangeError(`headersTimeoutMs (${headersTimeout}) must not exceed requestTimeoutMs (${requestTimeout}): the headers are part of the request`);
+    throw new RangeError(
+      `headersTimeoutMs (${headersTimeout}) must not exceed requestTimeoutMs (${requestTimeout}): the headers are part of the request`,
+    );
   }
   // Node checks both timeouts on an interval (30 s by default); a quarter of the shortest keeps the overshoot small.
   const shortest = Math.min(...[headersTimeout, requestTimeout].filter((t) => t > 0));
-  const connectionsCheckingInterval = Number.isFinite(shortest) ? Math.max(50, Math.min(1000, Math.floor(shortest / 4))) : 30_000;
+  const connectionsCheckingInterval = Number.isFinite(shortest)
+    ? Math.max(50, Math.min(1000, Math.floor(shortest / 4)))
+    : 30_000;
   return { headersTimeout, requestTimeout, keepAliveTimeout, connectionsCheckingInterval };
 }
 

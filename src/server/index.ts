@@ -70,7 +70,15 @@ export { IllegalTransitionError } from './tasks/state.js';
 
 // Stores (the SQLite store is on `a2a-kit/server/sqlite`).
 export { InMemoryTaskStore, type MemoryTaskStoreOptions } from './store/memory.js';
-export type { TaskStore, PushConfigStore, StoredPushConfig, Scope, TaskQuery, TaskPage, VersionedTask } from './store/task-store.js';
+export type {
+  TaskStore,
+  PushConfigStore,
+  StoredPushConfig,
+  Scope,
+  TaskQuery,
+  TaskPage,
+  VersionedTask,
+} from './store/task-store.js';
 export { TaskVersionConflict } from './store/task-store.js';
 
 // Agent cards: signing (§8.4).
@@ -96,9 +104,23 @@ export {
 } from './auth/index.js';
 
 // Push notifications (§9): sender settings, signing, the webhook address policy.
-export type { PushSenderOptions, PushLogger, PushStats, DeliveryOutcome, PushTracer, PushAttempt, PushAttemptResult } from './push/options.js';
+export type {
+  PushSenderOptions,
+  PushLogger,
+  PushStats,
+  DeliveryOutcome,
+  PushTracer,
+  PushAttempt,
+  PushAttemptResult,
+} from './push/options.js';
 export type { RetryOptions } from './push/retry.js';
-export { createPushSigner, generatePushSigner, type PushSigner, type PushSignerOptions, type PushSigningAlg } from './push/signing.js';
+export {
+  createPushSigner,
+  generatePushSigner,
+  type PushSigner,
+  type PushSignerOptions,
+  type PushSigningAlg,
+} from './push/signing.js';
 export type { WebhookPolicy } from './push/ssrf.js';
 
 // Errors an executor or an authenticator throws, and the protocol model.

@@ -4,7 +4,12 @@
  * could go unanswered (a binding we lack, a path outside the mount, an origin nobody listens on) is an
  * error at start that names the entry, never a 404 discovered by a client.
  */
-import { PROTOCOL_VERSION, WELL_KNOWN_CARD_PATH, majorMinor, type AgentCard } from '../protocol/index.js';
+import {
+  PROTOCOL_VERSION,
+  WELL_KNOWN_CARD_PATH,
+  majorMinor,
+  type AgentCard,
+} from '../protocol/index.js';
 import { SERVED_BINDINGS } from './bindings/registry.js';
 import { MountError } from './adapters/framework-common.js';
 import { isGrpcInterface, unservedGrpcInterfaces } from './grpc/interfaces.js';
@@ -48,14 +53,21 @@ export function trimPath(path: string): string {
  * this server's own gRPC listener at `grpcUrl` (undefined when gRPC is not configured). Throws an error
  * naming the first entry that could not be answered.
  */
-export function planInterfaces(card: AgentCard, basePath: string, grpcUrl?: string, v03 = false): PlannedInterface[] {
+export function planInterfaces(
+  card: AgentCard,
+  basePath: string,
+  grpcUrl?: string,
+  v03 = false,
+): PlannedInterface[] {
   checkGrpcInterfaces(card, grpcUrl);
   const planned: PlannedInterface[] = [];
   card.supportedInterfaces.forEach((i, index) => {
     if (isGrpcInterface(i)) return;
     const one = planOne(i, index, basePath, v03);
     // One binding at one URL serves every version listed for it (the request's A2A-Version decides).
-    const same = planned.find((p) => p.url.origin === one.url.origin && p.path === one.path && p.binding === one.binding);
+    const same = planned.find(
+      (p) => p.url.origin === one.url.origin && p.path === one.path && p.binding === one.binding,
+    );
     if (same) for (const v of one.versions) same.versions.add(v);
     else planned.push(one);
   });
@@ -66,7 +78,9 @@ export function planInterfaces(card: AgentCard, basePath: string, grpcUrl?: stri
 function checkGrpcInterfaces(card: AgentCard, grpcUrl: string | undefined): void {
   card.supportedInterfaces.forEach((i, index) => {
     if (isGrpcInterface(i) && majorMinor(i.protocolVersion) !== PROTOCOL_VERSION) {
-      throw new MountError(`supportedInterfaces[${index}] lists GRPC ${i.protocolVersion}, which this server does not serve (it serves gRPC at ${PROTOCOL_VERSION})`);
+      throw new MountError(
+        `supportedInterfaces[${index}] lists GRPC ${i.protocolVersion}, which this server does not serve (it serves gRPC at ${PROTOCOL_VERSION})`,
+      );
     }
   });
   const missing = unservedGrpcInterfaces(card, grpcUrl ? [grpcUrl] : [])[0];
@@ -81,16 +95,25 @@ function checkGrpcInterfaces(card: AgentCard, grpcUrl: string | undefined): void
 }
 
 /** One HTTP entry: an absolute http(s) URL of a binding we serve, inside the mount path. */
-function planOne(i: AgentCard['supportedInterfaces'][number], index: number, basePath: string, v03: boolean): PlannedInterface {
+function planOne(
+  i: AgentCard['supportedInterfaces'][number],
+  index: number,
+  basePath: string,
+  v03: boolean,
+): PlannedInterface {
   let url: URL;
   try {
     url = new URL(i.url);
   } catch {
-    throw new MountError(`supportedInterfaces[${index}].url must be an absolute URL, got "${i.url}"`);
+    throw new MountError(
+      `supportedInterfaces[${index}].url must be an absolute URL, got "${i.url}"`,
+    );
   }
   const entry = { index, binding: i.protocolBinding, url };
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new MountError(`${describeInterface(entry)} is not an http(s) URL; this server answers only HTTP`);
+    throw new MountError(
+      `${describeInterface(entry)} is not an http(s) URL; this server answers only HTTP`,
+    );
   }
   const version = majorMinor(i.protocolVersion);
   if (version === '0.3' && !v03 && SERVED_BINDINGS[i.protocolBinding]) {
@@ -112,19 +135,35 @@ function planOne(i: AgentCard['supportedInterfaces'][number], index: number, bas
     );
   }
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-  return { ...entry, path, exact: i.protocolBinding === 'JSONRPC', port, versions: new Set([version ?? PROTOCOL_VERSION]) };
+  return {
+    ...entry,
+    path,
+    exact: i.protocolBinding === 'JSONRPC',
+    port,
+    versions: new Set([version ?? PROTOCOL_VERSION]),
+  };
 }
 
 /**
  * The health endpoints are answered before anything else, so an interface at one of their paths (or the
  * card's) would never be reached: refuse the combination at start, naming the entry.
  */
-export function checkHealthPaths(planned: readonly PlannedInterface[], mountPath: string, paths: readonly string[]): void {
+export function checkHealthPaths(
+  planned: readonly PlannedInterface[],
+  mountPath: string,
+  paths: readonly string[],
+): void {
   for (const path of paths) {
     const full = mountPath + path;
-    if (full === mountPath + WELL_KNOWN_CARD_PATH) throw new MountError(`the health path ${path} is the card's path; choose another in the health option`);
+    if (full === mountPath + WELL_KNOWN_CARD_PATH)
+      throw new MountError(
+        `the health path ${path} is the card's path; choose another in the health option`,
+      );
     const taken = planned.find((p) => p.path === full);
-    if (taken) throw new MountError(`${describeInterface(taken)} is at the health path ${path}, which answers probes first; choose another path in the health option`);
+    if (taken)
+      throw new MountError(
+        `${describeInterface(taken)} is at the health path ${path}, which answers probes first; choose another path in the health option`,
+      );
   }
 }
 
@@ -152,18 +191,31 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
  * port: entries on the listen port by the main server, every other port by a server `listen` opens on
  * the same host — only plain HTTP, and only for host names that reach this machine the same way.
  */
-export function planListen(planned: PlannedInterface[], mainPort: number, listenHost: string): ListenPlan {
+export function planListen(
+  planned: PlannedInterface[],
+  mainPort: number,
+  listenHost: string,
+): ListenPlan {
   const plan: ListenPlan = { main: [], extra: new Map() };
   if (new Set(planned.map((p) => p.url.origin)).size <= 1) return { ...plan, main: planned };
-  const mainNames = new Set(planned.filter((p) => p.port === mainPort).map((p) => p.url.hostname.toLowerCase()));
-  const loopbackListen = LOOPBACK.test(listenHost) || listenHost === '::1' || listenHost === '0.0.0.0' || listenHost === '::';
+  const mainNames = new Set(
+    planned.filter((p) => p.port === mainPort).map((p) => p.url.hostname.toLowerCase()),
+  );
+  const loopbackListen =
+    LOOPBACK.test(listenHost) ||
+    listenHost === '::1' ||
+    listenHost === '0.0.0.0' ||
+    listenHost === '::';
   for (const p of planned) {
     if (p.port === mainPort) {
       plan.main.push(p);
       continue;
     }
     const name = p.url.hostname.toLowerCase();
-    const local = mainNames.has(name) || name === listenHost.toLowerCase() || (loopbackListen && LOOPBACK.test(name));
+    const local =
+      mainNames.has(name) ||
+      name === listenHost.toLowerCase() ||
+      (loopbackListen && LOOPBACK.test(name));
     if (!local) {
       throw new MountError(
         `${describeInterface(p)} is on host ${p.url.hostname}, which this server cannot open: it listens on ${listenHost} ` +
@@ -171,7 +223,9 @@ export function planListen(planned: PlannedInterface[], mainPort: number, listen
       );
     }
     if (p.url.protocol !== 'http:') {
-      throw new MountError(`${describeInterface(p)} needs TLS on port ${p.port}, which listen() does not provide (it opens plain HTTP); put TLS in front or serve it from an https server`);
+      throw new MountError(
+        `${describeInterface(p)} needs TLS on port ${p.port}, which listen() does not provide (it opens plain HTTP); put TLS in front or serve it from an https server`,
+      );
     }
     const list = plan.extra.get(p.port) ?? [];
     list.push(p);

@@ -38,7 +38,11 @@ export class Site {
     }
     for (const r of this.#routes) {
       if (path === r.path || (!r.exact && (r.path === '/' || path.startsWith(r.path + '/')))) {
-        return { kind: 'binding', binding: r.handle, subpath: r.path === '/' ? path : path.slice(r.path.length) };
+        return {
+          kind: 'binding',
+          binding: r.handle,
+          subpath: r.path === '/' ? path : path.slice(r.path.length),
+        };
       }
     }
     return undefined;
@@ -50,7 +54,12 @@ export class Site {
     if (!route) return false;
     if (route.kind === 'card') this.#serveCard(req, res);
     else if (route.kind === 'jwks') {
-      res.writeHead(200, { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300' }).end(JSON.stringify(route.jwks));
+      res
+        .writeHead(200, {
+          'content-type': 'application/jwk-set+json',
+          'cache-control': 'public, max-age=300',
+        })
+        .end(JSON.stringify(route.jwks));
     } else void route.binding(req, res, route.subpath);
     return true;
   }

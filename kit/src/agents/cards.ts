@@ -23,7 +23,10 @@ export const KIT_BINDINGS: readonly KitBinding[] = ['JSONRPC', 'HTTP+JSON'];
 const PATHS: Record<KitBinding, string> = { JSONRPC: '/a2a/jsonrpc', 'HTTP+JSON': '/a2a/rest' };
 
 /** `supportedInterfaces` for an agent at `baseUrl` (e.g. `http://localhost:41242`); no tenant is set. */
-export function kitInterfaces(baseUrl: string, bindings: readonly KitBinding[] = KIT_BINDINGS): AgentInterface[] {
+export function kitInterfaces(
+  baseUrl: string,
+  bindings: readonly KitBinding[] = KIT_BINDINGS,
+): AgentInterface[] {
   const base = baseUrl.replace(/\/+$/, '');
   return KIT_BINDINGS.filter((b) => bindings.includes(b)).map((b) => ({
     url: `${base}${PATHS[b]}`,
@@ -74,7 +77,13 @@ const REVIEW_CODE: AgentSkill = {
     'the text "review <dir>", or paste a snippet.',
   tags: ['review', 'typescript', 'lint'],
   examples: ['review change-ok', 'review change-broken/src', 'const n: number = "not a number";'],
-  inputModes: ['text/plain', 'application/json', 'text/javascript', 'text/x-typescript', 'application/octet-stream'],
+  inputModes: [
+    'text/plain',
+    'application/json',
+    'text/javascript',
+    'text/x-typescript',
+    'application/octet-stream',
+  ],
   outputModes: ['text/plain', 'application/json'],
 };
 
@@ -104,7 +113,10 @@ const ROLLBACK: AgentSkill = {
   outputModes: ['text/plain', 'application/json'],
 };
 
-const MODES = { defaultInputModes: ['text/plain', 'application/json'], defaultOutputModes: ['text/plain', 'application/json'] };
+const MODES = {
+  defaultInputModes: ['text/plain', 'application/json'],
+  defaultOutputModes: ['text/plain', 'application/json'],
+};
 
 /**
  * test-runner also speaks A2A 0.3 over JSON-RPC, at its JSON-RPC URL, and lists that entry first: the
@@ -117,7 +129,11 @@ export function testRunnerCard(o: KitCardOptions): AgentCard {
     name: 'test-runner',
     description: "Runs a project's tests inside its workspace and reports the results.",
     // GRPC first, then JSON-RPC at 0.3, then the 1.0 entries: the manual's entries a JSON-RPC 1.0 client skips.
-    supportedInterfaces: [...grpcInterface(o), ...(rpc ? [{ ...rpc, protocolVersion: '0.3' }] : []), ...interfaces],
+    supportedInterfaces: [
+      ...grpcInterface(o),
+      ...(rpc ? [{ ...rpc, protocolVersion: '0.3' }] : []),
+      ...interfaces,
+    ],
     provider: PROVIDER,
     version: VERSION,
     capabilities: { streaming: true, pushNotifications: true },
@@ -151,7 +167,8 @@ export const DEPLOYER_SECURITY = {
 export function deployerCard(o: KitCardOptions): AgentCard {
   return {
     name: 'deployer',
-    description: 'Publishes releases into a local release directory, with confirmation before production and rollback.',
+    description:
+      'Publishes releases into a local release directory, with confirmation before production and rollback.',
     supportedInterfaces: kitInterfaces(o.baseUrl, o.bindings),
     provider: PROVIDER,
     version: VERSION,

@@ -41,10 +41,17 @@ export const CODE_REVIEWER_USAGE =
   '"filename": "x.ts"}), a data part {"path": "<directory in my workspace>"}, the text "review <directory>", ' +
   'or paste a code snippet.';
 
-const REVIEW_TEXT = /^(?:please\s+)?review\s+(?:the\s+)?(?:(?:code|directory|dir|folder)\s+)?(?:(?:in|of|at)\s+)?(\S+)\s*$/i;
+const REVIEW_TEXT =
+  /^(?:please\s+)?review\s+(?:the\s+)?(?:(?:code|directory|dir|folder)\s+)?(?:(?:in|of|at)\s+)?(\S+)\s*$/i;
 
 /** Tokens that only code has; plain prose rarely carries two of them. */
-const CODE_HINTS = [/[;{}]/, /=>|===|!==|\(\s*\)/, /\b(?:const|let|var|function|class|import|export|return|interface|type)\b/, /\w\s*\(.*\)/, /^\s*(?:\/\/|\/\*)/m];
+const CODE_HINTS = [
+  /[;{}]/,
+  /=>|===|!==|\(\s*\)/,
+  /\b(?:const|let|var|function|class|import|export|return|interface|type)\b/,
+  /\w\s*\(.*\)/,
+  /^\s*(?:\/\/|\/\*)/m,
+];
 
 /** Whether a text looks like source code rather than a request or noise. */
 export function looksLikeCode(text: string): boolean {
@@ -66,7 +73,8 @@ const EXT_BY_TYPE: Record<string, string> = {
 };
 
 function fileOf(p: Part, n: number): SourceInput | string {
-  if (typeof p.url === 'string') return `file parts by URL are not fetched (${p.filename ?? p.url}); send the content as raw or text`;
+  if (typeof p.url === 'string')
+    return `file parts by URL are not fetched (${p.filename ?? p.url}); send the content as raw or text`;
   const name = p.filename ?? `file-${n + 1}${EXT_BY_TYPE[p.mediaType ?? ''] ?? '.ts'}`;
   if (typeof p.raw === 'string') {
     const content = Buffer.from(p.raw, 'base64').toString('utf8');
@@ -90,10 +98,12 @@ export function reviewPlanOf(input: Inbound): Plan {
   const path = stringField(input.data, 'path', 'dir', 'directory');
   if (path) return { kind: 'directory', path };
   const code = stringField(input.data, 'code', 'snippet');
-  if (code) return { kind: 'snippet', code, filename: stringField(input.data, 'filename') ?? 'snippet.ts' };
+  if (code)
+    return { kind: 'snippet', code, filename: stringField(input.data, 'filename') ?? 'snippet.ts' };
   const m = REVIEW_TEXT.exec(input.text);
   if (m) return { kind: 'directory', path: unquote(m[1]!) };
-  if (input.text && looksLikeCode(input.text)) return { kind: 'snippet', code: stripFence(input.text), filename: 'snippet.ts' };
+  if (input.text && looksLikeCode(input.text))
+    return { kind: 'snippet', code: stripFence(input.text), filename: 'snippet.ts' };
   return { kind: 'unsupported', why: '' };
 }
 
@@ -108,10 +118,21 @@ export function codeReviewerExecutor(opts: CodeReviewerOptions): AgentExecutor {
   const logger = opts.logger ?? silentLogger;
   return guarded('code-reviewer', logger, async (ctx, task) => {
     const plan = reviewPlanOf(inbound(ctx.message));
-    if (plan.kind === 'unsupported') return task.reply(plan.why ? `${plan.why}. ${CODE_REVIEWER_USAGE}` : CODE_REVIEWER_USAGE);
-    const subject = plan.kind === 'directory' ? plan.path : plan.kind === 'snippet' ? 'the snippet' : `${plan.files.length} file(s)`;
+    if (plan.kind === 'unsupported')
+      return task.reply(plan.why ? `${plan.why}. ${CODE_REVIEWER_USAGE}` : CODE_REVIEWER_USAGE);
+    const subject =
+      plan.kind === 'directory'
+        ? plan.path
+        : plan.kind === 'snippet'
+          ? 'the snippet'
+          : `${plan.files.length} file(s)`;
     const onFile = (r: FileReview): void => fileUpdate(task, r);
-    const ropts = { onFile, signal: ctx.signal, ...(opts.limits ? { limits: opts.limits } : {}), ...(opts.pool ? { pool: opts.pool } : {}) };
+    const ropts = {
+      onFile,
+      signal: ctx.signal,
+      ...(opts.limits ? { limits: opts.limits } : {}),
+      ...(opts.pool ? { pool: opts.pool } : {}),
+    };
     let report: ReviewReport;
     try {
       task.working(`Reviewing ${subject}`);
@@ -123,23 +144,30 @@ export function codeReviewerExecutor(opts: CodeReviewerOptions): AgentExecutor {
             : await reviewFiles(plan.files, ropts);
     } catch (err) {
       if (ctx.signal.aborted) return;
-      if (err instanceof WorkspaceError) return task.reject(`Cannot review ${subject}: ${err.message}`);
+      if (err instanceof WorkspaceError)
+        return task.reject(`Cannot review ${subject}: ${err.message}`);
       if (err instanceof ReviewError) {
         logger.warn({ taskId: task.taskId, code: err.code }, err.message);
-        if (err.code === 'BUSY') return task.reject(`Cannot review ${subject} now: ${err.message}.`);
+        if (err.code === 'BUSY')
+          return task.reject(`Cannot review ${subject} now: ${err.message}.`);
         return task.fail(`The review of ${subject} stopped: ${err.message}.`);
       }
       if (err instanceof ReviewUnavailableError) return task.fail(err.message);
       throw err;
     }
     if (ctx.signal.aborted) return;
-    logger.info({ taskId: task.taskId, files: report.files.length, verdict: report.verdict }, 'review finished');
+    logger.info(
+      { taskId: task.taskId, files: report.files.length, verdict: report.verdict },
+      'review finished',
+    );
     task.addArtifact({
       name: 'review',
       description: `Review of ${subject}`,
       parts: [{ text: summary(subject, report) }, { data: reportData(report) }],
     });
-    task.complete(`Verdict: ${report.verdict} (${report.errors} error(s), ${report.warnings} warning(s) in ${report.files.length} file(s)).`);
+    task.complete(
+      `Verdict: ${report.verdict} (${report.errors} error(s), ${report.warnings} warning(s) in ${report.files.length} file(s)).`,
+    );
   });
 }
 
@@ -151,7 +179,9 @@ function fileUpdate(task: TaskUpdater, r: FileReview): void {
     warnings: r.warnings,
     findings: r.findings.map((f) => ({ ...f })),
   };
-  task.working({ parts: [{ text: `${r.file}: ${r.errors} error(s), ${r.warnings} warning(s)` }, { data }] });
+  task.working({
+    parts: [{ text: `${r.file}: ${r.errors} error(s), ${r.warnings} warning(s)` }, { data }],
+  });
 }
 
 function reportData(r: ReviewReport): JsonObject {
@@ -166,9 +196,15 @@ function reportData(r: ReviewReport): JsonObject {
 }
 
 function summary(subject: string, r: ReviewReport): string {
-  const lines = [`Review of ${subject}: ${r.verdict} — ${r.errors} error(s), ${r.warnings} warning(s), ${r.infos} note(s) in ${r.files.length} file(s)`];
+  const lines = [
+    `Review of ${subject}: ${r.verdict} — ${r.errors} error(s), ${r.warnings} warning(s), ${r.infos} note(s) in ${r.files.length} file(s)`,
+  ];
   const shown = r.findings.filter((f) => f.severity !== 'info').slice(0, 50);
-  for (const f of shown) lines.push(`${f.severity === 'error' ? '✗' : '!'} ${f.file}:${f.line}:${f.column} ${f.rule}: ${f.message}`);
-  if (r.findings.length > shown.length) lines.push(`… and ${r.findings.length - shown.length} more in the data part`);
+  for (const f of shown)
+    lines.push(
+      `${f.severity === 'error' ? '✗' : '!'} ${f.file}:${f.line}:${f.column} ${f.rule}: ${f.message}`,
+    );
+  if (r.findings.length > shown.length)
+    lines.push(`… and ${r.findings.length - shown.length} more in the data part`);
   return lines.join('\n');
 }

@@ -101,7 +101,18 @@ export function guarded(agent: string, logger: Logger, executor: AgentExecutor):
  * by the agents' own process (the deployer token above all) never reach code from the workspace.
  */
 export function childEnv(source: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const keep = ['PATH', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LC_ALL', 'TZ', 'SystemRoot', 'USERPROFILE'];
+  const keep = [
+    'PATH',
+    'HOME',
+    'TMPDIR',
+    'TMP',
+    'TEMP',
+    'LANG',
+    'LC_ALL',
+    'TZ',
+    'SystemRoot',
+    'USERPROFILE',
+  ];
   const env: NodeJS.ProcessEnv = {};
   for (const k of keep) if (source[k] !== undefined) env[k] = source[k];
   return env;

@@ -1,5 +1,10 @@
 /** The kit's three agents: cards, executors, and a one-call start of all three. */
-export { startKitAgents, type KitAgentsOptions, type RunningAgent, type RunningKit } from './start.js';
+export {
+  startKitAgents,
+  type KitAgentsOptions,
+  type RunningAgent,
+  type RunningKit,
+} from './start.js';
 export {
   KIT_BINDINGS,
   KIT_PORTS,
@@ -13,6 +18,22 @@ export {
   type KitBinding,
   type KitCardOptions,
 } from './cards.js';
-export { testRunnerExecutor, testTargetOf, TEST_RUNNER_USAGE, type TestRunnerOptions } from './test-runner.js';
-export { codeReviewerExecutor, looksLikeCode, reviewPlanOf, CODE_REVIEWER_USAGE, type CodeReviewerOptions } from './code-reviewer.js';
-export { deployerExecutor, deployRequestOf, DEPLOYER_USAGE, type DeployerOptions } from './deployer.js';
+export {
+  testRunnerExecutor,
+  testTargetOf,
+  TEST_RUNNER_USAGE,
+  type TestRunnerOptions,
+} from './test-runner.js';
+export {
+  codeReviewerExecutor,
+  looksLikeCode,
+  reviewPlanOf,
+  CODE_REVIEWER_USAGE,
+  type CodeReviewerOptions,
+} from './code-reviewer.js';
+export {
+  deployerExecutor,
+  deployRequestOf,
+  DEPLOYER_USAGE,
+  type DeployerOptions,
+} from './deployer.js';

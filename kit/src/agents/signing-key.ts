@@ -30,11 +30,19 @@ export async function loadOrCreateSigningKey(workDir: string): Promise<KitSignin
     jwk = JSON.parse(await readFile(keyFile, 'utf8')) as JWK;
   } catch {
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-    jwk = { ...(await exportJWK(privateKey)), kid: `kit-${randomBytes(4).toString('hex')}`, alg: 'ES256' };
+    jwk = {
+      ...(await exportJWK(privateKey)),
+      kid: `kit-${randomBytes(4).toString('hex')}`,
+      alg: 'ES256',
+    };
     await writeAtomically(keyFile, JSON.stringify(jwk), 0o600);
   }
   const { d: _private, ...publicJwk } = jwk;
-  await writeAtomically(jwksFile, JSON.stringify({ keys: [{ ...publicJwk, use: 'sig' }] }, null, 2), 0o644);
+  await writeAtomically(
+    jwksFile,
+    JSON.stringify({ keys: [{ ...publicJwk, use: 'sig' }] }, null, 2),
+    0o644,
+  );
   const privateKey = await importJWK(jwk, 'ES256');
   return { key: { privateKey: privateKey as CryptoKey, kid: jwk.kid!, alg: 'ES256' }, jwksFile };
 }

@@ -65,7 +65,12 @@ export interface KitAgentsOptions {
    * allowed when the agents listen on loopback, because then every caller — the planner's webhook included —
    * is on this machine anyway; otherwise public addresses only.
    */
-  webhookPolicy?: { allowLoopback?: boolean; allowPrivate?: boolean; allowedHosts?: readonly string[]; requireHttps?: boolean };
+  webhookPolicy?: {
+    allowLoopback?: boolean;
+    allowPrivate?: boolean;
+    allowedHosts?: readonly string[];
+    requireHttps?: boolean;
+  };
   /**
    * Keep each agent's tasks in `<storeDir>/<agent>.sqlite` so they survive a restart (a production deploy
    * waiting for confirmation can be confirmed after one). Default: in memory.
@@ -114,46 +119,66 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
   const host = opts.host ?? '127.0.0.1';
   const publicHost = opts.publicHost ?? 'localhost';
   const bindings = opts.bindings ?? KIT_BINDINGS;
-  const cardOpts = (origin: string): KitCardOptions => ({ baseUrl: `http://${publicHost}:${new URL(origin).port}`, bindings });
+  const cardOpts = (origin: string): KitCardOptions => ({
+    baseUrl: `http://${publicHost}:${new URL(origin).port}`,
+    bindings,
+  });
   const runnerPort = opts.ports?.['test-runner'] ?? KIT_PORTS['test-runner'];
   const grpcPort = opts.grpcPort ?? (runnerPort === 0 ? 0 : runnerPort + 10000);
-  if (grpcPort !== false && !(Number.isInteger(grpcPort) && grpcPort >= 0 && grpcPort <= 65535)) throw new Error(`the gRPC port must be 0–65535 or false, not ${grpcPort}`);
-  const child = (name: KitAgentName): Logger => (typeof (logger as { child?: unknown }).child === 'function'
-    ? (logger as Logger & { child(b: object): Logger }).child({ agent: name })
-    : logger);
+  if (grpcPort !== false && !(Number.isInteger(grpcPort) && grpcPort >= 0 && grpcPort <= 65535))
+    throw new Error(`the gRPC port must be 0–65535 or false, not ${grpcPort}`);
+  const child = (name: KitAgentName): Logger =>
+    typeof (logger as { child?: unknown }).child === 'function'
+      ? (logger as Logger & { child(b: object): Logger }).child({ agent: name })
+      : logger;
 
   // Short tokens can be guessed; the CLI generates 256-bit ones.
-  if (opts.deployerToken.length < 16) throw new Error('the deployer token must be at least 16 characters');
+  if (opts.deployerToken.length < 16)
+    throw new Error('the deployer token must be at least 16 characters');
   const signing = opts.signingKeys?.length ? { signingKeys: opts.signingKeys } : {};
   // The planner's webhook listens on this machine; the SSRF guard refuses loopback webhooks unless allowed (§13.2).
   const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
-  const push = { push: { policy: opts.webhookPolicy ?? (loopback ? { allowLoopback: true } : {}) } };
+  const push = {
+    push: { policy: opts.webhookPolicy ?? (loopback ? { allowLoopback: true } : {}) },
+  };
   // Every agent answers /healthz and /readyz (the store's ping) for whoever runs them behind a balancer.
   const ops = { health: true, drain: { deadlineMs: 2000 } } as const;
-  const telemetry = (name: KitAgentName) => (opts.telemetry ? { telemetry: opts.telemetry(name) } : {});
+  const telemetry = (name: KitAgentName) =>
+    opts.telemetry ? { telemetry: opts.telemetry(name) } : {};
   // pg is loaded only when asked for: the kit runs without it.
   const postgres = opts.storeUrl ? await import('a2a-kit/server/postgres') : undefined;
   const store = (name: KitAgentName) => ({
     ...(postgres && opts.storeUrl
-      ? { store: postgres.postgresStore(opts.storeUrl, { schema: `kit_${name.replace(/-/g, '_')}`, onError: (err) => logger.warn({ err, agent: name }, 'task database connection lost') }) }
+      ? {
+          store: postgres.postgresStore(opts.storeUrl, {
+            schema: `kit_${name.replace(/-/g, '_')}`,
+            onError: (err) => logger.warn({ err, agent: name }, 'task database connection lost'),
+          }),
+        }
       : opts.storeDir
         ? { store: new SqliteTaskStore({ path: path.join(opts.storeDir, `${name}.sqlite`) }) }
         : {}),
-    ...(opts.events ? { events: redisEvents(opts.events, { prefix: `a2a-kit:${name}`, logger: child(name) }) } : {}),
+    ...(opts.events
+      ? { events: redisEvents(opts.events, { prefix: `a2a-kit:${name}`, logger: child(name) }) }
+      : {}),
   });
   // Built with the public card (it needs the real port); the server signs both when given keys.
   let extended: AgentCard | undefined;
   const servers: Record<KitAgentName, AgentServer> = {
     'test-runner': createAgentServer({
       // gRPC on its own port; the card's GRPC entry names the port the server really bound.
-      card: (o, grpc) => testRunnerCard({ ...cardOpts(o), ...(grpc ? { grpcUrl: `http://${publicHost}:${grpc.port}` } : {}) }),
+      card: (o, grpc) =>
+        testRunnerCard({
+          ...cardOpts(o),
+          ...(grpc ? { grpcUrl: `http://${publicHost}:${grpc.port}` } : {}),
+        }),
       ...(grpcPort !== false ? { grpc: { port: grpcPort } } : {}),
       // Its card lists JSON-RPC at 0.3 too: 0.3 clients are served at the same URL.
       compat: { v03: bindings.includes('JSONRPC') },
       executor: testRunnerExecutor({
         workspaceRoot: opts.workspaceRoot,
         logger: child('test-runner'),
-      ...ops,
+        ...ops,
         ...(opts.testTimeoutMs !== undefined ? { timeoutMs: opts.testTimeoutMs } : {}),
       }),
       logger: child('test-runner'),
@@ -164,7 +189,10 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
     }),
     'code-reviewer': createAgentServer({
       card: (o) => codeReviewerCard(cardOpts(o)),
-      executor: codeReviewerExecutor({ workspaceRoot: opts.workspaceRoot, logger: child('code-reviewer') }),
+      executor: codeReviewerExecutor({
+        workspaceRoot: opts.workspaceRoot,
+        logger: child('code-reviewer'),
+      }),
       logger: child('code-reviewer'),
       ...ops,
       ...store('code-reviewer'),
@@ -177,9 +205,15 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
         return deployerCard(cardOpts(o));
       },
       extendedCard: () => extended,
-      executor: deployerExecutor({ workspaceRoot: opts.workspaceRoot, releasesDir: opts.releasesDir, logger: child('deployer') }),
+      executor: deployerExecutor({
+        workspaceRoot: opts.workspaceRoot,
+        releasesDir: opts.releasesDir,
+        logger: child('deployer'),
+      }),
       // The card's securityRequirements decide what is enforced; 401s carry `WWW-Authenticate: Bearer realm="deployer"`.
-      auth: { verifiers: { bearer: staticBearerTokens({ [opts.deployerToken]: 'deployer-operator' }) } },
+      auth: {
+        verifiers: { bearer: staticBearerTokens({ [opts.deployerToken]: 'deployer-operator' }) },
+      },
       logger: child('deployer'),
       ...ops,
       ...store('deployer'),
@@ -191,7 +225,9 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
 
   if (opts.warmUp !== false) {
     logger.info({}, 'loading the TypeScript compiler for the code reviewer');
-    await warmUpReviewer().catch((err: unknown) => logger.warn({ err }, 'could not warm up the code reviewer'));
+    await warmUpReviewer().catch((err: unknown) =>
+      logger.warn({ err }, 'could not warm up the code reviewer'),
+    );
   }
   const agents = {} as Record<KitAgentName, RunningAgent>;
   const started: AgentServer[] = [];
@@ -202,7 +238,14 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       started.push(server);
       const card = server.service.card;
       const baseUrl = cardOpts(origin).baseUrl;
-      agents[name] = { name, server, origin, baseUrl, cardUrl: `${baseUrl}/.well-known/agent-card.json`, card };
+      agents[name] = {
+        name,
+        server,
+        origin,
+        baseUrl,
+        cardUrl: `${baseUrl}/.well-known/agent-card.json`,
+        card,
+      };
       // debug: a command that starts the kit prints where each agent listens in its own summary, once.
       logger.debug({ agent: name, origin, card: agents[name].cardUrl }, 'agent listening');
     }

@@ -4,7 +4,13 @@
  * a result, so the task COMPLETES with `failed > 0`; a run that could not execute FAILS; a path outside
  * the workspace is REJECTED.
  */
-import { cleanStaleRunFoldersOnce, runTests, WorkspaceError, type RunTestsProgress, type RunTestsResult } from '../work/index.js';
+import {
+  cleanStaleRunFoldersOnce,
+  runTests,
+  WorkspaceError,
+  type RunTestsProgress,
+  type RunTestsResult,
+} from '../work/index.js';
 import { silentLogger, type AgentExecutor, type Logger } from 'a2a-kit/server';
 import type { JsonObject } from 'a2a-kit';
 import { childEnv, guarded, inbound, stringField, unquote } from './common.js';
@@ -30,7 +36,8 @@ export const TEST_RUNNER_USAGE =
   'I run a project\'s tests. Send a data part {"path": "<directory in my workspace>"} or the text ' +
   '"run tests in <directory>", e.g. "run tests in change-ok".';
 
-const RUN_TESTS_TEXT = /^(?:please\s+)?(?:run\s+(?:the\s+)?tests?|test)\s+(?:(?:in|on|for|under|of)\s+)?(.+?)\s*$/i;
+const RUN_TESTS_TEXT =
+  /^(?:please\s+)?(?:run\s+(?:the\s+)?tests?|test)\s+(?:(?:in|on|for|under|of)\s+)?(.+?)\s*$/i;
 
 /** The directory (or test file) a message asks to test, if any. */
 export function testTargetOf(message: Parameters<AgentExecutor>[0]['message']): string | undefined {
@@ -49,7 +56,11 @@ export function testRunnerExecutor(opts: TestRunnerOptions): AgentExecutor {
   const logger = opts.logger ?? silentLogger;
   const timeoutMs = opts.timeoutMs ?? 60_000;
   void cleanStaleRunFoldersOnce(opts.tempDir).then((removed) => {
-    if (removed.length > 0) logger.info({ removed }, 'removed temporary folders of test runs a previous process left behind');
+    if (removed.length > 0)
+      logger.info(
+        { removed },
+        'removed temporary folders of test runs a previous process left behind',
+      );
   });
   return guarded('test-runner', logger, async (ctx, task) => {
     const target = testTargetOf(ctx.message);
@@ -66,21 +77,30 @@ export function testRunnerExecutor(opts: TestRunnerOptions): AgentExecutor {
         onProgress: (ev) => progress(task, target, ev),
       });
     } catch (err) {
-      if (err instanceof WorkspaceError) return task.reject(`Cannot run tests in "${target}": ${err.message}`);
+      if (err instanceof WorkspaceError)
+        return task.reject(`Cannot run tests in "${target}": ${err.message}`);
       throw err;
     }
     if (result.canceled || ctx.signal.aborted) return; // the task is already CANCELED
-    logger.info({ taskId: task.taskId, target, passed: result.passed, failed: result.failed }, 'test run finished');
+    logger.info(
+      { taskId: task.taskId, target, passed: result.passed, failed: result.failed },
+      'test run finished',
+    );
     const ran = result.passed + result.failed + result.skipped;
     task.addArtifact({
       name: 'test-results',
       description: `Results of the tests in ${target}`,
       parts: [{ text: summary(target, result, timeoutMs) }, { data: resultData(target, result) }],
     });
-    if (result.timedOut) return task.fail(`The tests in ${target} did not finish within ${seconds(timeoutMs)} s and were stopped.`);
+    if (result.timedOut)
+      return task.fail(
+        `The tests in ${target} did not finish within ${seconds(timeoutMs)} s and were stopped.`,
+      );
     if (ran === 0 && result.exitCode !== 0) {
       const tail = result.stderr.trim().split('\n').slice(-5).join('\n');
-      return task.fail(`The test runner could not run the tests in ${target}${tail ? `:\n${tail}` : '.'}`);
+      return task.fail(
+        `The test runner could not run the tests in ${target}${tail ? `:\n${tail}` : '.'}`,
+      );
     }
     task.complete(
       result.failed > 0
@@ -93,7 +113,10 @@ export function testRunnerExecutor(opts: TestRunnerOptions): AgentExecutor {
 function progress(task: Parameters<AgentExecutor>[1], target: string, ev: RunTestsProgress): void {
   if (ev.kind === 'start') {
     task.working({
-      parts: [{ text: `Running ${ev.files.length} test file(s) in ${target}` }, { data: { event: 'start', files: ev.files } }],
+      parts: [
+        { text: `Running ${ev.files.length} test file(s) in ${target}` },
+        { data: { event: 'start', files: ev.files } },
+      ],
     });
   } else if (ev.kind === 'test') {
     const mark = ev.status === 'pass' ? 'pass' : ev.status === 'fail' ? 'FAIL' : 'skip';
@@ -102,7 +125,12 @@ function progress(task: Parameters<AgentExecutor>[1], target: string, ev: RunTes
     if (ev.file) data.file = ev.file;
     if (ev.durationMs !== undefined) data.durationMs = Math.round(ev.durationMs * 10) / 10;
     if (ev.message) data.message = ev.message;
-    task.working({ parts: [{ text: `${mark} ${ev.name}${where}${ev.message ? ` — ${ev.message}` : ''}` }, { data }] });
+    task.working({
+      parts: [
+        { text: `${mark} ${ev.name}${where}${ev.message ? ` — ${ev.message}` : ''}` },
+        { data },
+      ],
+    });
   }
 }
 
@@ -138,7 +166,11 @@ function summary(target: string, r: RunTestsResult, timeoutMs: number): string {
 
 /** A multi-line assertion message folded into one short line for the summary. */
 function oneLine(message: string): string {
-  const flat = message.split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
+  const flat = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
   return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
 }
 

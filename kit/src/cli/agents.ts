@@ -20,12 +20,14 @@ import { UsageError, helpText, parseFlags, usageLine } from './flags.js';
 import { ECHO_MS } from './interrupt.js';
 import { chooseLogFormat, kitLogger } from './log-lines.js';
 
-
 const NAMES: KitAgentName[] = ['test-runner', 'code-reviewer', 'deployer'];
 
 /** Three ports, or base URLs whose ports are taken, in the order test-runner, code-reviewer, deployer. */
 function parsePorts(parts: string[], from: string): Partial<Record<KitAgentName, number>> {
-  if (parts.length !== 3) throw new UsageError(`${from} expects three ports (test-runner,code-reviewer,deployer), got "${parts.join(',')}"`);
+  if (parts.length !== 3)
+    throw new UsageError(
+      `${from} expects three ports (test-runner,code-reviewer,deployer), got "${parts.join(',')}"`,
+    );
   const out: Partial<Record<KitAgentName, number>> = {};
   parts.forEach((raw, i) => {
     const p = raw.trim();
@@ -34,14 +36,18 @@ function parsePorts(parts: string[], from: string): Partial<Record<KitAgentName,
       const u = new URL(p);
       n = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
     }
-    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${from}: "${p}" is not a port number`);
+    if (!Number.isInteger(n) || n < 0 || n > 65535)
+      throw new UsageError(`${from}: "${p}" is not a port number`);
     out[NAMES[i]!] = n;
   });
   return out;
 }
 
 /** The port settings from the first source that has them. */
-function configuredPorts(flag: string | undefined, env: NodeJS.ProcessEnv): Partial<Record<KitAgentName, number>> {
+function configuredPorts(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Partial<Record<KitAgentName, number>> {
   if (flag !== undefined) return parsePorts(flag.split(','), '--ports');
   if (env.KIT_PORTS) return parsePorts(env.KIT_PORTS.split(','), 'KIT_PORTS');
   if (env.KIT_AGENTS) return parsePorts(env.KIT_AGENTS.split(','), 'KIT_AGENTS');
@@ -52,20 +58,27 @@ function configuredPorts(flag: string | undefined, env: NodeJS.ProcessEnv): Part
     return {};
   }
   const agents = (config as { planner?: { agents?: unknown } }).planner?.agents;
-  return Array.isArray(agents) && agents.every((a) => typeof a === 'string' || typeof a === 'number')
+  return Array.isArray(agents) &&
+    agents.every((a) => typeof a === 'string' || typeof a === 'number')
     ? parsePorts(agents.map(String), 'kit.config.json planner.agents')
     : {};
 }
 
 /** `--store`: memory, `sqlite:DIR` (default: the work dir) or a PostgreSQL URL (shown with its password masked). */
-function storeChoice(raw: string | undefined, workDir: string): { options: { storeDir?: string; storeUrl?: string }; note: string } {
+function storeChoice(
+  raw: string | undefined,
+  workDir: string,
+): { options: { storeDir?: string; storeUrl?: string }; note: string } {
   if (raw === 'memory') return { options: {}, note: 'in memory' };
   if (raw === undefined || raw.startsWith('sqlite:')) {
     const dir = raw ? path.resolve(raw.slice('sqlite:'.length) || workDir) : workDir;
     return { options: { storeDir: dir }, note: `SQLite files in ${dir}` };
   }
   if (/^postgres(ql)?:\/\//.test(raw)) {
-    return { options: { storeUrl: raw }, note: `PostgreSQL ${maskUrl(raw)} (schemas kit_test_runner, kit_code_reviewer, kit_deployer)` };
+    return {
+      options: { storeUrl: raw },
+      note: `PostgreSQL ${maskUrl(raw)} (schemas kit_test_runner, kit_code_reviewer, kit_deployer)`,
+    };
   }
   throw new UsageError(`--store expects memory, sqlite:DIR or postgres://…, got "${raw}"`);
 }
@@ -79,17 +92,29 @@ async function main(argv: string[]): Promise<number> {
   const env = process.env;
   const workDir = path.resolve(values.string('work-dir') ?? env.KIT_WORK_DIR ?? '.kit-work');
   const workspaceRoot = path.resolve(values.string('workspace') ?? env.KIT_WORKSPACE ?? 'samples');
-  const releasesDir = path.resolve(values.string('releases') ?? env.KIT_RELEASES ?? path.join(workDir, 'releases'));
+  const releasesDir = path.resolve(
+    values.string('releases') ?? env.KIT_RELEASES ?? path.join(workDir, 'releases'),
+  );
   const timeout = values.string('test-timeout') ?? env.KIT_TEST_TIMEOUT;
   const testTimeoutMs = timeout !== undefined ? Number(timeout) * 1000 : undefined;
   if (testTimeoutMs !== undefined && !(testTimeoutMs > 0 && testTimeoutMs <= 3_600_000)) {
-    throw new UsageError(`${values.has('test-timeout') ? '--test-timeout' : 'KIT_TEST_TIMEOUT'} expects seconds between 1 and 3600, got "${timeout}"`);
+    throw new UsageError(
+      `${values.has('test-timeout') ? '--test-timeout' : 'KIT_TEST_TIMEOUT'} expects seconds between 1 and 3600, got "${timeout}"`,
+    );
   }
   const ports = configuredPorts(values.string('ports'), env);
-  const store = storeChoice(values.bool('memory') ? 'memory' : (values.string('store') ?? env.KIT_STORE), workDir);
-  const bindings: KitBinding[] = values.bool('jsonrpc-only') ? ['JSONRPC'] : ['JSONRPC', 'HTTP+JSON'];
+  const store = storeChoice(
+    values.bool('memory') ? 'memory' : (values.string('store') ?? env.KIT_STORE),
+    workDir,
+  );
+  const bindings: KitBinding[] = values.bool('jsonrpc-only')
+    ? ['JSONRPC']
+    : ['JSONRPC', 'HTTP+JSON'];
 
-  const logger = kitLogger(chooseLogFormat(values.string('log-format'), env, process.stderr.isTTY), env.LOG_LEVEL ?? 'info');
+  const logger = kitLogger(
+    chooseLogFormat(values.string('log-format'), env, process.stderr.isTTY),
+    env.LOG_LEVEL ?? 'info',
+  );
   const token = await deployerToken(workDir, env, values.bool('new-token'));
   await mkdir(releasesDir, { recursive: true });
   await mkdir(workDir, { recursive: true, mode: 0o700 });
@@ -105,9 +130,15 @@ async function main(argv: string[]): Promise<number> {
     bindings,
     logger,
     ...store.options,
-    ...(values.string('events') ?? env.KIT_EVENTS ? { events: (values.string('events') ?? env.KIT_EVENTS)! } : {}),
-    ...(values.string('host') ?? env.KIT_HOST ? { host: (values.string('host') ?? env.KIT_HOST)! } : {}),
-    ...(values.string('public-host') ?? env.KIT_PUBLIC_HOST ? { publicHost: (values.string('public-host') ?? env.KIT_PUBLIC_HOST)! } : {}),
+    ...((values.string('events') ?? env.KIT_EVENTS)
+      ? { events: (values.string('events') ?? env.KIT_EVENTS)! }
+      : {}),
+    ...((values.string('host') ?? env.KIT_HOST)
+      ? { host: (values.string('host') ?? env.KIT_HOST)! }
+      : {}),
+    ...((values.string('public-host') ?? env.KIT_PUBLIC_HOST)
+      ? { publicHost: (values.string('public-host') ?? env.KIT_PUBLIC_HOST)! }
+      : {}),
     ...(testTimeoutMs !== undefined ? { testTimeoutMs } : {}),
   });
 

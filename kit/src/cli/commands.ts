@@ -13,7 +13,13 @@ const PORTS: Flag = {
   default: '41241,41242,41243',
   help: "ports of test-runner, code-reviewer and deployer (0 picks a free one); unset, the planner's local KIT_AGENTS or kit.config.json ports",
 };
-const WORKSPACE: Flag = { name: 'workspace', value: 'DIR', env: 'KIT_WORKSPACE', default: 'samples', help: 'the directory the agents test, review and deploy from' };
+const WORKSPACE: Flag = {
+  name: 'workspace',
+  value: 'DIR',
+  env: 'KIT_WORKSPACE',
+  default: 'samples',
+  help: 'the directory the agents test, review and deploy from',
+};
 const WORK_DIR: Flag = {
   name: 'work-dir',
   value: 'DIR',
@@ -22,7 +28,8 @@ const WORK_DIR: Flag = {
   help: 'where the kit keeps its state: tasks, releases, the deployer token, the card-signing key',
 };
 
-const EXIT_PIPELINE = 'Exit status: 0 deployed; 1 the pipeline stopped; 2 bad usage or the kit cannot start; 130 interrupted.';
+const EXIT_PIPELINE =
+  'Exit status: 0 deployed; 1 the pipeline stopped; 2 bad usage or the kit cannot start; 130 interrupted.';
 
 /** `npm run agents`: the three agents in one foreground process. */
 export const AGENTS_COMMAND: Command = {
@@ -32,13 +39,37 @@ export const AGENTS_COMMAND: Command = {
     'Runs test-runner, code-reviewer and deployer in one foreground process until Ctrl-C. The deployer token is kept in ' +
     '<work dir>/deployer-token across restarts, so a shell that exported it keeps working.',
   flags: [
-    { name: 'host', value: 'HOST', env: 'KIT_HOST', default: '127.0.0.1', help: 'the interface the agents listen on' },
-    { name: 'public-host', value: 'HOST', env: 'KIT_PUBLIC_HOST', default: 'localhost', help: 'the host name the cards advertise' },
+    {
+      name: 'host',
+      value: 'HOST',
+      env: 'KIT_HOST',
+      default: '127.0.0.1',
+      help: 'the interface the agents listen on',
+    },
+    {
+      name: 'public-host',
+      value: 'HOST',
+      env: 'KIT_PUBLIC_HOST',
+      default: 'localhost',
+      help: 'the host name the cards advertise',
+    },
     PORTS,
     WORKSPACE,
     WORK_DIR,
-    { name: 'releases', value: 'DIR', env: 'KIT_RELEASES', default: '<work dir>/releases', help: 'where the deployer publishes releases' },
-    { name: 'test-timeout', value: 'SECONDS', env: 'KIT_TEST_TIMEOUT', default: '60', help: 'time limit of one test run (1–3600)' },
+    {
+      name: 'releases',
+      value: 'DIR',
+      env: 'KIT_RELEASES',
+      default: '<work dir>/releases',
+      help: 'where the deployer publishes releases',
+    },
+    {
+      name: 'test-timeout',
+      value: 'SECONDS',
+      env: 'KIT_TEST_TIMEOUT',
+      default: '60',
+      help: 'time limit of one test run (1–3600)',
+    },
     { name: 'jsonrpc-only', help: 'serve and list only the JSON-RPC binding (no HTTP+JSON)' },
     {
       name: 'store',
@@ -48,9 +79,24 @@ export const AGENTS_COMMAND: Command = {
       help: 'where tasks are kept: in memory, in SQLite files (one per agent) in DIR, or in PostgreSQL (one schema per agent; several kit processes can share it)',
     },
     { name: 'memory', help: 'keep tasks in memory (same as --store memory)' },
-    { name: 'events', value: 'URL', env: 'KIT_EVENTS', default: 'none (one instance)', help: 'Redis URL of the event bus shared by several instances of the agents (redis://host:6379)' },
-    { name: 'new-token', help: 'replace the stored deployer token with a fresh one (re-export DEPLOYER_TOKEN afterwards)' },
-    { name: 'log-format', value: 'pretty|json', env: 'KIT_LOG_FORMAT', default: 'pretty on a terminal, else json', help: 'log lines on stderr: readable, or one JSON object per line' },
+    {
+      name: 'events',
+      value: 'URL',
+      env: 'KIT_EVENTS',
+      default: 'none (one instance)',
+      help: 'Redis URL of the event bus shared by several instances of the agents (redis://host:6379)',
+    },
+    {
+      name: 'new-token',
+      help: 'replace the stored deployer token with a fresh one (re-export DEPLOYER_TOKEN afterwards)',
+    },
+    {
+      name: 'log-format',
+      value: 'pretty|json',
+      env: 'KIT_LOG_FORMAT',
+      default: 'pretty on a terminal, else json',
+      help: 'log lines on stderr: readable, or one JSON object per line',
+    },
     HELP_FLAG,
   ],
   notes: [
@@ -68,12 +114,27 @@ export const PLANNER_COMMAND: Command = {
     'tests → review → deploy. Settings: kit.config.json, then the environment, then flags.',
   flags: [
     ...PLANNER_FLAGS,
-    { ...WORKSPACE, help: "the agents' workspace (the planner reads the change's files from it for the review)" },
-    { ...WORK_DIR, help: 'where npm run agents keeps the deployer token and the card-signing public key' },
-    { name: 'trust-jwks', value: 'FILE', env: 'KIT_TRUST_JWKS', default: '<work dir>/card-signing-jwks.json if present', help: 'keys trusted to sign the cards' },
+    {
+      ...WORKSPACE,
+      help: "the agents' workspace (the planner reads the change's files from it for the review)",
+    },
+    {
+      ...WORK_DIR,
+      help: 'where npm run agents keeps the deployer token and the card-signing public key',
+    },
+    {
+      name: 'trust-jwks',
+      value: 'FILE',
+      env: 'KIT_TRUST_JWKS',
+      default: '<work dir>/card-signing-jwks.json if present',
+      help: 'keys trusted to sign the cards',
+    },
     HELP_FLAG,
   ],
-  hints: { ports: 'the planner finds the agents with --agents LIST (ports or URLs); --ports is for npm run agents and npm start' },
+  hints: {
+    ports:
+      'the planner finds the agents with --agents LIST (ports or URLs); --ports is for npm run agents and npm start',
+  },
   notes: [
     'Environment only: DEPLOYER_TOKEN (else the token npm run agents keeps in <work dir>/deployer-token).',
     'Ctrl-C cancels the task the planner is waiting on, then exits; a second Ctrl-C exits at once.',
@@ -93,8 +154,14 @@ export const DEMO_COMMAND: Command = {
     ...PLANNER_FLAGS,
     WORKSPACE,
     WORK_DIR,
-    { name: 'ui', help: "open the inspector's kit view (the pipeline live in the browser); it and the agents stay up after the run until Ctrl-C" },
-    { name: 'trace', help: 'record the run with OpenTelemetry (in memory, no collector) and print the trace tree at the end: planner, agents, push deliveries' },
+    {
+      name: 'ui',
+      help: "open the inspector's kit view (the pipeline live in the browser); it and the agents stay up after the run until Ctrl-C",
+    },
+    {
+      name: 'trace',
+      help: 'record the run with OpenTelemetry (in memory, no collector) and print the trace tree at the end: planner, agents, push deliveries',
+    },
     HELP_FLAG,
   ],
   notes: [
@@ -108,11 +175,23 @@ export const DEMO_COMMAND: Command = {
 export const REPLAY_COMMAND: Command = {
   name: 'replay',
   run: 'npm run replay --',
-  summary: "Replays .http files against the running kit: one ✔/✘ line per exchange, checked against the files' @expect comments, then a total line.",
+  summary:
+    "Replays .http files against the running kit: one ✔/✘ line per exchange, checked against the files' @expect comments, then a total line.",
   args: 'FILE.http...',
   flags: [
-    { name: 'var', short: 'v', value: 'NAME=VALUE', multiple: true, help: "set a variable, over the file's own (e.g. tr=http://localhost:51241, token=…)" },
-    { name: 'timeout', value: 'MS', default: '10000', help: "bound on each exchange (a file's # @timeout wins)" },
+    {
+      name: 'var',
+      short: 'v',
+      value: 'NAME=VALUE',
+      multiple: true,
+      help: "set a variable, over the file's own (e.g. tr=http://localhost:51241, token=…)",
+    },
+    {
+      name: 'timeout',
+      value: 'MS',
+      default: '10000',
+      help: "bound on each exchange (a file's # @timeout wins)",
+    },
     { name: 'json', help: 'print the reports as JSON instead of lines' },
     HELP_FLAG,
   ],
@@ -123,4 +202,9 @@ export const REPLAY_COMMAND: Command = {
 };
 
 /** Every kit command, in the order the README lists them. */
-export const KIT_COMMANDS: readonly Command[] = [DEMO_COMMAND, AGENTS_COMMAND, PLANNER_COMMAND, REPLAY_COMMAND];
+export const KIT_COMMANDS: readonly Command[] = [
+  DEMO_COMMAND,
+  AGENTS_COMMAND,
+  PLANNER_COMMAND,
+  REPLAY_COMMAND,
+];

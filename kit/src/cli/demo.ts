@@ -15,7 +15,13 @@ import path from 'node:path';
 import { generateKeyPair, exportJWK } from 'jose';
 import { startKitAgents } from '../agents/start.js';
 import type { KitAgentName } from '../agents/cards.js';
-import { configFrom, elapsed, runPlanner, type PipelineResult, type PlannerConfig } from '../planner/index.js';
+import {
+  configFrom,
+  elapsed,
+  runPlanner,
+  type PipelineResult,
+  type PlannerConfig,
+} from '../planner/index.js';
 import { DEMO_COMMAND } from './commands.js';
 import { UsageError, helpText, parseFlags, usageLine } from './flags.js';
 import { INTERRUPTED_EXIT, onInterrupt } from './interrupt.js';
@@ -26,16 +32,24 @@ import { startKitTrace } from '../trace/index.js';
 const NAMES: KitAgentName[] = ['test-runner', 'code-reviewer', 'deployer'];
 
 /** `--ports`/KIT_PORTS, else the configured agents' ports when all three are local, else the defaults. */
-function agentPorts(flag: string | undefined, env: NodeJS.ProcessEnv, agents: string[]): Partial<Record<KitAgentName, number>> {
+function agentPorts(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  agents: string[],
+): Partial<Record<KitAgentName, number>> {
   const explicit = flag ?? env.KIT_PORTS;
   let ports: number[];
   if (explicit !== undefined) {
     ports = explicit.split(',').map((p) => (/^\s*\d+\s*$/.test(p) ? Number(p) : NaN));
     if (ports.length !== 3 || ports.some((n) => !(n >= 0 && n <= 65535))) {
-      throw new UsageError(`${flag !== undefined ? '--ports' : 'KIT_PORTS'} expects three ports (test-runner,code-reviewer,deployer), got "${explicit}"`);
+      throw new UsageError(
+        `${flag !== undefined ? '--ports' : 'KIT_PORTS'} expects three ports (test-runner,code-reviewer,deployer), got "${explicit}"`,
+      );
     }
   } else {
-    const local = agents.map((a) => new URL(a)).filter((u) => ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname) && u.port);
+    const local = agents
+      .map((a) => new URL(a))
+      .filter((u) => ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname) && u.port);
     if (agents.length !== 3 || local.length !== 3) return {};
     ports = local.map((u) => Number(u.port));
   }
@@ -46,12 +60,23 @@ function agentPorts(flag: string | undefined, env: NodeJS.ProcessEnv, agents: st
 function nextSteps(r: PipelineResult, cfg: PlannerConfig): Array<[string, string]> {
   if (r.interrupted) return [['npm start', 'the whole run again']];
   const rows: Array<[string, string]> = [];
-  if (!r.ok && cfg.project !== 'change-ok') rows.push(['npm start', 'the same pipeline on change-ok, whose tests pass']);
-  if (cfg.project !== 'change-broken') rows.push(['npm run demo:broken', 'a change whose tests fail: the pipeline stops before deploy']);
+  if (!r.ok && cfg.project !== 'change-ok')
+    rows.push(['npm start', 'the same pipeline on change-ok, whose tests pass']);
+  if (cfg.project !== 'change-broken')
+    rows.push([
+      'npm run demo:broken',
+      'a change whose tests fail: the pipeline stops before deploy',
+    ]);
   if (r.ok && cfg.target === 'production' && cfg.confirmProduction) {
-    rows.push(['npm start -- --no-confirm', 'decline the production confirmation: the deploy is canceled']);
+    rows.push([
+      'npm start -- --no-confirm',
+      'decline the production confirmation: the deploy is canceled',
+    ]);
   }
-  rows.push(['npm run agents', 'the agents alone, for npm run planner, npm run replay -- http/*.http or your editor']);
+  rows.push([
+    'npm run agents',
+    'the agents alone, for npm run planner, npm run replay -- http/*.http or your editor',
+  ]);
   rows.push(['npm start -- --help', 'every flag']);
   return rows;
 }
@@ -63,8 +88,12 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(helpText(DEMO_COMMAND));
     return 0;
   }
-  const workDir = path.resolve(values.string('work-dir') ?? process.env.KIT_WORK_DIR ?? '.kit-work');
-  const workspaceRoot = path.resolve(values.string('workspace') ?? process.env.KIT_WORKSPACE ?? 'samples');
+  const workDir = path.resolve(
+    values.string('work-dir') ?? process.env.KIT_WORK_DIR ?? '.kit-work',
+  );
+  const workspaceRoot = path.resolve(
+    values.string('workspace') ?? process.env.KIT_WORKSPACE ?? 'samples',
+  );
   const releasesDir = path.join(workDir, 'releases');
   // The demo plays both sides, so it mints the deployer's token and hands it to the planner in memory.
   const deployerToken = process.env.DEPLOYER_TOKEN?.trim() || randomBytes(32).toString('base64url');
@@ -84,7 +113,10 @@ async function main(argv: string[]): Promise<number> {
 
   // --trace: an in-memory OpenTelemetry SDK, registered before any server or client exists.
   const tracing = values.bool('trace') ? await startKitTrace() : undefined;
-  const logger = kitLogger(chooseLogFormat(undefined, process.env, process.stderr.isTTY), process.env.LOG_LEVEL ?? 'warn');
+  const logger = kitLogger(
+    chooseLogFormat(undefined, process.env, process.stderr.isTTY),
+    process.env.LOG_LEVEL ?? 'warn',
+  );
   const out = process.stdout;
   out.write(`a2a-kit demo · A2A 1.0.1 · change "${cfg.project}" → ${cfg.target}\n`);
   out.write('starting test-runner, code-reviewer and deployer … ');
@@ -100,24 +132,29 @@ async function main(argv: string[]): Promise<number> {
   });
   const startMs = performance.now() - started;
   // The card URLs follow in the discovery section; here only that the agents are up, and where.
-  out.write(`listening on ports ${NAMES.map((n) => new URL(kit.agents[n].baseUrl).port).join(', ')} (${elapsed(startMs)})\n`);
+  out.write(
+    `listening on ports ${NAMES.map((n) => new URL(kit.agents[n].baseUrl).port).join(', ')} (${elapsed(startMs)})\n`,
+  );
   const interrupt = onInterrupt(out);
   try {
     const attached = await ui.attach(kit, { keys: [{ kid, key: publicJwk }] });
-    const plan = () => runPlanner(
-      { ...cfg, agents: NAMES.map((n) => kit.agents[n].baseUrl) },
-      {
-        ...(tracing ? { interceptors: tracing.interceptors } : {}),
-        out,
-        workspaceRoot,
-        trust: { keys: [{ kid, key: publicJwk }] },
-        signal: interrupt.signal,
-        before: [{ stage: 'start', ms: startMs }],
-        next: (r) => nextSteps(r, cfg),
-        ...attached,
-      },
-    );
-    const result = tracing ? await tracing.run(`planner ${cfg.project} → ${cfg.target}`, plan) : await plan();
+    const plan = () =>
+      runPlanner(
+        { ...cfg, agents: NAMES.map((n) => kit.agents[n].baseUrl) },
+        {
+          ...(tracing ? { interceptors: tracing.interceptors } : {}),
+          out,
+          workspaceRoot,
+          trust: { keys: [{ kid, key: publicJwk }] },
+          signal: interrupt.signal,
+          before: [{ stage: 'start', ms: startMs }],
+          next: (r) => nextSteps(r, cfg),
+          ...attached,
+        },
+      );
+    const result = tracing
+      ? await tracing.run(`planner ${cfg.project} → ${cfg.target}`, plan)
+      : await plan();
     return result.interrupted ? INTERRUPTED_EXIT : result.ok ? 0 : 1;
   } finally {
     await ui.hold();
@@ -134,7 +171,11 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(err instanceof UsageError ? usageLine(DEMO_COMMAND, err) : `demo failed: ${(err as Error).message}\n`);
+    process.stderr.write(
+      err instanceof UsageError
+        ? usageLine(DEMO_COMMAND, err)
+        : `demo failed: ${(err as Error).message}\n`,
+    );
     process.exit(2);
   },
 );

@@ -20,10 +20,17 @@ export interface DeployerToken {
 const USABLE = /^[\x21-\x7e]{16,}$/;
 
 /** Picks the token as described above; `renew` is `--new-token`. */
-export async function deployerToken(workDir: string, env: NodeJS.ProcessEnv, renew: boolean): Promise<DeployerToken> {
+export async function deployerToken(
+  workDir: string,
+  env: NodeJS.ProcessEnv,
+  renew: boolean,
+): Promise<DeployerToken> {
   const fromEnv = env.DEPLOYER_TOKEN?.trim();
   if (fromEnv) {
-    if (renew) throw new UsageError('--new-token replaces the stored token, but DEPLOYER_TOKEN is set and would be used instead: unset it first');
+    if (renew)
+      throw new UsageError(
+        '--new-token replaces the stored token, but DEPLOYER_TOKEN is set and would be used instead: unset it first',
+      );
     return { token: fromEnv, note: 'from DEPLOYER_TOKEN' };
   }
   const file = path.join(workDir, 'deployer-token');
@@ -31,16 +38,33 @@ export async function deployerToken(workDir: string, env: NodeJS.ProcessEnv, ren
   const exportHint = `export DEPLOYER_TOKEN="$(cat ${rel && !rel.startsWith('..') ? rel : file})"`;
   if (!renew) {
     const kept = await readKept(file);
-    if (kept.token) return { token: kept.token, file, note: `kept in ${file} (the same as last start; --new-token replaces it)` };
+    if (kept.token)
+      return {
+        token: kept.token,
+        file,
+        note: `kept in ${file} (the same as last start; --new-token replaces it)`,
+      };
     if (kept.unusable) {
       const token = await writeNew(workDir, file);
-      return { token, file, note: `${file} held no usable token, so a new one was generated, stored in ${file} (mode 0600); ${exportHint}` };
+      return {
+        token,
+        file,
+        note: `${file} held no usable token, so a new one was generated, stored in ${file} (mode 0600); ${exportHint}`,
+      };
     }
   }
   const token = await writeNew(workDir, file);
   return renew
-    ? { token, file, note: `replaced: a fresh one is stored in ${file} (mode 0600); shells that exported the old one must run ${exportHint}` }
-    : { token, file, note: `generated, stored in ${file} (mode 0600); for the .http files: ${exportHint}` };
+    ? {
+        token,
+        file,
+        note: `replaced: a fresh one is stored in ${file} (mode 0600); shells that exported the old one must run ${exportHint}`,
+      }
+    : {
+        token,
+        file,
+        note: `generated, stored in ${file} (mode 0600); for the .http files: ${exportHint}`,
+      };
 }
 
 async function readKept(file: string): Promise<{ token?: string; unusable?: boolean }> {
@@ -49,7 +73,9 @@ async function readKept(file: string): Promise<{ token?: string; unusable?: bool
     text = await readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new Error(`cannot read the stored deployer token ${file}: ${(err as Error).message}`, { cause: err });
+    throw new Error(`cannot read the stored deployer token ${file}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   const token = text.trim();
   if (!USABLE.test(token)) return { unusable: true };

@@ -86,7 +86,8 @@ export class FlagValues {
   }
 
   #check(name: string): string {
-    if (!this.#known.has(name)) throw new Error(`internal: no flag --${name} in this command's table`);
+    if (!this.#known.has(name))
+      throw new Error(`internal: no flag --${name} in this command's table`);
     return name;
   }
 }
@@ -96,7 +97,10 @@ export class FlagValues {
  * positionals when the command takes them (`--` ends the flags). An unknown flag is a {@link UsageError}
  * that suggests the nearest known one.
  */
-export function parseFlags(cmd: Pick<Command, 'name' | 'flags' | 'args' | 'hints'>, argv: readonly string[]): { values: FlagValues; positionals: string[] } {
+export function parseFlags(
+  cmd: Pick<Command, 'name' | 'flags' | 'args' | 'hints'>,
+  argv: readonly string[],
+): { values: FlagValues; positionals: string[] } {
   const byLong = new Map(cmd.flags.map((f) => [f.name, f]));
   const byShort = new Map(cmd.flags.filter((f) => f.short).map((f) => [f.short!, f]));
   const values = new FlagValues(cmd.flags);
@@ -142,7 +146,10 @@ function unknownFlag(given: string, cmd: Pick<Command, 'name' | 'flags' | 'hints
   const bare = given.replace(/^-+/, '');
   const hint = cmd.hints?.[bare];
   if (hint) return `unknown flag ${given}: ${hint}`;
-  const near = didYouMean(bare, cmd.flags.map((f) => f.name));
+  const near = didYouMean(
+    bare,
+    cmd.flags.map((f) => f.name),
+  );
   return `unknown flag ${given}${near ? ` (did you mean --${near}?)` : ''}`;
 }
 
@@ -164,13 +171,17 @@ export function didYouMean(given: string, known: readonly string[]): string | un
 
 /** Optimal string alignment distance (Levenshtein plus swaps of two neighbours). */
 function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [
+    i,
+    ...Array<number>(b.length).fill(0),
+  ]);
   for (let j = 1; j <= b.length; j++) d[0]![j] = j;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, d[i - 2]![j - 2]! + 1);
       d[i]![j] = v;
     }
   }
@@ -189,15 +200,30 @@ const HELP_WIDTH = 96;
 export function helpText(cmd: Command): string {
   const labels = cmd.flags.map(flagLabel);
   const width = Math.min(30, Math.max(...labels.map((l) => l.length)));
-  const lines = [`usage: ${cmd.run} [flags]${cmd.args ? ` ${cmd.args}` : ''}`, '', ...wrap(cmd.summary, HELP_WIDTH), '', 'flags:'];
+  const lines = [
+    `usage: ${cmd.run} [flags]${cmd.args ? ` ${cmd.args}` : ''}`,
+    '',
+    ...wrap(cmd.summary, HELP_WIDTH),
+    '',
+    'flags:',
+  ];
   cmd.flags.forEach((f, i) => {
-    const extra = [f.env ? `env ${f.env}` : '', f.default !== undefined ? `default ${f.default}` : ''].filter(Boolean).join('; ');
+    const extra = [
+      f.env ? `env ${f.env}` : '',
+      f.default !== undefined ? `default ${f.default}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
     const text = `${f.help}${extra ? ` [${extra}]` : ''}`;
     const label = labels[i]!;
     const indent = ' '.repeat(width + 4);
     const body = wrap(text, Math.max(40, HELP_WIDTH - indent.length));
     if (label.length > width) lines.push(`  ${label}`);
-    body.forEach((l, j) => lines.push(j === 0 && label.length <= width ? `  ${label.padEnd(width)}  ${l}` : `${indent}${l}`));
+    body.forEach((l, j) =>
+      lines.push(
+        j === 0 && label.length <= width ? `  ${label.padEnd(width)}  ${l}` : `${indent}${l}`,
+      ),
+    );
   });
   if (cmd.notes?.length) lines.push('', ...cmd.notes.flatMap((n) => wrap(n, HELP_WIDTH)));
   return `${lines.join('\n')}\n`;
@@ -207,9 +233,12 @@ export function helpText(cmd: Command): string {
 export function readmeTable(cmd: Command): string {
   const cell = (s: string): string => s.replace(/\|/g, '\\|');
   const rows = cmd.flags.map(
-    (f) => `| \`${cell(flagLabel(f))}\` | ${f.env ? `\`${f.env}\`` : ''} | ${f.default === undefined ? '' : /\s/.test(f.default) ? cell(f.default) : `\`${cell(f.default)}\``} | ${cell(f.help)} |`,
+    (f) =>
+      `| \`${cell(flagLabel(f))}\` | ${f.env ? `\`${f.env}\`` : ''} | ${f.default === undefined ? '' : /\s/.test(f.default) ? cell(f.default) : `\`${cell(f.default)}\``} | ${cell(f.help)} |`,
   );
-  return ['| flag | environment | default | what it does |', '|---|---|---|---|', ...rows].join('\n');
+  return ['| flag | environment | default | what it does |', '|---|---|---|---|', ...rows].join(
+    '\n',
+  );
 }
 
 function wrap(text: string, width: number): string[] {

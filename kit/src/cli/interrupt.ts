@@ -34,7 +34,9 @@ export function onInterrupt(out: Writable, graceMs = 15_000): Interrupt {
       out.write(`\n${name} again: exiting at once; a task may still be running on its agent\n`);
       process.exit(INTERRUPTED_EXIT);
     }
-    out.write(`\n${name}: canceling the task being waited on, then stopping (${name === 'Ctrl-C' ? 'Ctrl-C again' : 'a second signal'} exits at once)\n`);
+    out.write(
+      `\n${name}: canceling the task being waited on, then stopping (${name === 'Ctrl-C' ? 'Ctrl-C again' : 'a second signal'} exits at once)\n`,
+    );
     first = Date.now();
     controller.abort(new Error(`interrupted by ${signal}`));
     setTimeout(() => {

@@ -17,9 +17,12 @@ function readJwks(file: string): JSONWebKeySet {
   try {
     jwks = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new UsageError(`cannot read trusted keys from ${file}: ${(err as Error).message}`, { cause: err });
+    throw new UsageError(`cannot read trusted keys from ${file}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
-  if (!Array.isArray((jwks as { keys?: unknown } | null)?.keys)) throw new UsageError(`${file} is not a JWKS (no "keys" list)`);
+  if (!Array.isArray((jwks as { keys?: unknown } | null)?.keys))
+    throw new UsageError(`${file} is not a JWKS (no "keys" list)`);
   return jwks as JSONWebKeySet;
 }
 
@@ -35,11 +38,18 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError((err as Error).message, { cause: err });
   }
-  const workspaceRoot = path.resolve(values.string('workspace') ?? process.env.KIT_WORKSPACE ?? 'samples');
-  const workDir = path.resolve(values.string('work-dir') ?? process.env.KIT_WORK_DIR ?? '.kit-work');
+  const workspaceRoot = path.resolve(
+    values.string('workspace') ?? process.env.KIT_WORKSPACE ?? 'samples',
+  );
+  const workDir = path.resolve(
+    values.string('work-dir') ?? process.env.KIT_WORK_DIR ?? '.kit-work',
+  );
   const kitJwks = path.join(workDir, 'card-signing-jwks.json');
   // By default trust the key the local kit signs its cards with (written by `npm run agents`).
-  const jwksFile = values.string('trust-jwks') ?? process.env.KIT_TRUST_JWKS ?? (existsSync(kitJwks) ? kitJwks : undefined);
+  const jwksFile =
+    values.string('trust-jwks') ??
+    process.env.KIT_TRUST_JWKS ??
+    (existsSync(kitJwks) ? kitJwks : undefined);
   const trust = jwksFile ? { jwks: readJwks(jwksFile) } : undefined;
   if (!cfg.deployerToken) {
     try {
@@ -50,7 +60,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const interrupt = onInterrupt(process.stdout);
   try {
-    const result = await runPlanner(cfg, { workspaceRoot, signal: interrupt.signal, ...(trust ? { trust } : {}) });
+    const result = await runPlanner(cfg, {
+      workspaceRoot,
+      signal: interrupt.signal,
+      ...(trust ? { trust } : {}),
+    });
     return result.interrupted ? INTERRUPTED_EXIT : result.ok ? 0 : 1;
   } finally {
     interrupt.off();
@@ -60,7 +74,11 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(err instanceof UsageError ? usageLine(PLANNER_COMMAND, err) : `planner: ${(err as Error).message}\n`);
+    process.stderr.write(
+      err instanceof UsageError
+        ? usageLine(PLANNER_COMMAND, err)
+        : `planner: ${(err as Error).message}\n`,
+    );
     process.exit(2);
   },
 );

@@ -24,7 +24,10 @@ export function withFlagTables(text: string): string {
 
 /** The command names whose block is missing from `text`. */
 export function missingFlagTables(text: string): string[] {
-  return KIT_COMMANDS.filter((c) => !text.includes(`<!-- flags:${c.name} -->`) || !text.includes(`<!-- /flags:${c.name} -->`)).map((c) => c.name);
+  return KIT_COMMANDS.filter(
+    (c) =>
+      !text.includes(`<!-- flags:${c.name} -->`) || !text.includes(`<!-- /flags:${c.name} -->`),
+  ).map((c) => c.name);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -33,5 +36,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const updated = withFlagTables(text);
   if (updated !== text) writeFileSync(file, updated);
   const missing = missingFlagTables(updated);
-  process.stdout.write(`${file}: flag tables ${updated === text ? 'already current' : 'rewritten'}${missing.length ? `; no block for ${missing.join(', ')}` : ''}\n`);
+  process.stdout.write(
+    `${file}: flag tables ${updated === text ? 'already current' : 'rewritten'}${missing.length ? `; no block for ${missing.join(', ')}` : ''}\n`,
+  );
 }

@@ -19,7 +19,9 @@ function totalLine(reports: ReplayReport[], files: number, ms: number): string {
   const unread = reports.filter((r) => r.exchanges.length === 0 && !r.passed).length;
   const ok = reports.every((r) => r.passed);
   const n = `${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'}`;
-  const counts = failed ? `${exchanges.length - failed} passed, ${failed} failed of ${n}` : `${n} passed`;
+  const counts = failed
+    ? `${exchanges.length - failed} passed, ${failed} failed of ${n}`
+    : `${n} passed`;
   const where = `${files} file${files === 1 ? '' : 's'}`;
   return `${ok ? '✔' : '✘'} total: ${counts} in ${where}${unread ? `; ${unread} not replayed (see above)` : ''} (${elapsed(ms)})`;
 }
@@ -30,15 +32,25 @@ function totalLine(reports: ReplayReport[], files: number, ms: number): string {
  */
 function tokenHint(reports: ReplayReport[], env: NodeJS.ProcessEnv): string[] {
   const failures = reports.flatMap((r) => r.exchanges).filter((e) => !e.passed);
-  const unset = failures.some((e) => e.failures.some((f) => f.message.includes('DEPLOYER_TOKEN is not set')));
+  const unset = failures.some((e) =>
+    e.failures.some((f) => f.message.includes('DEPLOYER_TOKEN is not set')),
+  );
   const refused = !unset && failures.some((e) => e.status === 401);
   if (!unset && !refused) return [];
   const file = path.join(env.KIT_WORK_DIR ?? '.kit-work', 'deployer-token');
-  const why = unset ? 'DEPLOYER_TOKEN is not set' : 'the deployer answered 401: DEPLOYER_TOKEN is not the token it was started with';
+  const why = unset
+    ? 'DEPLOYER_TOKEN is not set'
+    : 'the deployer answered 401: DEPLOYER_TOKEN is not the token it was started with';
   if (!existsSync(file)) {
-    return [`${why}. Start the agents with npm run agents (it keeps its token in ${file}), then:`, `  export DEPLOYER_TOKEN="$(cat ${file})"`];
+    return [
+      `${why}. Start the agents with npm run agents (it keeps its token in ${file}), then:`,
+      `  export DEPLOYER_TOKEN="$(cat ${file})"`,
+    ];
   }
-  return [`${why}. Set it from the running kit's token file and replay again:`, `  export DEPLOYER_TOKEN="$(cat ${file})"`];
+  return [
+    `${why}. Set it from the running kit's token file and replay again:`,
+    `  export DEPLOYER_TOKEN="$(cat ${file})"`,
+  ];
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -74,7 +86,8 @@ async function main(argv: string[]): Promise<number> {
       if (!json) for (const w of report.warnings) print(`! ${w}`);
       reports.push(report);
     } catch (err) {
-      const message = err instanceof HttpFileParseError ? err.message : `${file}: ${(err as Error).message}`;
+      const message =
+        err instanceof HttpFileParseError ? err.message : `${file}: ${(err as Error).message}`;
       reports.push({ file, passed: false, exchanges: [], warnings: [message] });
       if (!json) print(`✘ ${message}`);
     }
@@ -95,7 +108,11 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(err instanceof UsageError ? usageLine(REPLAY_COMMAND, err) : `replay: ${(err as Error).message}\n`);
+    process.stderr.write(
+      err instanceof UsageError
+        ? usageLine(REPLAY_COMMAND, err)
+        : `replay: ${(err as Error).message}\n`,
+    );
     process.exitCode = err instanceof UsageError ? 2 : 1;
   },
 );

@@ -48,7 +48,11 @@ export async function discover(
   cache = new CardCache(),
   interceptors?: readonly ClientInterceptor[],
 ): Promise<Discovery> {
-  t.section('discovery', 'Discovery', `direct configuration: ${cfg.agents.length} base URLs; cards from the well-known path; speaks JSONRPC, HTTP+JSON at ${cfg.versions.join(', ')}`);
+  t.section(
+    'discovery',
+    'Discovery',
+    `direct configuration: ${cfg.agents.length} base URLs; cards from the well-known path; speaks JSONRPC, HTTP+JSON at ${cfg.versions.join(', ')}`,
+  );
   const agents: AgentFacts[] = [];
   for (const baseUrl of cfg.agents) {
     const found = await discoverAgentCard(baseUrl, { cache });
@@ -65,7 +69,13 @@ export async function discover(
     });
     const auth = requiredSchemes(card);
     const credentials = auth.length > 0 ? tokenFor(card, auth, cfg) : undefined;
-    const client = A2AClient.fromCard(card, { bindings: cfg.bindings, versions: cfg.versions, ...(await transportsFor(cfg)), ...(credentials ? { credentials } : {}), ...(interceptors ? { interceptors } : {}) });
+    const client = A2AClient.fromCard(card, {
+      bindings: cfg.bindings,
+      versions: cfg.versions,
+      ...(await transportsFor(cfg)),
+      ...(credentials ? { credentials } : {}),
+      ...(interceptors ? { interceptors } : {}),
+    });
     const caps = card.capabilities;
     agents.push({
       baseUrl,
@@ -105,14 +115,23 @@ export async function discover(
       auth: a.auth,
       skills: a.card.skills.map((s) => s.id),
     });
-    if (skipped.length) t.note(`${a.card.name}: ${skipped.map((s) => `skipped ${s.entry}${s.why ? `: ${s.why}` : ''}`).join('; ')}`, false);
+    if (skipped.length)
+      t.note(
+        `${a.card.name}: ${skipped.map((s) => `skipped ${s.entry}${s.why ? `: ${s.why}` : ''}`).join('; ')}`,
+        false,
+      );
   }
   const bySkill = new Map<string, AgentFacts>();
-  for (const a of agents) for (const s of a.card.skills) if (!bySkill.has(s.id)) bySkill.set(s.id, a);
+  for (const a of agents)
+    for (const s of a.card.skills) if (!bySkill.has(s.id)) bySkill.set(s.id, a);
   const missing = PIPELINE_SKILLS.filter((s) => !bySkill.has(s));
-  if (missing.length) throw new Error(`no configured agent offers the skill(s) ${missing.join(', ')}`);
-  t.item(`skill map: ${PIPELINE_SKILLS.map((s) => `${s} → ${bySkill.get(s)!.card.name}`).join(', ')}`);
-  for (const a of agents) if (a.auth.length > 0 && a.extendedCard) await checkCredentials(a, t, cfg, trust);
+  if (missing.length)
+    throw new Error(`no configured agent offers the skill(s) ${missing.join(', ')}`);
+  t.item(
+    `skill map: ${PIPELINE_SKILLS.map((s) => `${s} → ${bySkill.get(s)!.card.name}`).join(', ')}`,
+  );
+  for (const a of agents)
+    if (a.auth.length > 0 && a.extendedCard) await checkCredentials(a, t, cfg, trust);
   return { agents, bySkill };
 }
 
@@ -121,23 +140,38 @@ export async function discover(
  * delegated: it is the one authenticated call with no side effect, so a wrong token stops the run here
  * instead of after the tests and the review have been paid for.
  */
-async function checkCredentials(a: AgentFacts, t: Transcript, cfg: PlannerConfig, trust: CardTrust | undefined): Promise<void> {
+async function checkCredentials(
+  a: AgentFacts,
+  t: Transcript,
+  cfg: PlannerConfig,
+  trust: CardTrust | undefined,
+): Promise<void> {
   let ext: AgentCard;
   try {
     ext = await a.client.getExtendedAgentCard();
   } catch (err) {
-    if (err instanceof A2AError && (err.kind === 'Unauthenticated' || err.kind === 'PermissionDenied')) {
+    if (
+      err instanceof A2AError &&
+      (err.kind === 'Unauthenticated' || err.kind === 'PermissionDenied')
+    ) {
       throw new Error(
         `${a.card.name} refused the configured token (HTTP ${err.spec.httpStatus}, ${err.kind}: ${err.message}); check DEPLOYER_TOKEN`,
         { cause: err },
       );
     }
-    throw new Error(`${a.card.name}: the authenticated extended card could not be fetched: ${(err as Error).message}`, { cause: err });
+    throw new Error(
+      `${a.card.name}: the authenticated extended card could not be fetched: ${(err as Error).message}`,
+      { cause: err },
+    );
   }
   // The client now works from this card, so it is held to the same signature rule as the public one.
   const signature = await checkSignature(ext, cfg, trust);
-  const extra = ext.skills.filter((s) => !a.card.skills.some((p) => p.id === s.id)).map((s) => s.id);
-  t.item(`${a.card.name}: token accepted; extended card (${signature}) adds ${extra.length ? `skill(s) ${extra.join(', ')}` : 'no skills'}`);
+  const extra = ext.skills
+    .filter((s) => !a.card.skills.some((p) => p.id === s.id))
+    .map((s) => s.id);
+  t.item(
+    `${a.card.name}: token accepted; extended card (${signature}) adds ${extra.length ? `skill(s) ${extra.join(', ')}` : 'no skills'}`,
+  );
 }
 
 /** The gRPC transport when the planner accepts GRPC; it is loaded only then. */
@@ -159,36 +193,57 @@ function flag(v: boolean | undefined): string {
  */
 function tokenFor(card: AgentCard, auth: string[], cfg: PlannerConfig): Record<string, string> {
   if (!card.skills.some((s) => s.id === 'deploy')) {
-    throw new Error(`${card.name} requires ${auth.join(', ')}, but the planner holds a token only for the deployer (skill deploy) and will not send it elsewhere`);
+    throw new Error(
+      `${card.name} requires ${auth.join(', ')}, but the planner holds a token only for the deployer (skill deploy) and will not send it elsewhere`,
+    );
   }
-  if (!cfg.deployerToken) throw new Error(`${card.name} requires ${auth.join(', ')} but no token is configured (DEPLOYER_TOKEN)`);
+  if (!cfg.deployerToken)
+    throw new Error(
+      `${card.name} requires ${auth.join(', ')} but no token is configured (DEPLOYER_TOKEN)`,
+    );
   const schemes = card.securitySchemes ?? {};
-  const bearer = auth.filter((n) => schemes[n] !== undefined && schemeKind(schemes[n]) === 'bearer');
-  const usable = (card.securityRequirements ?? []).some((req) => Object.keys(req.schemes).every((n) => bearer.includes(n)));
-  if (!usable) throw new Error(`${card.name} requires ${auth.join(', ')}, and no alternative is met by a bearer token alone`);
+  const bearer = auth.filter(
+    (n) => schemes[n] !== undefined && schemeKind(schemes[n]) === 'bearer',
+  );
+  const usable = (card.securityRequirements ?? []).some((req) =>
+    Object.keys(req.schemes).every((n) => bearer.includes(n)),
+  );
+  if (!usable)
+    throw new Error(
+      `${card.name} requires ${auth.join(', ')}, and no alternative is met by a bearer token alone`,
+    );
   return Object.fromEntries(bearer.map((n) => [n, cfg.deployerToken!]));
 }
 
 function requiredSchemes(card: AgentCard): string[] {
   const names = new Set<string>();
-  for (const req of card.securityRequirements ?? []) for (const n of Object.keys(req.schemes)) names.add(n);
+  for (const req of card.securityRequirements ?? [])
+    for (const n of Object.keys(req.schemes)) names.add(n);
   return [...names];
 }
 
-async function checkSignature(card: AgentCard, cfg: PlannerConfig, trust: CardTrust | undefined): Promise<string> {
+async function checkSignature(
+  card: AgentCard,
+  cfg: PlannerConfig,
+  trust: CardTrust | undefined,
+): Promise<string> {
   if (cfg.verifyCards === 'off') return 'signature not checked';
   if (!card.signatures?.length) {
-    if (cfg.verifyCards === 'required') throw new Error(`${card.name}: the card is not signed and signatures are required`);
+    if (cfg.verifyCards === 'required')
+      throw new Error(`${card.name}: the card is not signed and signatures are required`);
     return 'unsigned';
   }
   if (!trust) {
-    if (cfg.verifyCards === 'required') throw new Error(`${card.name}: no trusted keys configured to verify its signature`);
+    if (cfg.verifyCards === 'required')
+      throw new Error(`${card.name}: no trusted keys configured to verify its signature`);
     return 'signed, no trusted keys to check';
   }
   const r = await verifyAgentCard(card, trust);
   if (r.verified) return `signature ✓ ${r.alg} kid=${r.kid}`;
   if (cfg.verifyCards === 'required' || r.reason === 'bad-signature') {
-    throw new Error(`${card.name}: card signature check failed (${r.reason}): ${r.message}; refusing this agent`);
+    throw new Error(
+      `${card.name}: card signature check failed (${r.reason}): ${r.message}; refusing this agent`,
+    );
   }
   return `signature not verified: ${r.reason}`;
 }

@@ -24,7 +24,15 @@ export type PlannerEvent =
   /** A step begins; the events after it belong to it. */
   | { kind: 'stage'; stage: PlannerStage; title: string; agent?: string; detail?: string }
   /** An agent's card was fetched (and its signature checked). */
-  | { kind: 'agent'; name: string; version: string; baseUrl: string; cardUrl?: string; from: string; signature: string }
+  | {
+      kind: 'agent';
+      name: string;
+      version: string;
+      baseUrl: string;
+      cardUrl?: string;
+      from: string;
+      signature: string;
+    }
   /**
    * What discovery decided about an agent: the interface its client uses, the entries passed over before
    * it, and what the card says it can do (`undefined`: the card leaves the capability out).
@@ -46,7 +54,14 @@ export type PlannerEvent =
    * An artifact of the current step's task, as it arrived (`via`) or, without `via`, from the task once
    * it stopped; `chunk` for a piece of one still being written.
    */
-  | { kind: 'artifact'; taskId: string; name: string; via?: StateSource; text?: string; chunk?: boolean }
+  | {
+      kind: 'artifact';
+      taskId: string;
+      name: string;
+      via?: StateSource;
+      text?: string;
+      chunk?: boolean;
+    }
   /** The agent asked for input and the planner answered (`confirmed`) or declined. */
   | { kind: 'confirm'; agent: string; question: string; answer: string; confirmed: boolean }
   /** A transcript line with no event of its own (a decision such as the skill map, a remark). */

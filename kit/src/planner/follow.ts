@@ -36,14 +36,22 @@ function waitSignal(opts: FollowOptions): AbortSignal {
   return opts.signal ? AbortSignal.any([limit, opts.signal]) : limit;
 }
 
-export function userMessage(parts: Part[], opts: { taskId?: string; contextId?: string } = {}): Message {
+export function userMessage(
+  parts: Part[],
+  opts: { taskId?: string; contextId?: string } = {},
+): Message {
   return { messageId: randomUUID(), role: 'ROLE_USER', parts, ...opts };
 }
 
 const stopped = (t: Task): boolean => isTerminal(t.status.state) || isInterrupted(t.status.state);
 
 /** Send `parts` to the agent and follow the task until it stops; prints every event. Errors name the agent. */
-export async function sendAndFollow(agent: AgentFacts, parts: Part[], t: Transcript, opts: FollowOptions): Promise<Task> {
+export async function sendAndFollow(
+  agent: AgentFacts,
+  parts: Part[],
+  t: Transcript,
+  opts: FollowOptions,
+): Promise<Task> {
   try {
     return await follow(agent, parts, t, opts);
   } catch (err) {
@@ -53,7 +61,12 @@ export async function sendAndFollow(agent: AgentFacts, parts: Part[], t: Transcr
   }
 }
 
-async function follow(agent: AgentFacts, parts: Part[], t: Transcript, opts: FollowOptions): Promise<Task> {
+async function follow(
+  agent: AgentFacts,
+  parts: Part[],
+  t: Transcript,
+  opts: FollowOptions,
+): Promise<Task> {
   const message = userMessage(parts, {
     ...(opts.taskId ? { taskId: opts.taskId } : {}),
     ...(opts.contextId ? { contextId: opts.contextId } : {}),
@@ -87,7 +100,9 @@ async function follow(agent: AgentFacts, parts: Part[], t: Transcript, opts: Fol
       message,
       configuration: {
         returnImmediately: true,
-        ...(webhook && !opts.taskId ? { taskPushNotificationConfig: { url: webhook.url, token: webhook.token } } : {}),
+        ...(webhook && !opts.taskId
+          ? { taskPushNotificationConfig: { url: webhook.url, token: webhook.token } }
+          : {}),
       },
     },
     { signal },
@@ -108,7 +123,13 @@ async function follow(agent: AgentFacts, parts: Part[], t: Transcript, opts: Fol
  * backoff) runs beside them so a lost notification never hangs the pipeline. Once the task is known
  * to have stopped, the notification saying so is given a moment to arrive, so the transcript shows it.
  */
-async function waitForStop(agent: AgentFacts, initial: Task, webhook: PlannerWebhook | undefined, t: Transcript, signal: AbortSignal): Promise<Task> {
+async function waitForStop(
+  agent: AgentFacts,
+  initial: Task,
+  webhook: PlannerWebhook | undefined,
+  t: Transcript,
+  signal: AbortSignal,
+): Promise<Task> {
   // Stop notifications only wake the poller up; GetTask decides. A late one from before a follow-up
   // (say INPUT_REQUIRED, replayed from the webhook's mailbox) must cost one GetTask, not a busy loop.
   const announced = new Set<string>();
@@ -116,7 +137,10 @@ async function waitForStop(agent: AgentFacts, initial: Task, webhook: PlannerWeb
   let wake: (() => void) | undefined;
   const off = webhook?.on(initial.id, (ev) => {
     print(ev, t, 'push');
-    if ('statusUpdate' in ev && (isTerminal(ev.statusUpdate.status.state) || isInterrupted(ev.statusUpdate.status.state))) {
+    if (
+      'statusUpdate' in ev &&
+      (isTerminal(ev.statusUpdate.status.state) || isInterrupted(ev.statusUpdate.status.state))
+    ) {
       announced.add(ev.statusUpdate.status.state);
       stops++;
       wake?.();
@@ -130,11 +154,20 @@ async function waitForStop(agent: AgentFacts, initial: Task, webhook: PlannerWeb
       const tick =
         stops > handled
           ? ('push' as const)
-          : await Promise.race([new Promise<'push'>((r) => (wake = () => r('push'))), sleep(delay, signal).then(() => 'poll' as const)]);
+          : await Promise.race([
+              new Promise<'push'>((r) => (wake = () => r('push'))),
+              sleep(delay, signal).then(() => 'poll' as const),
+            ]);
       wake = undefined;
       handled = stops;
       task = await agent.client.getTask(initial.id, { signal });
-      if (tick === 'poll') t.note(`(GetTask) ${task.status.state.replace('TASK_STATE_', '')}`, { kind: 'state', taskId: task.id, state: task.status.state, via: 'poll' });
+      if (tick === 'poll')
+        t.note(`(GetTask) ${task.status.state.replace('TASK_STATE_', '')}`, {
+          kind: 'state',
+          taskId: task.id,
+          state: task.status.state,
+          via: 'poll',
+        });
       delay = Math.min(delay * 2, 2000);
     }
     if (!stopped(task)) throw new Error(`gave up waiting for task ${initial.id}`);
@@ -155,7 +188,12 @@ async function waitForStop(agent: AgentFacts, initial: Task, webhook: PlannerWeb
  * Cancel a task and show the outcome. With a webhook, the notification of the cancel is waited for
  * (briefly) so the agent is not left pushing to a webhook the planner has already closed.
  */
-export async function cancelAndFollow(agent: AgentFacts, task: Task, t: Transcript, opts: FollowOptions): Promise<Task> {
+export async function cancelAndFollow(
+  agent: AgentFacts,
+  task: Task,
+  t: Transcript,
+  opts: FollowOptions,
+): Promise<Task> {
   const webhook = agent.push ? opts.webhook : undefined;
   let wake: (() => void) | undefined;
   let heard = false;
@@ -169,7 +207,9 @@ export async function cancelAndFollow(agent: AgentFacts, task: Task, t: Transcri
   try {
     const signal = waitSignal(opts);
     const canceled = await agent.client.cancelTask(task.id, { signal }).catch((err: unknown) => {
-      throw new Error(`${agent.card.name}: CancelTask failed: ${(err as Error).message}`, { cause: err });
+      throw new Error(`${agent.card.name}: CancelTask failed: ${(err as Error).message}`, {
+        cause: err,
+      });
     });
     t.item(`CancelTask → task ${canceled.id.slice(0, 8)} ${t.state(canceled.status.state)}`, {
       kind: 'state',
@@ -177,7 +217,10 @@ export async function cancelAndFollow(agent: AgentFacts, task: Task, t: Transcri
       state: canceled.status.state,
       via: 'CancelTask',
     });
-    if (webhook && !heard) await Promise.race([new Promise<void>((r) => (wake = r)), sleep(1500, signal)]).catch(() => undefined);
+    if (webhook && !heard)
+      await Promise.race([new Promise<void>((r) => (wake = r)), sleep(1500, signal)]).catch(
+        () => undefined,
+      );
     return canceled;
   } finally {
     wake = undefined;
@@ -209,26 +252,53 @@ export function textOf(m: Message | undefined): string {
  * One event on one line. An artifact is shown with its first text line; a status text already shown for
  * the task (the same words as its artifact, or a notification repeating a polled state) is left out.
  */
-function print(ev: StreamResponse, t: Transcript, via: Extract<StateSource, 'stream' | 'push'> = 'stream'): void {
+function print(
+  ev: StreamResponse,
+  t: Transcript,
+  via: Extract<StateSource, 'stream' | 'push'> = 'stream',
+): void {
   const tag = via === 'push' ? t.style(`[${via}] `, 'dim') : '';
   if ('task' in ev) {
     const { id, status } = ev.task;
-    t.item(`${tag}task ${id.slice(0, 8)} ${t.state(status.state)}`, { kind: 'state', taskId: id, state: status.state, via });
+    t.item(`${tag}task ${id.slice(0, 8)} ${t.state(status.state)}`, {
+      kind: 'state',
+      taskId: id,
+      state: status.state,
+      via,
+    });
   } else if ('statusUpdate' in ev) {
     const { taskId, status: s } = ev.statusUpdate;
     const text = textOf(s.message);
     const fresh = text !== '' && t.once(`${taskId}/text/${text}`);
-    t.item(`${tag}${t.state(s.state)}${fresh ? `  ${text}` : ''}`, { kind: 'state', taskId, state: s.state, via, ...(fresh ? { text } : {}) });
+    t.item(`${tag}${t.state(s.state)}${fresh ? `  ${text}` : ''}`, {
+      kind: 'state',
+      taskId,
+      state: s.state,
+      via,
+      ...(fresh ? { text } : {}),
+    });
   } else if ('artifactUpdate' in ev) {
     const { artifact: a, taskId, append, lastChunk } = ev.artifactUpdate;
     const name = a.name ?? a.artifactId;
     if (append || lastChunk === false) {
-      t.item(`${tag}artifact ${name} (chunk)`, { kind: 'artifact', taskId, name, via, chunk: true });
+      t.item(`${tag}artifact ${name} (chunk)`, {
+        kind: 'artifact',
+        taskId,
+        name,
+        via,
+        chunk: true,
+      });
       return;
     }
     const summary = artifactSummary(a);
     t.once(`${taskId}/artifact/${a.artifactId}`);
     t.once(`${taskId}/text/${summary}`);
-    t.item(`${tag}artifact ${name}: ${summary}`, { kind: 'artifact', taskId, name, via, text: summary });
+    t.item(`${tag}artifact ${name}: ${summary}`, {
+      kind: 'artifact',
+      taskId,
+      name,
+      via,
+      text: summary,
+    });
   } else t.item(`${tag}message: ${textOf(ev.message)}`);
 }

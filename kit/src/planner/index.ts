@@ -9,11 +9,26 @@ import type { PlannerEvent } from './events.js';
 import { Transcript, elapsed } from './transcript.js';
 import { PlannerWebhook } from './webhook.js';
 
-export { loadConfig, configFrom, agentUrl, DEFAULT_CONFIG, PLANNER_FLAGS, type PlannerConfig, type PlannerFlag, type VerifyMode } from './config.js';
+export {
+  loadConfig,
+  configFrom,
+  agentUrl,
+  DEFAULT_CONFIG,
+  PLANNER_FLAGS,
+  type PlannerConfig,
+  type PlannerFlag,
+  type VerifyMode,
+} from './config.js';
 export { discover, PIPELINE_SKILLS, type AgentFacts, type Discovery } from './discovery.js';
 export { runPipeline, dataOf, type PipelineResult, type StageTime } from './pipeline.js';
 export { Transcript, artifactSummary, elapsed, type Told } from './transcript.js';
-export { skippedInterfaces, type PlannerEvent, type PlannerStage, type SkippedInterface, type StateSource } from './events.js';
+export {
+  skippedInterfaces,
+  type PlannerEvent,
+  type PlannerStage,
+  type SkippedInterface,
+  type StateSource,
+} from './events.js';
 export { PlannerWebhook } from './webhook.js';
 
 export interface RunPlannerOptions {
@@ -38,7 +53,10 @@ export interface RunPlannerOptions {
  * Run the whole job once; never throws for a failed pipeline (see `ok`), only reports it. The transcript
  * ends with the outcome, then where the release went, the time per stage, and what to try next.
  */
-export async function runPlanner(cfg: PlannerConfig, opts: RunPlannerOptions): Promise<PipelineResult> {
+export async function runPlanner(
+  cfg: PlannerConfig,
+  opts: RunPlannerOptions,
+): Promise<PipelineResult> {
   const t = new Transcript(opts.out, opts.onEvent);
   let webhook: PlannerWebhook | undefined;
   let result: PipelineResult;
@@ -54,31 +72,55 @@ export async function runPlanner(cfg: PlannerConfig, opts: RunPlannerOptions): P
     }
     discovery.ms = performance.now() - started;
     result = opts.signal?.aborted
-      ? { ok: false, interrupted: true, summary: 'interrupted after discovery: nothing was delegated', tasks: [] }
+      ? {
+          ok: false,
+          interrupted: true,
+          summary: 'interrupted after discovery: nothing was delegated',
+          tasks: [],
+        }
       : await runPipeline(cfg, d, t, webhook, opts.workspaceRoot, opts.signal);
   } catch (err) {
     discovery.ms = performance.now() - started;
     result = opts.signal?.aborted
-      ? { ok: false, interrupted: true, summary: 'interrupted during discovery: nothing was delegated', tasks: [] }
+      ? {
+          ok: false,
+          interrupted: true,
+          summary: 'interrupted during discovery: nothing was delegated',
+          tasks: [],
+        }
       : { ok: false, summary: `planner stopped: ${(err as Error).message}`, tasks: [] };
   } finally {
     await webhook?.close();
   }
   t.outcome(result.ok, result.summary);
-  t.summary(summaryRows(result, [...(opts.before ?? []), discovery, ...(result.stages ?? [])], opts));
+  t.summary(
+    summaryRows(result, [...(opts.before ?? []), discovery, ...(result.stages ?? [])], opts),
+  );
   return result;
 }
 
-function summaryRows(result: PipelineResult, stages: StageTime[], opts: RunPlannerOptions): Array<[string, string[]]> {
+function summaryRows(
+  result: PipelineResult,
+  stages: StageTime[],
+  opts: RunPlannerOptions,
+): Array<[string, string[]]> {
   const rows: Array<[string, string[]]> = [];
   const release = result.ok ? dataOf(result.tasks.at(-1)!) : undefined;
   if (typeof release?.path === 'string') {
     const where = path.relative(process.cwd(), release.path);
     const shown = where && !where.startsWith('..') ? where : release.path;
-    rows.push(['release', [`${shown}  (${release.target}/current points here; ${release.previous ? `previous v${release.previous}` : 'first release'})`]]);
+    rows.push([
+      'release',
+      [
+        `${shown}  (${release.target}/current points here; ${release.previous ? `previous v${release.previous}` : 'first release'})`,
+      ],
+    ]);
   }
   const total = stages.reduce((sum, s) => sum + s.ms, 0);
-  rows.push(['time', [[...stages.map((s) => `${s.stage} ${elapsed(s.ms)}`), `total ${elapsed(total)}`].join(' · ')]]);
+  rows.push([
+    'time',
+    [[...stages.map((s) => `${s.stage} ${elapsed(s.ms)}`), `total ${elapsed(total)}`].join(' · ')],
+  ]);
   const next = opts.next?.(result) ?? [];
   if (next.length) {
     const width = Math.max(...next.map(([c]) => c.length));

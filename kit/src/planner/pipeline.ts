@@ -31,7 +31,10 @@ export interface PipelineResult {
 
 /** A data part's value in the artifacts of a task (the first one). */
 export function dataOf(task: Task): Record<string, JsonValue> | undefined {
-  for (const a of task.artifacts ?? []) for (const p of a.parts) if ('data' in p && p.data && typeof p.data === 'object') return p.data as Record<string, JsonValue>;
+  for (const a of task.artifacts ?? [])
+    for (const p of a.parts)
+      if ('data' in p && p.data && typeof p.data === 'object')
+        return p.data as Record<string, JsonValue>;
   return undefined;
 }
 
@@ -52,7 +55,11 @@ async function fileParts(projectDir: string, root = projectDir, out: Part[] = []
     const p = join(projectDir, e.name);
     if (e.isDirectory()) await fileParts(p, root, out);
     else if (/\.(m?[jt]s|cjs)$/.test(e.name) && out.length < 200) {
-      out.push({ raw: (await readFile(p)).toString('base64'), filename: relative(root, p), mediaType: 'text/javascript' });
+      out.push({
+        raw: (await readFile(p)).toString('base64'),
+        filename: relative(root, p),
+        mediaType: 'text/javascript',
+      });
     }
   }
   return out;
@@ -101,15 +108,36 @@ export async function runPipeline(
   } catch (err) {
     finish(at);
     if (signal?.aborted) {
-      const what = at.current ? await cancelInterrupted(at.current) : 'no task had been created yet';
-      return { ok: false, interrupted: true, stoppedAt: at.step, summary: `interrupted during ${at.step}: ${what}`, tasks, stages: at.stages };
+      const what = at.current
+        ? await cancelInterrupted(at.current)
+        : 'no task had been created yet';
+      return {
+        ok: false,
+        interrupted: true,
+        stoppedAt: at.step,
+        summary: `interrupted during ${at.step}: ${what}`,
+        tasks,
+        stages: at.stages,
+      };
     }
-    return { ok: false, stoppedAt: at.step, summary: `stopped at ${at.step}: ${(err as Error).message}`, tasks, stages: at.stages };
+    return {
+      ok: false,
+      stoppedAt: at.step,
+      summary: `stopped at ${at.step}: ${(err as Error).message}`,
+      tasks,
+      stages: at.stages,
+    };
   }
 }
 
 /** Cancels the task an interrupted wait was on, within a few seconds, and says what became of it. */
-async function cancelInterrupted({ agent, taskId }: { agent: AgentFacts; taskId: string }): Promise<string> {
+async function cancelInterrupted({
+  agent,
+  taskId,
+}: {
+  agent: AgentFacts;
+  taskId: string;
+}): Promise<string> {
   const id = `task ${taskId.slice(0, 8)} on ${agent.card.name}`;
   try {
     const task = await agent.client.cancelTask(taskId, { signal: AbortSignal.timeout(5000) });
@@ -145,12 +173,16 @@ async function steps(
   const runner = d.bySkill.get('run-tests')!;
   begin(at, 'tests');
   t.section('tests', 'Tests', `skill run-tests; project ${cfg.project}`, runner.card.name);
-  const tested = ended(await sendAndFollow(runner, [{ data: { path: cfg.project } }], t, waitingOn(runner)));
+  const tested = ended(
+    await sendAndFollow(runner, [{ data: { path: cfg.project } }], t, waitingOn(runner)),
+  );
   tasks.push(tested);
   printArtifacts(tested, t);
   const results = dataOf(tested);
   if (tested.status.state !== 'TASK_STATE_COMPLETED' || !results || Number(results.failed) > 0) {
-    const why = results ? `${results.failed} test(s) failed` : `the test task ended ${tested.status.state}: ${textOf(tested.status.message)}`;
+    const why = results
+      ? `${results.failed} test(s) failed`
+      : `the test task ended ${tested.status.state}: ${textOf(tested.status.message)}`;
     return { ok: false, stoppedAt: 'tests', summary: `stopped before deploy: ${why}`, tasks };
   }
 
@@ -165,21 +197,42 @@ async function steps(
   printArtifacts(reviewed, t);
   const findings = dataOf(reviewed);
   if (reviewed.status.state !== 'TASK_STATE_COMPLETED' || findings?.verdict !== 'approve') {
-    const why = findings ? `review verdict ${findings.verdict} (${findings.errors} error(s))` : `the review ended ${reviewed.status.state}`;
+    const why = findings
+      ? `review verdict ${findings.verdict} (${findings.errors} error(s))`
+      : `the review ended ${reviewed.status.state}`;
     return { ok: false, stoppedAt: 'review', summary: `stopped before deploy: ${why}`, tasks };
   }
 
   // 3. Deploy
   begin(at, 'deploy');
   const deployer = d.bySkill.get('deploy')!;
-  t.section('deploy', 'Deploy', `skill deploy; target ${cfg.target}; bearer token attached`, deployer.card.name);
+  t.section(
+    'deploy',
+    'Deploy',
+    `skill deploy; target ${cfg.target}; bearer token attached`,
+    deployer.card.name,
+  );
   const follow = waitingOn(deployer);
-  let deployed = await sendAndFollow(deployer, [{ data: { source: cfg.project, target: cfg.target } }], t, follow);
+  let deployed = await sendAndFollow(
+    deployer,
+    [{ data: { source: cfg.project, target: cfg.target } }],
+    t,
+    follow,
+  );
   for (let round = 0; deployed.status.state === 'TASK_STATE_INPUT_REQUIRED' && round < 3; round++) {
     const question = textOf(deployed.status.message);
     // The question is quoted only if no notification has shown it already.
-    const asks = t.once(`${deployed.id}/text/${question}`) ? `deployer asks: "${question}"` : 'deployer asks to confirm';
-    const confirm = (answer: string) => ({ kind: 'confirm', agent: deployer.card.name, question, answer, confirmed: cfg.confirmProduction }) as const;
+    const asks = t.once(`${deployed.id}/text/${question}`)
+      ? `deployer asks: "${question}"`
+      : 'deployer asks to confirm';
+    const confirm = (answer: string) =>
+      ({
+        kind: 'confirm',
+        agent: deployer.card.name,
+        question,
+        answer,
+        confirmed: cfg.confirmProduction,
+      }) as const;
     if (!cfg.confirmProduction) {
       const answer = 'not confirming (--no-confirm): canceling';
       t.item(`${asks} → ${answer}`, confirm(answer));
@@ -188,15 +241,27 @@ async function steps(
     }
     const answer = 'planner answers "confirm" (allowed by config; --no-confirm declines)';
     t.item(`${asks} → ${answer}`, confirm(answer));
-    deployed = await sendAndFollow(deployer, [{ text: 'confirm' }], t, { ...follow, taskId: deployed.id, contextId: deployed.contextId });
+    deployed = await sendAndFollow(deployer, [{ text: 'confirm' }], t, {
+      ...follow,
+      taskId: deployed.id,
+      contextId: deployed.contextId,
+    });
   }
   ended(deployed);
   tasks.push(deployed);
   printArtifacts(deployed, t);
   if (deployed.status.state !== 'TASK_STATE_COMPLETED') {
     const why = textOf(deployed.status.message);
-    const declined = deployed.status.state === 'TASK_STATE_CANCELED' && !cfg.confirmProduction ? ' (the planner did not confirm)' : '';
-    return { ok: false, stoppedAt: 'deploy', summary: `deploy ended ${deployed.status.state}${declined}${why ? `: ${why}` : ''}`, tasks };
+    const declined =
+      deployed.status.state === 'TASK_STATE_CANCELED' && !cfg.confirmProduction
+        ? ' (the planner did not confirm)'
+        : '';
+    return {
+      ok: false,
+      stoppedAt: 'deploy',
+      summary: `deploy ended ${deployed.status.state}${declined}${why ? `: ${why}` : ''}`,
+      tasks,
+    };
   }
   const release = dataOf(deployed);
   return {

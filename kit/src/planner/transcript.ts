@@ -20,7 +20,11 @@ const STATE_STYLE: Record<string, Style> = {
 
 /** The first text line of an artifact, or how many parts it has. */
 export function artifactSummary(a: Artifact): string {
-  const text = a.parts.map((p) => ('text' in p ? p.text : '')).filter(Boolean).join(' ').split('\n')[0];
+  const text = a.parts
+    .map((p) => ('text' in p ? p.text : ''))
+    .filter(Boolean)
+    .join(' ')
+    .split('\n')[0];
   return text || `${a.parts.length} part(s)`;
 }
 
@@ -64,8 +68,17 @@ export class Transcript {
   section(stage: PlannerStage, title: string, detail?: string, agent?: string): void {
     this.line();
     const heading = agent ? `${title} → ${agent}` : title;
-    this.line(this.style(`${++this.#section} · ${heading}`, 'bold') + (detail ? this.style(`  (${detail})`, 'dim') : ''));
-    this.tell({ kind: 'stage', stage, title, ...(agent ? { agent } : {}), ...(detail ? { detail } : {}) });
+    this.line(
+      this.style(`${++this.#section} · ${heading}`, 'bold') +
+        (detail ? this.style(`  (${detail})`, 'dim') : ''),
+    );
+    this.tell({
+      kind: 'stage',
+      stage,
+      title,
+      ...(agent ? { agent } : {}),
+      ...(detail ? { detail } : {}),
+    });
   }
 
   /** A line of the step; `told` is the event it stands for (see {@link Told}). */
@@ -98,8 +111,14 @@ export class Transcript {
   }
 
   table(headers: string[], rows: string[][]): void {
-    const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-    const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+    const widths = headers.map((h, i) =>
+      Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)),
+    );
+    const fmt = (cells: string[]) =>
+      cells
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd();
     this.line(`  ${this.style(fmt(headers), 'bold')}`);
     for (const r of rows) this.line(`  ${fmt(r)}`);
   }

@@ -70,11 +70,17 @@ export class PlannerWebhook {
  * The webhook's side of a delivery as a SERVER span below the agent's delivery span (its `traceparent`),
  * so one trace ends where the notification arrived. Without an OpenTelemetry SDK this does nothing.
  */
-function traced(listener: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
+function traced(
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
   const tracer = trace.getTracer('a2a-kit-demo/planner');
   return (req, res) => {
     const parent = propagation.extract(context.active(), req.headers);
-    const span = tracer.startSpan('planner webhook', { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? '' } }, parent);
+    const span = tracer.startSpan(
+      'planner webhook',
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? '' } },
+      parent,
+    );
     res.once('close', () => {
       span.setAttribute('http.response.status_code', res.statusCode);
       span.end();

@@ -1,7 +1,19 @@
 import { getPath, parseJsonPath } from './jsonpath.js';
 import type { Check, Expectation, Json, RecordedResponse, Subject } from './types.js';
 
-const OPS = ['==', '!=', '<=', '>=', '<', '>', 'in', 'contains', 'matches', 'exists', 'absent'] as const;
+const OPS = [
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '<',
+  '>',
+  'in',
+  'contains',
+  'matches',
+  'exists',
+  'absent',
+] as const;
 type Op = (typeof OPS)[number];
 
 /**
@@ -46,13 +58,24 @@ export function parseExpectation(source: string, line: number): Expectation {
       break;
     }
     default:
-      throw new Error(`unknown expectation subject "${keyword}" (use status, header, body or events)`);
+      throw new Error(
+        `unknown expectation subject "${keyword}" (use status, header, body or events)`,
+      );
   }
-  return { source: text, line, subject, check: parseCheck(subject, rest.trim(), text), ...(dynamic && { dynamic: true }) };
+  return {
+    source: text,
+    line,
+    subject,
+    check: parseCheck(subject, rest.trim(), text),
+    ...(dynamic && { dynamic: true }),
+  };
 }
 
 /** Resolves the `{{…}}` references of a dynamic expectation; a static one is returned as is. */
-export function bindExpectation(exp: Expectation, substitute: (template: string) => string): Expectation {
+export function bindExpectation(
+  exp: Expectation,
+  substitute: (template: string) => string,
+): Expectation {
   if (!exp.dynamic) return exp;
   const bound = parseExpectation(substitute(exp.source), exp.line);
   return bound.dynamic ? { ...bound, dynamic: false } : bound;
@@ -60,7 +83,9 @@ export function bindExpectation(exp: Expectation, substitute: (template: string)
 
 function parseCheck(subject: Subject, text: string, whole: string): Check {
   const numeric = subject.kind === 'status' || subject.kind === 'eventsCount';
-  let op = OPS.find((o) => text === o || text.startsWith(`${o} `) || (/^[<>=!]/.test(o) && text.startsWith(o)));
+  let op = OPS.find(
+    (o) => text === o || text.startsWith(`${o} `) || (/^[<>=!]/.test(o) && text.startsWith(o)),
+  );
   const valueText = op ? text.slice(op.length).trim() : text;
   if (!op) {
     if (!numeric) throw new Error(`missing operator (one of ${OPS.join(' ')}): ${whole}`);
@@ -85,20 +110,30 @@ function parseValue(text: string, bareAllowed: boolean, whole: string): Json {
   }
 }
 
-function buildCheck(op: Exclude<Op, 'exists' | 'absent'>, value: Json, numeric: boolean, whole: string): Check {
+function buildCheck(
+  op: Exclude<Op, 'exists' | 'absent'>,
+  value: Json,
+  numeric: boolean,
+  whole: string,
+): Check {
   switch (op) {
-    case '<': case '<=': case '>': case '>=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
       if (typeof value !== 'number') throw new Error(`"${op}" needs a number: ${whole}`);
       return { op, value };
     case 'in':
       if (!Array.isArray(value)) throw new Error(`"in" needs a JSON array: ${whole}`);
       return { op, value };
     case 'matches': {
-      if (typeof value !== 'string') throw new Error(`"matches" needs a regular expression string: ${whole}`);
+      if (typeof value !== 'string')
+        throw new Error(`"matches" needs a regular expression string: ${whole}`);
       return { op, value, regex: new RegExp(value) };
     }
     default:
-      if (numeric && typeof value !== 'number') throw new Error(`"${op}" needs a number here: ${whole}`);
+      if (numeric && typeof value !== 'number')
+        throw new Error(`"${op}" needs a number here: ${whole}`);
       return { op, value };
   }
 }
@@ -110,15 +145,21 @@ export type Verdict = { ok: true } | { ok: false; expected: string; actual: stri
 export function evaluate(exp: Expectation, res: RecordedResponse): Verdict {
   const actual = actualOf(exp.subject, res);
   const ok = holds(exp.check, actual, exp.subject.kind === 'header');
-  return ok ? { ok: true } : { ok: false, expected: describeCheck(exp.check), actual: describe(actual) };
+  return ok
+    ? { ok: true }
+    : { ok: false, expected: describeCheck(exp.check), actual: describe(actual) };
 }
 
 function actualOf(subject: Subject, res: RecordedResponse): unknown {
   switch (subject.kind) {
-    case 'status': return res.status;
-    case 'header': return res.headers.get(subject.name) ?? undefined;
-    case 'body': return getPath(res.doc, subject.path);
-    case 'eventsCount': return res.events?.length;
+    case 'status':
+      return res.status;
+    case 'header':
+      return res.headers.get(subject.name) ?? undefined;
+    case 'body':
+      return getPath(res.doc, subject.path);
+    case 'eventsCount':
+      return res.events?.length;
   }
 }
 
@@ -126,16 +167,26 @@ function holds(check: Check, actual: unknown, headerText: boolean): boolean {
   // Header values are text; compare them with the literal's text so `== 12` matches "12".
   const asText = (v: Json): Json => (headerText && typeof v !== 'string' ? JSON.stringify(v) : v);
   switch (check.op) {
-    case 'exists': return actual !== undefined;
-    case 'absent': return actual === undefined;
-    case '==': return deepEqual(actual, asText(check.value));
-    case '!=': return actual !== undefined && !deepEqual(actual, asText(check.value));
-    case '<': return typeof actual === 'number' && actual < check.value;
-    case '<=': return typeof actual === 'number' && actual <= check.value;
-    case '>': return typeof actual === 'number' && actual > check.value;
-    case '>=': return typeof actual === 'number' && actual >= check.value;
-    case 'in': return check.value.some((v) => deepEqual(actual, asText(v)));
-    case 'matches': return typeof actual === 'string' && check.regex.test(actual);
+    case 'exists':
+      return actual !== undefined;
+    case 'absent':
+      return actual === undefined;
+    case '==':
+      return deepEqual(actual, asText(check.value));
+    case '!=':
+      return actual !== undefined && !deepEqual(actual, asText(check.value));
+    case '<':
+      return typeof actual === 'number' && actual < check.value;
+    case '<=':
+      return typeof actual === 'number' && actual <= check.value;
+    case '>':
+      return typeof actual === 'number' && actual > check.value;
+    case '>=':
+      return typeof actual === 'number' && actual >= check.value;
+    case 'in':
+      return check.value.some((v) => deepEqual(actual, asText(v)));
+    case 'matches':
+      return typeof actual === 'string' && check.regex.test(actual);
     case 'contains': {
       const v = asText(check.value);
       if (typeof actual === 'string') return typeof v === 'string' && actual.includes(v);
@@ -146,10 +197,14 @@ function holds(check: Check, actual: unknown, headerText: boolean): boolean {
 
 function describeCheck(check: Check): string {
   switch (check.op) {
-    case 'exists': return 'present';
-    case 'absent': return 'absent';
-    case 'matches': return `matches /${check.value}/`;
-    default: return `${check.op} ${JSON.stringify(check.value)}`;
+    case 'exists':
+      return 'present';
+    case 'absent':
+      return 'absent';
+    case 'matches':
+      return `matches /${check.value}/`;
+    default:
+      return `${check.op} ${JSON.stringify(check.value)}`;
   }
 }
 
@@ -170,6 +225,9 @@ function deepEqual(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k)
-    && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every(
+    (k) =>
+      Object.prototype.hasOwnProperty.call(b, k) &&
+      deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
 }

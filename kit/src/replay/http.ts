@@ -21,7 +21,15 @@ export interface SendLimits {
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 // fetch computes or forbids these itself; the .http form still writes them (e.g. Host in the manual's captures).
-const DROPPED_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
+const DROPPED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'expect',
+]);
 
 /**
  * Builds the absolute URL: an absolute target as is, or a path joined to the `Host` header
@@ -43,7 +51,9 @@ export function resolveTarget(target: string, host: string | undefined): URL {
     throw new Error(`refused: only http(s) is replayed, not ${url.protocol} (${url.href})`);
   }
   if (!LOCAL_HOSTS.has(url.hostname)) {
-    throw new Error(`refused: ${url.hostname} is not localhost, 127.0.0.1 or [::1]; replay only talks to the local machine`);
+    throw new Error(
+      `refused: ${url.hostname} is not localhost, 127.0.0.1 or [::1]; replay only talks to the local machine`,
+    );
   }
   return url;
 }
@@ -59,9 +69,12 @@ export async function send(req: PreparedRequest, limits: SendLimits): Promise<Re
     timedOut = true;
     controller.abort();
   }, limits.timeoutMs);
-  const signal = limits.signal ? AbortSignal.any([controller.signal, limits.signal]) : controller.signal;
+  const signal = limits.signal
+    ? AbortSignal.any([controller.signal, limits.signal])
+    : controller.signal;
   const headers = new Headers();
-  for (const [name, value] of req.headers) if (!DROPPED_HEADERS.has(name.toLowerCase())) headers.append(name, value);
+  for (const [name, value] of req.headers)
+    if (!DROPPED_HEADERS.has(name.toLowerCase())) headers.append(name, value);
   const progress = { bytes: 0, events: 0 };
   try {
     const res = await fetch(req.url, {
@@ -71,7 +84,9 @@ export async function send(req: PreparedRequest, limits: SendLimits): Promise<Re
       signal,
       ...(req.body !== undefined && { body: req.body }),
     });
-    const isStream = (res.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+    const isStream = (res.headers.get('content-type') ?? '')
+      .toLowerCase()
+      .startsWith('text/event-stream');
     const events: unknown[] = [];
     const parser = createParser({
       onEvent: (e) => {
@@ -84,18 +99,31 @@ export async function send(req: PreparedRequest, limits: SendLimits): Promise<Re
       parser.feed(chunk);
       return limits.maxEvents !== undefined && events.length >= limits.maxEvents;
     });
-    if (!isStream) return { status: res.status, headers: res.headers, text, doc: text === '' ? undefined : parseJsonOrText(text) };
+    if (!isStream)
+      return {
+        status: res.status,
+        headers: res.headers,
+        text,
+        doc: text === '' ? undefined : parseJsonOrText(text),
+      };
     const kept = limits.maxEvents !== undefined ? events.slice(0, limits.maxEvents) : events;
     return { status: res.status, headers: res.headers, text, doc: { events: kept }, events: kept };
   } catch (err) {
     if (timedOut) {
-      const stream = progress.events > 0 ? ` (${progress.events} events so far; add "# @max-events N" for an open stream)` : '';
+      const stream =
+        progress.events > 0
+          ? ` (${progress.events} events so far; add "# @max-events N" for an open stream)`
+          : '';
       throw new Error(`timed out after ${limits.timeoutMs} ms${stream}`, { cause: err });
     }
     if (limits.signal?.aborted) throw new Error('replay aborted', { cause: err });
     // undici reports "fetch failed" and hides the useful part (ECONNREFUSED, …) in `cause`.
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    if (cause) throw new Error(`${(err as Error).message}: ${cause.code ?? cause.message ?? String(cause)}`, { cause: err });
+    if (cause)
+      throw new Error(
+        `${(err as Error).message}: ${cause.code ?? cause.message ?? String(cause)}`,
+        { cause: err },
+      );
     throw err;
   } finally {
     clearTimeout(timer);

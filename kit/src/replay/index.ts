@@ -4,7 +4,14 @@
  */
 export { parseHttpFile, HttpFileParseError } from './parser.js';
 export type { Diagnostic } from './parser.js';
-export { replayHttpFile, replayHttpPath, formatExchange, formatReport, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from './runner.js';
+export {
+  replayHttpFile,
+  replayHttpPath,
+  formatExchange,
+  formatReport,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+} from './runner.js';
 export type { ReplayOptions } from './runner.js';
 export { parseExpectation, bindExpectation, evaluate } from './expect.js';
 export type { Verdict } from './expect.js';

@@ -44,7 +44,8 @@ export function getPath(root: unknown, path: readonly PathSegment[]): unknown {
       if (!Array.isArray(current)) return undefined;
       current = current[seg < 0 ? current.length + seg : seg];
     } else {
-      if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
+      if (current === null || typeof current !== 'object' || Array.isArray(current))
+        return undefined;
       if (!Object.prototype.hasOwnProperty.call(current, seg)) return undefined;
       current = (current as Record<string, unknown>)[seg];
     }

@@ -9,7 +9,10 @@ export interface Diagnostic {
 
 /** Thrown by {@link parseHttpFile} with every problem in the file, not just the first. */
 export class HttpFileParseError extends Error {
-  constructor(readonly diagnostics: readonly Diagnostic[], readonly path?: string) {
+  constructor(
+    readonly diagnostics: readonly Diagnostic[],
+    readonly path?: string,
+  ) {
     super(diagnostics.map((d) => `${path ?? '<http>'}:${d.line}: ${d.message}`).join('\n'));
     this.name = 'HttpFileParseError';
   }
@@ -31,12 +34,35 @@ const FILE_VARIABLE = /^\s*@([\w.-]+)\s*=\s*(.*?)\s*$/;
 const HEADER = /^([^:\s]+)\s*:\s*(.*?)\s*$/;
 const RESPONSE_LINE = /^HTTP\/\d(?:\.\d)?\s+\d{3}\b/;
 /** Directives the replay reads; other `@` tags belong to the editors. */
-const OURS = new Set(['name', 'expect', 'wait', 'retry-until', 'retry-max', 'timeout', 'max-events']);
-const EDITORS = new Set(['note', 'prompt', 'no-redirect', 'no-cookie-jar', 'no-log', 'connection-timeout',
-  'use-os-credentials', 'no-auto-encoding']);
+const OURS = new Set([
+  'name',
+  'expect',
+  'wait',
+  'retry-until',
+  'retry-max',
+  'timeout',
+  'max-events',
+]);
+const EDITORS = new Set([
+  'note',
+  'prompt',
+  'no-redirect',
+  'no-cookie-jar',
+  'no-log',
+  'connection-timeout',
+  'use-os-credentials',
+  'no-auto-encoding',
+]);
 
-interface Line { readonly text: string; readonly no: number }
-interface Meta { readonly key: string; readonly value: string; readonly line: number }
+interface Line {
+  readonly text: string;
+  readonly no: number;
+}
+interface Meta {
+  readonly key: string;
+  readonly value: string;
+  readonly line: number;
+}
 
 /**
  * Parses a `.http` file (the subset VS Code REST Client and the JetBrains HTTP client share,
@@ -60,7 +86,8 @@ export function parseHttpFile(text: string, options: { path?: string } = {}): Ht
       variable: (name, value, line) => variables.set(name, { value, line }),
     });
     if (req) {
-      if (req.name && names.has(req.name)) diagnostics.push({ line: req.line, message: `duplicate @name ${req.name}` });
+      if (req.name && names.has(req.name))
+        diagnostics.push({ line: req.line, message: `duplicate @name ${req.name}` });
       if (req.name) names.add(req.name);
       requests.push(req);
     }
@@ -78,7 +105,12 @@ export function parseHttpFile(text: string, options: { path?: string } = {}): Ht
   flush();
   if (requests.length === 0) warnings.push(`${where}: no requests in this file`);
   if (diagnostics.length > 0) throw new HttpFileParseError(diagnostics, options.path);
-  return { ...(options.path !== undefined && { path: options.path }), variables, requests, warnings };
+  return {
+    ...(options.path !== undefined && { path: options.path }),
+    variables,
+    requests,
+    warnings,
+  };
 }
 
 interface Sink {
@@ -87,7 +119,12 @@ interface Sink {
   variable(name: string, value: string, line: number): void;
 }
 
-function parseBlock(lines: readonly Line[], title: string, index: number, sink: Sink): RequestSpec | undefined {
+function parseBlock(
+  lines: readonly Line[],
+  title: string,
+  index: number,
+  sink: Sink,
+): RequestSpec | undefined {
   const meta: Meta[] = [];
   const headers: HeaderSpec[] = [];
   const body: Line[] = [];
@@ -131,7 +168,11 @@ function parseBlock(lines: readonly Line[], title: string, index: number, sink: 
     }
     const h = HEADER.exec(text.trim());
     if (h) headers.push({ name: h[1] ?? '', value: h[2] ?? '' });
-    else sink.diag(no, `expected "Name: value" header or a blank line before the body: ${text.trim()}`);
+    else
+      sink.diag(
+        no,
+        `expected "Name: value" header or a blank line before the body: ${text.trim()}`,
+      );
   }
 
   if (!request) {
@@ -152,7 +193,11 @@ function parseBlock(lines: readonly Line[], title: string, index: number, sink: 
   };
 }
 
-function parseRequestLine(text: string, no: number, sink: Sink): { method: string; target: string; line: number } {
+function parseRequestLine(
+  text: string,
+  no: number,
+  sink: Sink,
+): { method: string; target: string; line: number } {
   const r = REQUEST_LINE.exec(text);
   if (r) return { method: r[1] ?? 'GET', target: r[2] ?? '', line: no };
   const bare = BARE_URL.exec(text);
@@ -161,17 +206,24 @@ function parseRequestLine(text: string, no: number, sink: Sink): { method: strin
   return { method: 'GET', target: '', line: no };
 }
 
-const RESPONSE_IN_BODY = 'a response status line inside a request block; editors would send it as body — remove the response text';
+const RESPONSE_IN_BODY =
+  'a response status line inside a request block; editors would send it as body — remove the response text';
 
 /** Our directives after the blank line would be ignored by REST Client but sent as body by other clients. */
 function checkBodyComment(text: string, no: number, sink: Sink): void {
   const m = METADATA.exec(text);
   if (m && OURS.has(m[1] ?? '')) {
-    sink.diag(no, `@${m[1]} after the blank line that starts the body; move it above the request line`);
+    sink.diag(
+      no,
+      `@${m[1]} after the blank line that starts the body; move it above the request line`,
+    );
   }
 }
 
-type MetaFields = Pick<RequestSpec, 'name' | 'expectations' | 'waitMs' | 'retry' | 'timeoutMs' | 'maxEvents'>;
+type MetaFields = Pick<
+  RequestSpec,
+  'name' | 'expectations' | 'waitMs' | 'retry' | 'timeoutMs' | 'maxEvents'
+>;
 
 function readMeta(meta: readonly Meta[], sink: Sink): MetaFields {
   const expectations: Expectation[] = [];
@@ -197,25 +249,41 @@ function readMeta(meta: readonly Meta[], sink: Sink): MetaFields {
       case 'name':
         // REST Client only recognises \w+ names.
         if (/^\w+$/.test(m.value)) out.name = m.value;
-        else sink.diag(m.line, `@name needs a single word of letters, digits or _, got "${m.value}"`);
+        else
+          sink.diag(m.line, `@name needs a single word of letters, digits or _, got "${m.value}"`);
         break;
       case 'expect': {
         const e = expectation(m);
         if (e) expectations.push(e);
         break;
       }
-      case 'retry-until': until = expectation(m); break;
-      case 'retry-max': tries = int(m, 1, MAX_TRIES); break;
-      case 'wait': out.waitMs = int(m, 0, MAX_WAIT_MS); break;
-      case 'max-events': out.maxEvents = int(m, 1, MAX_EVENTS); break;
-      case 'timeout': out.timeoutMs = parseTimeout(m, sink); break;
+      case 'retry-until':
+        until = expectation(m);
+        break;
+      case 'retry-max':
+        tries = int(m, 1, MAX_TRIES);
+        break;
+      case 'wait':
+        out.waitMs = int(m, 0, MAX_WAIT_MS);
+        break;
+      case 'max-events':
+        out.maxEvents = int(m, 1, MAX_EVENTS);
+        break;
+      case 'timeout':
+        out.timeoutMs = parseTimeout(m, sink);
+        break;
       default:
         if (!EDITORS.has(m.key)) sink.warn(m.line, `unknown directive @${m.key} (ignored)`);
     }
   }
   if (until) out.retry = { until, maxTries: tries ?? DEFAULT_RETRY_TRIES };
-  else if (tries !== undefined) sink.diag(meta.find((m) => m.key === 'retry-max')?.line ?? 0, '@retry-max without @retry-until');
-  for (const key of Object.keys(out) as (keyof typeof out)[]) if (out[key] === undefined) delete out[key];
+  else if (tries !== undefined)
+    sink.diag(
+      meta.find((m) => m.key === 'retry-max')?.line ?? 0,
+      '@retry-max without @retry-until',
+    );
+  for (const key of Object.keys(out) as (keyof typeof out)[])
+    if (out[key] === undefined) delete out[key];
   return { ...out, expectations };
 }
 
@@ -225,6 +293,9 @@ function parseTimeout(m: Meta, sink: Sink): number | undefined {
   const factor = { ms: 1, s: 1000, m: 60_000 }[(t?.[2] ?? 's') as 'ms' | 's' | 'm'];
   const ms = t ? Number(t[1]) * factor : NaN;
   if (ms > 0 && ms <= MAX_TIMEOUT_MS) return ms;
-  sink.diag(m.line, `@timeout needs "N", "N ms", "N s" or "N m" up to ${MAX_TIMEOUT_MS} ms, got "${m.value}"`);
+  sink.diag(
+    m.line,
+    `@timeout needs "N", "N ms", "N s" or "N m" up to ${MAX_TIMEOUT_MS} ms, got "${m.value}"`,
+  );
   return undefined;
 }

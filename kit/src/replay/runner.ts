@@ -7,7 +7,15 @@ import type { PreparedRequest } from './http.js';
 import { parseHttpFile } from './parser.js';
 import { substitute } from './variables.js';
 import type { VariableScope } from './variables.js';
-import type { ExchangeResult, Expectation, Failure, HttpFile, RecordedResponse, ReplayReport, RequestSpec } from './types.js';
+import type {
+  ExchangeResult,
+  Expectation,
+  Failure,
+  HttpFile,
+  RecordedResponse,
+  ReplayReport,
+  RequestSpec,
+} from './types.js';
 
 /** Options of {@link replayHttpFile}. */
 export interface ReplayOptions {
@@ -35,7 +43,10 @@ const DEFAULT_RETRY_DELAY_MS = 250;
  * exchange's `@expect` lines. Never throws for a failing exchange: every problem lands in the
  * report, and later exchanges still run (a reference to a failed one then fails precisely).
  */
-export async function replayHttpFile(file: HttpFile, options: ReplayOptions = {}): Promise<ReplayReport> {
+export async function replayHttpFile(
+  file: HttpFile,
+  options: ReplayOptions = {},
+): Promise<ReplayReport> {
   const responses = new Map<string, RecordedResponse>();
   const scope: VariableScope = {
     overrides: options.variables ?? {},
@@ -60,7 +71,10 @@ export async function replayHttpFile(file: HttpFile, options: ReplayOptions = {}
 }
 
 /** Reads, parses and replays one `.http` file; a parse error throws `HttpFileParseError`. */
-export async function replayHttpPath(path: string, options: ReplayOptions = {}): Promise<ReplayReport> {
+export async function replayHttpPath(
+  path: string,
+  options: ReplayOptions = {},
+): Promise<ReplayReport> {
   const text = await readFile(path, 'utf8');
   return replayHttpFile(parseHttpFile(text, { path }), options);
 }
@@ -91,7 +105,10 @@ async function runExchange(
     const maxTries = spec.retry?.maxTries ?? 1;
     // Bounded: at most maxTries sends (the parser caps it), each bounded by its timeout.
     while (attempts < maxTries) {
-      if (attempts > 0) await sleep(spec.waitMs || (options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS), undefined, { signal: options.signal });
+      if (attempts > 0)
+        await sleep(spec.waitMs || (options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS), undefined, {
+          signal: options.signal,
+        });
       const prepared = prepare(spec, scope);
       request = `${prepared.method} ${prepared.url.href}`;
       attempts += 1;
@@ -145,18 +162,29 @@ function bind(exp: Expectation, scope: VariableScope): Expectation {
   return bindExpectation(exp, (template) => substitute(template, scope));
 }
 
-function bindOrFail(exp: Expectation, scope: VariableScope, failures: Failure[]): Expectation | undefined {
+function bindOrFail(
+  exp: Expectation,
+  scope: VariableScope,
+  failures: Failure[],
+): Expectation | undefined {
   try {
     return bind(exp, scope);
   } catch (err) {
-    failures.push({ kind: 'error', message: `${exp.source}: ${(err as Error).message}`, expectation: exp.source, line: exp.line });
+    failures.push({
+      kind: 'error',
+      message: `${exp.source}: ${(err as Error).message}`,
+      expectation: exp.source,
+      line: exp.line,
+    });
     return undefined;
   }
 }
 
 /** Substitutes every template of the request; fresh per try so `{{$guid}}` differs between tries. */
 function prepare(spec: RequestSpec, scope: VariableScope): PreparedRequest {
-  const headers = spec.headers.map((h) => [substitute(h.name, scope), substitute(h.value, scope)] as const);
+  const headers = spec.headers.map(
+    (h) => [substitute(h.name, scope), substitute(h.value, scope)] as const,
+  );
   const host = headers.find(([name]) => name.toLowerCase() === 'host')?.[1];
   const url = resolveTarget(substitute(spec.target, scope), host);
   return {

@@ -32,7 +32,8 @@ function resolve(expr: string, scope: VariableScope, depth: number): string {
   if (expr.startsWith('$')) return systemVariable(expr, scope);
   const ref = /^([\w-]+)\.(response)\.(body|headers)\.(.+)$/.exec(expr);
   if (ref) return responseReference(ref[1] ?? '', ref[3] === 'body', ref[4] ?? '', scope);
-  if (Object.prototype.hasOwnProperty.call(scope.overrides, expr)) return scope.overrides[expr] ?? '';
+  if (Object.prototype.hasOwnProperty.call(scope.overrides, expr))
+    return scope.overrides[expr] ?? '';
   const fileVar = scope.fileVariables.get(expr);
   if (fileVar) return substitute(fileVar.value, scope, depth + 1);
   throw new Error(`undefined variable {{${expr}}}`);
@@ -41,7 +42,9 @@ function resolve(expr: string, scope: VariableScope, depth: number): string {
 function systemVariable(expr: string, scope: VariableScope): string {
   const [name = '', ...args] = expr.split(/\s+/);
   switch (name) {
-    case '$guid': case '$uuid': case '$random.uuid':
+    case '$guid':
+    case '$uuid':
+    case '$random.uuid':
       return randomUUID();
     case '$timestamp':
       return String(Math.floor(Date.now() / 1000));
@@ -62,7 +65,8 @@ function systemVariable(expr: string, scope: VariableScope): string {
       const key = args[0];
       if (!key) throw new Error('{{$processEnv NAME}} needs a variable name');
       const value = scope.env[key];
-      if (value === undefined) throw new Error(`environment variable ${key} is not set ({{${expr}}})`);
+      if (value === undefined)
+        throw new Error(`environment variable ${key} is not set ({{${expr}}})`);
       return value;
     }
     default:
@@ -70,12 +74,19 @@ function systemVariable(expr: string, scope: VariableScope): string {
   }
 }
 
-function responseReference(name: string, isBody: boolean, rest: string, scope: VariableScope): string {
+function responseReference(
+  name: string,
+  isBody: boolean,
+  rest: string,
+  scope: VariableScope,
+): string {
   const res = scope.responses.get(name);
   if (!res) {
-    throw new Error(scope.requestNames.has(name)
-      ? `request "${name}" has no response yet (it has not run, or it failed)`
-      : `no request named "${name}" (add "# @name ${name}" above it)`);
+    throw new Error(
+      scope.requestNames.has(name)
+        ? `request "${name}" has no response yet (it has not run, or it failed)`
+        : `no request named "${name}" (add "# @name ${name}" above it)`,
+    );
   }
   if (!isBody) {
     const value = res.headers.get(rest);

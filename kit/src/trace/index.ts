@@ -30,13 +30,19 @@ export interface KitTrace {
 
 /** Registers an in-memory SDK globally (tracer provider, W3C propagator, async context) and returns the run's handles. */
 export async function startKitTrace(): Promise<KitTrace> {
-  const [{ BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor }, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }] = await Promise.all([
+  const [
+    { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor },
+    { AsyncLocalStorageContextManager },
+    { W3CTraceContextPropagator },
+  ] = await Promise.all([
     import('@opentelemetry/sdk-trace-base'),
     import('@opentelemetry/context-async-hooks'),
     import('@opentelemetry/core'),
   ]);
   const exporter = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracerProvider = new BasicTracerProvider({
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(tracerProvider);

@@ -26,7 +26,11 @@ export interface KitUi {
    * Starts the inspector for these agents (signatures checked with `trust`), prints its links, and
    * returns the planner options that feed the kit view. Without `--ui`: no options.
    */
-  attach(kit: UiAgents, trust?: CardTrust, out?: Writable): Promise<Pick<RunPlannerOptions, 'onEvent'>>;
+  attach(
+    kit: UiAgents,
+    trust?: CardTrust,
+    out?: Writable,
+  ): Promise<Pick<RunPlannerOptions, 'onEvent'>>;
   /** After the run: keeps the inspector (and so the agents) up until Ctrl-C (or `until`), then closes it. */
   hold(out?: Writable, until?: Promise<void>): Promise<void>;
 }
@@ -50,7 +54,10 @@ export function kitUi(argv: string[]): KitUi {
     enabled: true,
     async attach(kit, trust, out = process.stdout) {
       const agents = Object.values(kit.agents);
-      inspector = await start(agents.map((a) => a.baseUrl), trust);
+      inspector = await start(
+        agents.map((a) => a.baseUrl),
+        trust,
+      );
       out.write(`inspector: ${inspector.link(undefined, 'kit')}  (the pipeline, live)\n`);
       for (const a of agents) out.write(`  ${a.name.padEnd(14)} ${inspector.link(a.baseUrl)}\n`);
       const ix = inspector;
@@ -60,7 +67,9 @@ export function kitUi(argv: string[]): KitUi {
     },
     async hold(out = process.stdout, until = interrupted()) {
       if (!inspector) return;
-      out.write(`\nthe inspector stays open at ${inspector.link(undefined, 'kit')} with the agents running; Ctrl-C stops them\n`);
+      out.write(
+        `\nthe inspector stays open at ${inspector.link(undefined, 'kit')} with the agents running; Ctrl-C stops them\n`,
+      );
       await until;
       await inspector.close();
     },
@@ -76,12 +85,17 @@ function interrupted(): Promise<void> {
 }
 
 async function start(agents: string[], trust: CardTrust | undefined): Promise<Inspector> {
-  const wanted = process.env.KIT_UI_PORT !== undefined ? Number(process.env.KIT_UI_PORT) : DEFAULT_PORT;
+  const wanted =
+    process.env.KIT_UI_PORT !== undefined ? Number(process.env.KIT_UI_PORT) : DEFAULT_PORT;
   const options = { agents, ...(trust ? { trust } : {}) };
   try {
     return await startInspector({ ...options, port: wanted });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || process.env.KIT_UI_PORT !== undefined) throw err;
+    if (
+      (err as NodeJS.ErrnoException).code !== 'EADDRINUSE' ||
+      process.env.KIT_UI_PORT !== undefined
+    )
+      throw err;
     return startInspector({ ...options, port: 0 });
   }
 }

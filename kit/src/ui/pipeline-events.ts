@@ -8,7 +8,8 @@ import type { PipelineEvent, PipelineState } from 'a2a-kit/inspector';
 import type { PlannerEvent } from '../planner/index.js';
 
 /** `true` → yes, `false` → no, left out of the card → absent (as the transcript's table says it). */
-const flag = (v: boolean | undefined): string => (v === true ? 'yes' : v === false ? 'no' : 'absent');
+const flag = (v: boolean | undefined): string =>
+  v === true ? 'yes' : v === false ? 'no' : 'absent';
 
 /** `TASK_STATE_INPUT_REQUIRED` → `INPUT_REQUIRED`. */
 const short = (state: string): PipelineState => state.replace(/^TASK_STATE_/, '') as PipelineState;
@@ -26,7 +27,13 @@ export class PlannerToPipeline {
     switch (ev.kind) {
       case 'stage':
         this.#stage = ev.stage;
-        return { type: 'stage', id: ev.stage, title: ev.title, ...(ev.agent ? { agent: ev.agent } : {}), ...(ev.detail ? { detail: ev.detail } : {}) };
+        return {
+          type: 'stage',
+          id: ev.stage,
+          title: ev.title,
+          ...(ev.agent ? { agent: ev.agent } : {}),
+          ...(ev.detail ? { detail: ev.detail } : {}),
+        };
       case 'agent':
         return {
           type: 'agent',
@@ -50,11 +57,29 @@ export class PlannerToPipeline {
         };
       }
       case 'state':
-        return { type: 'state', ...at, taskId: shortId(ev.taskId), state: short(ev.state), via: ev.via, ...(ev.text ? { text: ev.text } : {}) };
+        return {
+          type: 'state',
+          ...at,
+          taskId: shortId(ev.taskId),
+          state: short(ev.state),
+          via: ev.via,
+          ...(ev.text ? { text: ev.text } : {}),
+        };
       case 'artifact':
-        return { type: 'artifact', ...at, name: ev.chunk ? `${ev.name} (chunk)` : ev.name, ...(ev.text ? { text: ev.text } : {}) };
+        return {
+          type: 'artifact',
+          ...at,
+          name: ev.chunk ? `${ev.name} (chunk)` : ev.name,
+          ...(ev.text ? { text: ev.text } : {}),
+        };
       case 'confirm':
-        return { type: 'confirm', ...at, agent: ev.agent, question: ev.question, answer: ev.answer };
+        return {
+          type: 'confirm',
+          ...at,
+          agent: ev.agent,
+          question: ev.question,
+          answer: ev.answer,
+        };
       case 'note':
         return { type: 'note', ...at, text: ev.text };
       case 'outcome':

@@ -1,5 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  readFile,
+  readdir,
+  readlink,
+  rename,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 
 /** Why the release manager refused or stopped. */
@@ -39,7 +49,12 @@ export interface CopyLimits {
   maxDepth: number;
 }
 
-export const DEFAULT_COPY_LIMITS: CopyLimits = { maxFiles: 10_000, maxBytes: 256 * 1024 * 1024, maxFileBytes: 64 * 1024 * 1024, maxDepth: 32 };
+export const DEFAULT_COPY_LIMITS: CopyLimits = {
+  maxFiles: 10_000,
+  maxBytes: 256 * 1024 * 1024,
+  maxFileBytes: 64 * 1024 * 1024,
+  maxDepth: 32,
+};
 
 /** Progress while a release is copied. */
 export interface CopyProgress {
@@ -70,15 +85,28 @@ export async function listSourceFiles(
       const rel = next.rel === '' ? item.name : `${next.rel}/${item.name}`;
       const abs = path.join(next.abs, item.name);
       if (item.isDirectory()) {
-        if (next.depth + 1 > limits.maxDepth) throw new ReleaseError('LIMIT_EXCEEDED', `source is nested deeper than ${limits.maxDepth} levels`);
+        if (next.depth + 1 > limits.maxDepth)
+          throw new ReleaseError(
+            'LIMIT_EXCEEDED',
+            `source is nested deeper than ${limits.maxDepth} levels`,
+          );
         queue.push({ abs, rel, depth: next.depth + 1 });
       } else if (item.isFile()) {
         const size = (await stat(abs)).size;
-        if (size > limits.maxFileBytes) throw new ReleaseError('LIMIT_EXCEEDED', `"${rel}" is larger than ${limits.maxFileBytes} bytes`);
+        if (size > limits.maxFileBytes)
+          throw new ReleaseError(
+            'LIMIT_EXCEEDED',
+            `"${rel}" is larger than ${limits.maxFileBytes} bytes`,
+          );
         bytes += size;
         files.push(rel);
-        if (files.length > limits.maxFiles) throw new ReleaseError('LIMIT_EXCEEDED', `source has more than ${limits.maxFiles} files`);
-        if (bytes > limits.maxBytes) throw new ReleaseError('LIMIT_EXCEEDED', `source is larger than ${limits.maxBytes} bytes`);
+        if (files.length > limits.maxFiles)
+          throw new ReleaseError('LIMIT_EXCEEDED', `source has more than ${limits.maxFiles} files`);
+        if (bytes > limits.maxBytes)
+          throw new ReleaseError(
+            'LIMIT_EXCEEDED',
+            `source is larger than ${limits.maxBytes} bytes`,
+          );
       }
     }
   }
@@ -96,23 +124,30 @@ export async function copyFiles(
   const out: ManifestFile[] = [];
   let bytes = 0;
   for (const rel of files) {
-    if (signal?.aborted) throw new ReleaseError('ABORTED', 'publish was canceled before it completed');
+    if (signal?.aborted)
+      throw new ReleaseError('ABORTED', 'publish was canceled before it completed');
     const data = await readFile(path.join(source, rel));
     const to = path.join(dest, rel);
     await mkdir(path.dirname(to), { recursive: true });
     await writeFile(to, data, { flag: 'wx' });
     bytes += data.length;
-    out.push({ path: rel, sha256: createHash('sha256').update(data).digest('hex'), size: data.length });
+    out.push({
+      path: rel,
+      sha256: createHash('sha256').update(data).digest('hex'),
+      size: data.length,
+    });
     onProgress?.({ file: rel, copiedFiles: out.length, totalFiles: files.length, bytes });
   }
-  if (signal?.aborted) throw new ReleaseError('ABORTED', 'publish was canceled before it completed');
+  if (signal?.aborted)
+    throw new ReleaseError('ABORTED', 'publish was canceled before it completed');
   return out;
 }
 
 /** A digest of the release content (paths and file hashes), independent of timestamps. */
 export function contentHash(files: ManifestFile[]): string {
   const h = createHash('sha256');
-  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) h.update(`${f.path}\0${f.sha256}\n`);
+  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1)))
+    h.update(`${f.path}\0${f.sha256}\n`);
   return h.digest('hex');
 }
 

@@ -82,7 +82,10 @@ const MAX_ACTIVATIONS = 200;
 
 /** A timestamp that sorts and is safe in a path: 20261202T150405Z. */
 function stamp(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 /**
@@ -99,7 +102,8 @@ export class ReleaseManager {
     readonly root: string,
     private readonly opts: ReleaseManagerOptions = {},
   ) {
-    if (typeof root !== 'string' || root.trim() === '') throw new ReleaseError('SOURCE_INVALID', 'releases root must be a non-empty path');
+    if (typeof root !== 'string' || root.trim() === '')
+      throw new ReleaseError('SOURCE_INVALID', 'releases root must be a non-empty path');
     this.exclude = new Set(opts.exclude ?? ['.git', 'node_modules']);
     this.limits = { ...DEFAULT_COPY_LIMITS, ...opts.limits };
   }
@@ -118,11 +122,16 @@ export class ReleaseManager {
       const history = await this.readHistory(t);
       const from = await this.current(t);
       const stack = [...history.activations];
-      while (stack.length > 0 && (stack[stack.length - 1] === from || !history.releases.some((r) => r.version === stack[stack.length - 1]))) {
+      while (
+        stack.length > 0 &&
+        (stack[stack.length - 1] === from ||
+          !history.releases.some((r) => r.version === stack[stack.length - 1]))
+      ) {
         stack.pop();
       }
       const to = stack[stack.length - 1];
-      if (to === undefined) throw new ReleaseError('NO_PREVIOUS_RELEASE', `no earlier ${t} release to roll back to`);
+      if (to === undefined)
+        throw new ReleaseError('NO_PREVIOUS_RELEASE', `no earlier ${t} release to roll back to`);
       await switchLink(this.paths(t).current, `releases/${to}`);
       await writeJsonAtomic(this.paths(t).history, { ...history, activations: stack });
       return { from, to };
@@ -130,15 +139,22 @@ export class ReleaseManager {
   }
 
   /** Makes an existing release current (a roll-forward, or a jump to any kept version). */
-  async activate(target: ReleaseTarget, version: string): Promise<{ from: string | null; to: string }> {
+  async activate(
+    target: ReleaseTarget,
+    version: string,
+  ): Promise<{ from: string | null; to: string }> {
     const t = checkTarget(target);
     checkVersion(version);
     return this.serialize(t, async () => {
       const history = await this.readHistory(t);
-      if (!history.releases.some((r) => r.version === version)) throw new ReleaseError('UNKNOWN_VERSION', `no ${t} release "${version}"`);
+      if (!history.releases.some((r) => r.version === version))
+        throw new ReleaseError('UNKNOWN_VERSION', `no ${t} release "${version}"`);
       const from = await this.current(t);
       await switchLink(this.paths(t).current, `releases/${version}`);
-      await writeJsonAtomic(this.paths(t).history, { ...history, activations: [...history.activations, version].slice(-MAX_ACTIVATIONS) });
+      await writeJsonAtomic(this.paths(t).history, {
+        ...history,
+        activations: [...history.activations, version].slice(-MAX_ACTIVATIONS),
+      });
       return { from, to: version };
     });
   }
@@ -160,15 +176,27 @@ export class ReleaseManager {
     const t = checkTarget(target);
     checkVersion(version);
     try {
-      return JSON.parse(await readFile(path.join(this.paths(t).releases, version, MANIFEST_NAME), 'utf8')) as ReleaseManifest;
+      return JSON.parse(
+        await readFile(path.join(this.paths(t).releases, version, MANIFEST_NAME), 'utf8'),
+      ) as ReleaseManifest;
     } catch {
       throw new ReleaseError('UNKNOWN_VERSION', `no ${t} release "${version}"`);
     }
   }
 
-  private paths(target: ReleaseTarget): { dir: string; releases: string; current: string; history: string } {
+  private paths(target: ReleaseTarget): {
+    dir: string;
+    releases: string;
+    current: string;
+    history: string;
+  } {
     const dir = path.join(this.root, target);
-    return { dir, releases: path.join(dir, 'releases'), current: path.join(dir, 'current'), history: path.join(dir, 'history.json') };
+    return {
+      dir,
+      releases: path.join(dir, 'releases'),
+      current: path.join(dir, 'current'),
+      history: path.join(dir, 'history.json'),
+    };
   }
 
   private async doPublish(target: ReleaseTarget, opts: PublishOptions): Promise<PublishResult> {
@@ -176,8 +204,14 @@ export class ReleaseManager {
     await mkdir(p.releases, { recursive: true });
     const source = await this.checkSource(opts.source);
     if (opts.version !== undefined) await refuseExisting(p.releases, opts.version, target);
-    const { files, bytes } = await listSourceFiles(source, this.exclude, new Set([MANIFEST_NAME]), this.limits);
-    if (files.length === 0) throw new ReleaseError('SOURCE_INVALID', 'source directory has no files to publish');
+    const { files, bytes } = await listSourceFiles(
+      source,
+      this.exclude,
+      new Set([MANIFEST_NAME]),
+      this.limits,
+    );
+    if (files.length === 0)
+      throw new ReleaseError('SOURCE_INVALID', 'source directory has no files to publish');
     // Build the release beside its final place and rename it in at the end, so an abort or a crash
     // leaves at most a dot-named temp directory that list() ignores, never a half release.
     const tmp = path.join(p.releases, `.tmp-${tempSuffix()}`);
@@ -187,16 +221,30 @@ export class ReleaseManager {
       const now = new Date();
       const hash = contentHash(copied);
       const version = opts.version ?? `${stamp(now)}-${hash.slice(0, 8)}`;
-      const manifest: ReleaseManifest = { version, target, createdAt: now.toISOString(), contentHash: hash, totalBytes: bytes, files: copied };
+      const manifest: ReleaseManifest = {
+        version,
+        target,
+        createdAt: now.toISOString(),
+        contentHash: hash,
+        totalBytes: bytes,
+        files: copied,
+      };
       await writeJsonAtomic(path.join(tmp, MANIFEST_NAME), manifest);
-      if (opts.signal?.aborted) throw new ReleaseError('ABORTED', 'publish was canceled before it completed');
+      if (opts.signal?.aborted)
+        throw new ReleaseError('ABORTED', 'publish was canceled before it completed');
       await refuseExisting(p.releases, version, target);
       const finalDir = path.join(p.releases, version);
       await rename(tmp, finalDir);
       // Past this point the release exists; finish the switch even if the caller cancels now.
       const history = await this.readHistory(target);
       const previous = await this.current(target);
-      history.releases.push({ version, createdAt: manifest.createdAt, files: copied.length, bytes, contentHash: hash });
+      history.releases.push({
+        version,
+        createdAt: manifest.createdAt,
+        files: copied.length,
+        bytes,
+        contentHash: hash,
+      });
       history.activations = [...history.activations, version].slice(-MAX_ACTIVATIONS);
       // Link before history: if we stop in between, rollback still finds the true previous release.
       await switchLink(p.current, `releases/${version}`);
@@ -217,23 +265,36 @@ export class ReleaseManager {
     } catch {
       throw new ReleaseError('SOURCE_INVALID', `source "${source}" does not exist`);
     }
-    if (!(await stat(real)).isDirectory()) throw new ReleaseError('SOURCE_INVALID', `source "${source}" is not a directory`);
+    if (!(await stat(real)).isDirectory())
+      throw new ReleaseError('SOURCE_INVALID', `source "${source}" is not a directory`);
     if (this.opts.sourceRoot !== undefined && !inside(await realpath(this.opts.sourceRoot), real)) {
-      throw new ReleaseError('SOURCE_INVALID', `source "${source}" is outside the allowed source root`);
+      throw new ReleaseError(
+        'SOURCE_INVALID',
+        `source "${source}" is outside the allowed source root`,
+      );
     }
     const root = await realpath(this.root);
     if (inside(root, real) || inside(real, root)) {
-      throw new ReleaseError('SOURCE_INVALID', 'source and releases root must not contain each other');
+      throw new ReleaseError(
+        'SOURCE_INVALID',
+        'source and releases root must not contain each other',
+      );
     }
     return real;
   }
 
   private async readHistory(target: ReleaseTarget): Promise<History> {
     try {
-      const parsed = JSON.parse(await readFile(this.paths(target).history, 'utf8')) as Partial<History>;
-      return { releases: Array.isArray(parsed.releases) ? parsed.releases : [], activations: Array.isArray(parsed.activations) ? parsed.activations : [] };
+      const parsed = JSON.parse(
+        await readFile(this.paths(target).history, 'utf8'),
+      ) as Partial<History>;
+      return {
+        releases: Array.isArray(parsed.releases) ? parsed.releases : [],
+        activations: Array.isArray(parsed.activations) ? parsed.activations : [],
+      };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { releases: [], activations: [] };
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        return { releases: [], activations: [] };
       throw err;
     }
   }
@@ -241,7 +302,10 @@ export class ReleaseManager {
   private serialize<T>(target: ReleaseTarget, fn: () => Promise<T>): Promise<T> {
     const prev = this.queues.get(target) ?? Promise.resolve();
     const run = prev.then(fn, fn);
-    this.queues.set(target, run.catch(() => undefined));
+    this.queues.set(
+      target,
+      run.catch(() => undefined),
+    );
     return run;
   }
 }
@@ -253,20 +317,33 @@ function inside(root: string, candidate: string): boolean {
 
 function checkTarget(target: unknown): ReleaseTarget {
   if (target === 'staging' || target === 'production') return target;
-  throw new ReleaseError('INVALID_TARGET', `target must be one of ${RELEASE_TARGETS.join(', ')}; got ${JSON.stringify(target)}`);
+  throw new ReleaseError(
+    'INVALID_TARGET',
+    `target must be one of ${RELEASE_TARGETS.join(', ')}; got ${JSON.stringify(target)}`,
+  );
 }
 
 function checkVersion(version: unknown): void {
   if (typeof version !== 'string' || !VERSION.test(version)) {
-    throw new ReleaseError('INVALID_VERSION', 'version must be 1–64 characters of letters, digits, ".", "_", "+", "-", starting with a letter or digit');
+    throw new ReleaseError(
+      'INVALID_VERSION',
+      'version must be 1–64 characters of letters, digits, ".", "_", "+", "-", starting with a letter or digit',
+    );
   }
 }
 
-async function refuseExisting(releasesDir: string, version: string, target: ReleaseTarget): Promise<void> {
+async function refuseExisting(
+  releasesDir: string,
+  version: string,
+  target: ReleaseTarget,
+): Promise<void> {
   try {
     await stat(path.join(releasesDir, version));
   } catch {
     return;
   }
-  throw new ReleaseError('VERSION_EXISTS', `${target} release "${version}" already exists; pick a new version`);
+  throw new ReleaseError(
+    'VERSION_EXISTS',
+    `${target} release "${version}" already exists; pick a new version`,
+  );
 }

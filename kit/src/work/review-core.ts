@@ -43,7 +43,8 @@ function category(ts: typeof TS, c: TS.DiagnosticCategory): Severity {
 }
 
 function toFinding(ts: typeof TS, d: TS.Diagnostic, file: string): ReviewFinding {
-  const pos = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
+  const pos =
+    d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
   return {
     file,
     line: pos ? pos.line + 1 : 0,
@@ -70,7 +71,11 @@ export function reviewProgram(
   const contents = new Map(files.map((f) => [`${REVIEW_ROOT}/${f.path}`, f.content]));
   const roots = [...contents.keys()].filter((p) => SOURCE_EXT.test(p));
   const options = reviewCompilerOptions(ts, libs);
-  const program = ts.createProgram({ rootNames: roots, options, host: reviewHost(ts, libs, contents) });
+  const program = ts.createProgram({
+    rootNames: roots,
+    options,
+    host: reviewHost(ts, libs, contents),
+  });
   const rel = (abs: string): string => abs.slice(REVIEW_ROOT.length + 1);
 
   const findings: ReviewFinding[] = [];
@@ -81,7 +86,10 @@ export function reviewProgram(
     const sf = program.getSourceFile(abs);
     if (!sf) continue;
     const file = rel(abs);
-    const diags = [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)].map((d) => toFinding(ts, d, file));
+    const diags = [
+      ...program.getSyntacticDiagnostics(sf),
+      ...program.getSemanticDiagnostics(sf),
+    ].map((d) => toFinding(ts, d, file));
     const own = [...diags, ...(sf.isDeclarationFile ? [] : plainRules(ts, sf, file, opts))].sort(
       (a, b) => a.line - b.line || a.column - b.column,
     );

@@ -39,11 +39,17 @@ export function libMounts(ts: typeof TS): LibMounts {
     mounts.push({ at: `${TYPE_ROOT}/node`, real: path.dirname(pkgFile) });
     hasNodeTypes = true;
     // @types/node imports its own dependencies (undici-types); they resolve from next to it.
-    const deps = Object.keys((JSON.parse(readFileSync(pkgFile, 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {});
+    const deps = Object.keys(
+      (JSON.parse(readFileSync(pkgFile, 'utf8')) as { dependencies?: Record<string, string> })
+        .dependencies ?? {},
+    );
     const fromTypes = createRequire(pkgFile);
     for (const dep of deps) {
       try {
-        mounts.push({ at: `${MODULES}/${dep}`, real: path.dirname(fromTypes.resolve(`${dep}/package.json`)) });
+        mounts.push({
+          at: `${MODULES}/${dep}`,
+          real: path.dirname(fromTypes.resolve(`${dep}/package.json`)),
+        });
       } catch {
         // A missing dependency shows up as diagnostics inside @types/node, which skipLibCheck hides.
       }
@@ -89,7 +95,11 @@ const libCache = new Map<string, TS.SourceFile>();
  * A compiler host over `contents` (absolute virtual paths under {@link REVIEW_ROOT}) and the lib mounts.
  * Module resolution from a reviewed file only ever lands on another reviewed file.
  */
-export function reviewHost(ts: typeof TS, libs: LibMounts, contents: Map<string, string>): TS.CompilerHost {
+export function reviewHost(
+  ts: typeof TS,
+  libs: LibMounts,
+  contents: Map<string, string>,
+): TS.CompilerHost {
   const clean = (p: string): string => path.posix.normalize(p.replace(/\\/g, '/'));
   const isReview = (p: string): boolean => under(REVIEW_ROOT, p);
   /** The real path behind a mounted virtual path; undefined for anything else. */
@@ -121,8 +131,10 @@ export function reviewHost(ts: typeof TS, libs: LibMounts, contents: Map<string,
         const text = contents.get(p);
         return text === undefined ? undefined : ts.createSourceFile(p, text, langOrOptions, true);
       }
-      const lang = typeof langOrOptions === 'object' ? langOrOptions.languageVersion : langOrOptions;
-      const format = typeof langOrOptions === 'object' ? String(langOrOptions.impliedNodeFormat) : '';
+      const lang =
+        typeof langOrOptions === 'object' ? langOrOptions.languageVersion : langOrOptions;
+      const format =
+        typeof langOrOptions === 'object' ? String(langOrOptions.impliedNodeFormat) : '';
       const key = `${p}|${lang}|${format}`;
       const cached = libCache.get(key);
       if (cached) return cached;
@@ -144,23 +156,35 @@ export function reviewHost(ts: typeof TS, libs: LibMounts, contents: Map<string,
     realpath: (f) => clean(f),
     directoryExists: (d) => {
       const p = clean(d);
-      if (isReview(p)) return p === REVIEW_ROOT || [...contents.keys()].some((k) => k.startsWith(`${p}/`));
+      if (isReview(p))
+        return p === REVIEW_ROOT || [...contents.keys()].some((k) => k.startsWith(`${p}/`));
       if (mountAncestor(p)) return true;
       const real = realOf(p);
       return real !== undefined && existsSync(real);
     },
     getDirectories: (d) => {
       const p = clean(d);
-      const names = libs.mounts.filter((m) => path.posix.dirname(m.at) === p).map((m) => path.posix.basename(m.at));
+      const names = libs.mounts
+        .filter((m) => path.posix.dirname(m.at) === p)
+        .map((m) => path.posix.basename(m.at));
       return [...new Set(names)];
     },
     resolveModuleNameLiterals: (literals, containingFile, redirected, opts, containingSourceFile) =>
       literals.map((lit) => {
         const mode = ts.getModeForUsageLocation(containingSourceFile, lit, opts);
-        const r = ts.resolveModuleName(lit.text, containingFile, opts, host, undefined, redirected, mode);
+        const r = ts.resolveModuleName(
+          lit.text,
+          containingFile,
+          opts,
+          host,
+          undefined,
+          redirected,
+          mode,
+        );
         const target = r.resolvedModule?.resolvedFileName;
         // Reviewed code may import reviewed code only, never the compiler's own mounts by path.
-        if (target !== undefined && isReview(clean(containingFile)) && !isReview(clean(target))) return { resolvedModule: undefined };
+        if (target !== undefined && isReview(clean(containingFile)) && !isReview(clean(target)))
+          return { resolvedModule: undefined };
         return r;
       }),
   };

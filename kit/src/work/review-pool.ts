@@ -6,7 +6,12 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { FileReview, ReviewJobFile, ReviewReport, ReviewWorkerMessage } from './review-core.js';
+import type {
+  FileReview,
+  ReviewJobFile,
+  ReviewReport,
+  ReviewWorkerMessage,
+} from './review-core.js';
 import type { RuleOptions } from './review-rules.js';
 
 /**
@@ -88,7 +93,8 @@ function seconds(ms: number): string {
 
 function positive(name: string, v: number | undefined, fallback: number): number {
   if (v === undefined) return fallback;
-  if (!Number.isFinite(v) || v <= 0) throw new RangeError(`${name} must be a positive number, got ${v}`);
+  if (!Number.isFinite(v) || v <= 0)
+    throw new RangeError(`${name} must be a positive number, got ${v}`);
   return v;
 }
 
@@ -125,7 +131,8 @@ export class ReviewPool {
     const d = DEFAULT_REVIEW_POOL;
     this.settings = {
       maxConcurrent: Math.floor(positive('maxConcurrent', opts.maxConcurrent, d.maxConcurrent)),
-      maxQueued: opts.maxQueued === 0 ? 0 : Math.floor(positive('maxQueued', opts.maxQueued, d.maxQueued)),
+      maxQueued:
+        opts.maxQueued === 0 ? 0 : Math.floor(positive('maxQueued', opts.maxQueued, d.maxQueued)),
       timeBudgetMs: positive('timeBudgetMs', opts.timeBudgetMs, d.timeBudgetMs),
       maxHeapMb: Math.floor(positive('maxHeapMb', opts.maxHeapMb, d.maxHeapMb)),
       idleMs: positive('idleMs', opts.idleMs, d.idleMs),
@@ -138,18 +145,33 @@ export class ReviewPool {
   }
 
   /** Runs one review in a worker. Rejects with {@link ReviewError} when busy, over budget or crashed. */
-  run(files: ReviewJobFile[], rules: RuleOptions, hooks: ReviewRunHooks = {}): Promise<ReviewReport> {
+  run(
+    files: ReviewJobFile[],
+    rules: RuleOptions,
+    hooks: ReviewRunHooks = {},
+  ): Promise<ReviewReport> {
     hooks.signal?.throwIfAborted();
     if (this.closed) return Promise.reject(new Error('the review pool is closed'));
     const { running, queued } = this.load;
     const { maxConcurrent, maxQueued } = this.settings;
     if (running + queued >= maxConcurrent + maxQueued) {
       return Promise.reject(
-        new ReviewError('BUSY', `the code reviewer is busy (${running} review(s) running, ${queued} waiting, limit ${maxConcurrent} + ${maxQueued}); try again later`),
+        new ReviewError(
+          'BUSY',
+          `the code reviewer is busy (${running} review(s) running, ${queued} waiting, limit ${maxConcurrent} + ${maxQueued}); try again later`,
+        ),
       );
     }
     return new Promise<ReviewReport>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, files, rules, hooks, resolve, reject, chain: Promise.resolve() };
+      const job: Job = {
+        id: this.nextId++,
+        files,
+        rules,
+        hooks,
+        resolve,
+        reject,
+        chain: Promise.resolve(),
+      };
       if (hooks.signal) {
         const signal = hooks.signal;
         job.onAbort = () => this.stop(job, signal.reason);
@@ -164,7 +186,9 @@ export class ReviewPool {
   warmUp(): Promise<void> {
     if (this.slots.some((s) => s.ready)) return Promise.resolve();
     if (this.closed) return Promise.reject(new Error('the review pool is closed'));
-    const waiting = new Promise<void>((resolve, reject) => this.warmWaiters.push({ resolve, reject }));
+    const waiting = new Promise<void>((resolve, reject) =>
+      this.warmWaiters.push({ resolve, reject }),
+    );
     if (this.slots.length === 0) this.spawn();
     return waiting;
   }
@@ -214,7 +238,13 @@ export class ReviewPool {
     slot.worker.ref();
     const budget = this.settings.timeBudgetMs;
     job.timer = setTimeout(() => {
-      this.stop(job, new ReviewError('TIMEOUT', `the review did not finish within its time budget of ${seconds(budget)} and was stopped`));
+      this.stop(
+        job,
+        new ReviewError(
+          'TIMEOUT',
+          `the review did not finish within its time budget of ${seconds(budget)} and was stopped`,
+        ),
+      );
     }, budget);
     slot.worker.postMessage({ type: 'review', id: job.id, files: job.files, rules: job.rules });
   }
@@ -240,7 +270,9 @@ export class ReviewPool {
     if (m.type === 'file') {
       const onFile = job.hooks.onFile;
       if (onFile) {
-        job.chain = job.chain.then(() => onFile(m.review)).catch((err: unknown) => void (job.hookError ??= { err }));
+        job.chain = job.chain
+          .then(() => onFile(m.review))
+          .catch((err: unknown) => void (job.hookError ??= { err }));
       }
       return;
     }
@@ -248,10 +280,18 @@ export class ReviewPool {
     this.idle(slot);
     this.pump();
     if (m.type === 'done') {
-      void job.chain.then(() => this.settle(job, () => (job.hookError ? job.reject(job.hookError.err) : job.resolve(m.report))));
+      void job.chain.then(() =>
+        this.settle(job, () =>
+          job.hookError ? job.reject(job.hookError.err) : job.resolve(m.report),
+        ),
+      );
     } else {
       // The compiler threw (a stack overflow on absurdly nested code, say): the input is the likely cause.
-      this.settle(job, () => job.reject(new ReviewError('CRASHED', `the compiler could not process this input (${m.message})`)));
+      this.settle(job, () =>
+        job.reject(
+          new ReviewError('CRASHED', `the compiler could not process this input (${m.message})`),
+        ),
+      );
     }
   }
 
@@ -269,7 +309,11 @@ export class ReviewPool {
     // A worker that cannot start would be respawned forever; give up on the waiting reviews instead.
     if (!slot.ready && (this.slots.length === 0 || this.startFailures >= 3)) {
       this.startFailures = 0;
-      this.failAll(new ReviewUnavailableError(`a review worker could not start: ${err ? err.message : `exit code ${code}`}`));
+      this.failAll(
+        new ReviewUnavailableError(
+          `a review worker could not start: ${err ? err.message : `exit code ${code}`}`,
+        ),
+      );
     }
     this.pump();
   }

@@ -30,7 +30,12 @@ const MARKER = /\b(TODO|FIXME|XXX)\b[:\s]*(.{0,80})/;
  * Plain rules that need no type information: leftover debugging (`console.log`, `debugger`), `eval`,
  * explicit `any` in TypeScript, TODO/FIXME markers in comments and very long lines.
  */
-export function plainRules(ts: typeof TS, sf: TS.SourceFile, file: string, opts: RuleOptions = {}): ReviewFinding[] {
+export function plainRules(
+  ts: typeof TS,
+  sf: TS.SourceFile,
+  file: string,
+  opts: RuleOptions = {},
+): ReviewFinding[] {
   const out: ReviewFinding[] = [];
   const isTs = /\.(?:c|m)?tsx?$/.test(file);
   const at = (pos: number, rule: string, severity: Severity, message: string): void => {
@@ -44,7 +49,13 @@ export function plainRules(ts: typeof TS, sf: TS.SourceFile, file: string, opts:
       if (commentStarts.has(r.pos)) continue;
       commentStarts.add(r.pos);
       const m = MARKER.exec(text.slice(r.pos, r.end));
-      if (m) at(r.pos, 'todo-comment', 'info', `${m[1]} left in a comment${m[2]?.trim() ? `: ${m[2].trim()}` : ''}`);
+      if (m)
+        at(
+          r.pos,
+          'todo-comment',
+          'info',
+          `${m[1]} left in a comment${m[2]?.trim() ? `: ${m[2].trim()}` : ''}`,
+        );
     }
   };
   const visit = (node: TS.Node): void => {
@@ -55,8 +66,17 @@ export function plainRules(ts: typeof TS, sf: TS.SourceFile, file: string, opts:
     } else if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
       const callee = node.expression;
       if (ts.isIdentifier(callee) && callee.text === 'eval' && ts.isCallExpression(node)) {
-        at(node.getStart(sf), 'no-eval', 'error', '`eval` runs arbitrary code; parse or dispatch explicitly instead');
-      } else if (ts.isIdentifier(callee) && callee.text === 'Function' && ts.isNewExpression(node)) {
+        at(
+          node.getStart(sf),
+          'no-eval',
+          'error',
+          '`eval` runs arbitrary code; parse or dispatch explicitly instead',
+        );
+      } else if (
+        ts.isIdentifier(callee) &&
+        callee.text === 'Function' &&
+        ts.isNewExpression(node)
+      ) {
         at(node.getStart(sf), 'no-eval', 'error', '`new Function(...)` is `eval` in disguise');
       } else if (
         ts.isPropertyAccessExpression(callee) &&
@@ -64,10 +84,20 @@ export function plainRules(ts: typeof TS, sf: TS.SourceFile, file: string, opts:
         callee.expression.text === 'console' &&
         CONSOLE_DEBUG.has(callee.name.text)
       ) {
-        at(node.getStart(sf), 'no-console', 'warning', `\`console.${callee.name.text}\` left in; use a logger or remove it`);
+        at(
+          node.getStart(sf),
+          'no-console',
+          'warning',
+          `\`console.${callee.name.text}\` left in; use a logger or remove it`,
+        );
       }
     } else if (isTs && node.kind === ts.SyntaxKind.AnyKeyword) {
-      at(node.getStart(sf), 'no-explicit-any', 'warning', '`any` turns off type checking here; prefer `unknown` or a real type');
+      at(
+        node.getStart(sf),
+        'no-explicit-any',
+        'warning',
+        '`any` turns off type checking here; prefer `unknown` or a real type',
+      );
     }
     ts.forEachChild(node, visit);
   };
@@ -81,7 +111,14 @@ export function plainRules(ts: typeof TS, sf: TS.SourceFile, file: string, opts:
     const end = lineStarts[i + 1] ?? text.length;
     const length = text.slice(start, end).replace(/\r?\n$/, '').length;
     if (length > max) {
-      out.push({ file, line: i + 1, column: max + 1, rule: 'max-line-length', severity: 'warning', message: `line is ${length} characters long (limit ${max})` });
+      out.push({
+        file,
+        line: i + 1,
+        column: max + 1,
+        rule: 'max-line-length',
+        severity: 'warning',
+        message: `line is ${length} characters long (limit ${max})`,
+      });
     }
   }
   return out.sort((a, b) => a.line - b.line || a.column - b.column);

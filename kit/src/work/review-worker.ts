@@ -23,16 +23,25 @@ async function start(): Promise<void> {
     ts = await loadTypeScript();
     libs = libMounts(ts);
   } catch (err) {
-    post({ type: 'unavailable', message: `the code reviewer needs the "typescript" package, which could not be loaded: ${String(err)}` });
+    post({
+      type: 'unavailable',
+      message: `the code reviewer needs the "typescript" package, which could not be loaded: ${String(err)}`,
+    });
     return;
   }
   reviewProgram(ts, libs, [{ path: 'warm-up.ts', content: 'export {};\n' }], {}, () => undefined);
   port?.on('message', (job: ReviewJobMessage) => {
     try {
-      const report = reviewProgram(ts, libs, job.files, job.rules, (review) => post({ type: 'file', id: job.id, review }));
+      const report = reviewProgram(ts, libs, job.files, job.rules, (review) =>
+        post({ type: 'file', id: job.id, review }),
+      );
       post({ type: 'done', id: job.id, report });
     } catch (err) {
-      post({ type: 'failed', id: job.id, message: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+      post({
+        type: 'failed',
+        id: job.id,
+        message: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+      });
     }
   });
   post({ type: 'ready' });

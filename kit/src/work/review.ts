@@ -1,7 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RuleOptions } from './review-rules.js';
-import { SOURCE_EXT, type FileReview, type ReviewJobFile, type ReviewReport } from './review-core.js';
+import {
+  SOURCE_EXT,
+  type FileReview,
+  type ReviewJobFile,
+  type ReviewReport,
+} from './review-core.js';
 import { ReviewPool } from './review-pool.js';
 import { WorkspaceError, resolveInWorkspace, walkFiles } from './workspace.js';
 
@@ -25,7 +30,11 @@ export interface ReviewLimits {
 }
 
 /** The defaults of {@link ReviewLimits}. */
-export const DEFAULT_REVIEW_LIMITS: Readonly<ReviewLimits> = { maxFiles: 500, maxFileBytes: 1_000_000, maxTotalBytes: 4_000_000 };
+export const DEFAULT_REVIEW_LIMITS: Readonly<ReviewLimits> = {
+  maxFiles: 500,
+  maxFileBytes: 1_000_000,
+  maxTotalBytes: 4_000_000,
+};
 
 /** Options for every review entry point. */
 export interface ReviewOptions extends RuleOptions {
@@ -60,13 +69,19 @@ function normalizeInputPath(p: string): string {
   }
   const norm = path.posix.normalize(p.replace(/\\/g, '/'));
   if (norm.startsWith('/') || norm === '..' || norm.startsWith('../')) {
-    throw new WorkspaceError('INVALID_INPUT', `file path "${p}" must be relative and stay inside the reviewed tree`);
+    throw new WorkspaceError(
+      'INVALID_INPUT',
+      `file path "${p}" must be relative and stay inside the reviewed tree`,
+    );
   }
   return norm;
 }
 
 function tooBig(name: string, size: number, limit: number): WorkspaceError {
-  return new WorkspaceError('LIMIT_EXCEEDED', `file "${name}" is ${bytes(size)}; the reviewer accepts at most ${bytes(limit)} per file`);
+  return new WorkspaceError(
+    'LIMIT_EXCEEDED',
+    `file "${name}" is ${bytes(size)}; the reviewer accepts at most ${bytes(limit)} per file`,
+  );
 }
 
 /**
@@ -77,33 +92,47 @@ function tooBig(name: string, size: number, limit: number): WorkspaceError {
  * Throws {@link WorkspaceError} for bad input and exceeded limits (before any work starts), and
  * `ReviewError` when the pool is busy, the review runs over its time budget or its worker dies.
  */
-export async function reviewFiles(files: SourceInput[], opts: ReviewOptions = {}): Promise<ReviewReport> {
+export async function reviewFiles(
+  files: SourceInput[],
+  opts: ReviewOptions = {},
+): Promise<ReviewReport> {
   if (!Array.isArray(files)) throw new WorkspaceError('INVALID_INPUT', 'files must be an array');
   const limits = limitsOf(opts);
   if (files.length > limits.maxFiles) {
-    throw new WorkspaceError('LIMIT_EXCEEDED', `${files.length} files sent; the reviewer accepts at most ${limits.maxFiles} files per review`);
+    throw new WorkspaceError(
+      'LIMIT_EXCEEDED',
+      `${files.length} files sent; the reviewer accepts at most ${limits.maxFiles} files per review`,
+    );
   }
   const job: ReviewJobFile[] = [];
   const seen = new Set<string>();
   let total = 0;
   for (const f of files) {
     const rel = normalizeInputPath(f.path);
-    if (typeof f.content !== 'string') throw new WorkspaceError('INVALID_INPUT', `file "${f.path}" has no text content`);
+    if (typeof f.content !== 'string')
+      throw new WorkspaceError('INVALID_INPUT', `file "${f.path}" has no text content`);
     const size = Buffer.byteLength(f.content);
     if (size > limits.maxFileBytes) throw tooBig(f.path, size, limits.maxFileBytes);
     total += size;
     if (total > limits.maxTotalBytes) {
-      throw new WorkspaceError('LIMIT_EXCEEDED', `the files sent exceed ${bytes(limits.maxTotalBytes)} together, the most one review accepts`);
+      throw new WorkspaceError(
+        'LIMIT_EXCEEDED',
+        `the files sent exceed ${bytes(limits.maxTotalBytes)} together, the most one review accepts`,
+      );
     }
     if (seen.has(rel)) throw new WorkspaceError('INVALID_INPUT', `file "${rel}" is listed twice`);
     seen.add(rel);
     job.push({ path: rel, content: f.content });
   }
   if (!job.some((f) => SOURCE_EXT.test(f.path))) {
-    throw new WorkspaceError('INVALID_INPUT', 'nothing to review: no .js/.ts (or .mjs, .cjs, .jsx, .tsx, …) files given');
+    throw new WorkspaceError(
+      'INVALID_INPUT',
+      'nothing to review: no .js/.ts (or .mjs, .cjs, .jsx, .tsx, …) files given',
+    );
   }
   opts.signal?.throwIfAborted();
-  const rules: RuleOptions = opts.maxLineLength !== undefined ? { maxLineLength: opts.maxLineLength } : {};
+  const rules: RuleOptions =
+    opts.maxLineLength !== undefined ? { maxLineLength: opts.maxLineLength } : {};
   return (opts.pool ?? defaultReviewPool()).run(job, rules, {
     ...(opts.onFile ? { onFile: opts.onFile } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
@@ -111,7 +140,11 @@ export async function reviewFiles(files: SourceInput[], opts: ReviewOptions = {}
 }
 
 /** Reviews one snippet as if it were a file named `filename`. */
-export async function reviewSnippet(code: string, filename = 'snippet.ts', opts: ReviewOptions = {}): Promise<ReviewReport> {
+export async function reviewSnippet(
+  code: string,
+  filename = 'snippet.ts',
+  opts: ReviewOptions = {},
+): Promise<ReviewReport> {
   return reviewFiles([{ path: filename, content: code }], opts);
 }
 
@@ -120,25 +153,41 @@ export async function reviewSnippet(code: string, filename = 'snippet.ts', opts:
  * confinement as the test runner). `package.json` files are loaded too so imports resolve as they would.
  * Finding paths are relative to the reviewed directory.
  */
-export async function reviewDirectory(workspaceRoot: string, dir: string, opts: ReviewOptions = {}): Promise<ReviewReport> {
+export async function reviewDirectory(
+  workspaceRoot: string,
+  dir: string,
+  opts: ReviewOptions = {},
+): Promise<ReviewReport> {
   const limits = limitsOf(opts);
   const target = await resolveInWorkspace(workspaceRoot, dir);
   if (!target.isDirectory) {
-    if (!SOURCE_EXT.test(target.absolute)) throw new WorkspaceError('INVALID_INPUT', `"${dir}" is not a JavaScript or TypeScript file`);
+    if (!SOURCE_EXT.test(target.absolute))
+      throw new WorkspaceError('INVALID_INPUT', `"${dir}" is not a JavaScript or TypeScript file`);
     const size = (await stat(target.absolute)).size;
-    if (size > limits.maxFileBytes) throw tooBig(path.basename(target.absolute), size, limits.maxFileBytes);
-    return reviewFiles([{ path: path.basename(target.absolute), content: await readFile(target.absolute, 'utf8') }], opts);
+    if (size > limits.maxFileBytes)
+      throw tooBig(path.basename(target.absolute), size, limits.maxFileBytes);
+    return reviewFiles(
+      [{ path: path.basename(target.absolute), content: await readFile(target.absolute, 'utf8') }],
+      opts,
+    );
   }
   let names: string[];
   try {
-    names = await walkFiles(target.absolute, (rel) => SOURCE_EXT.test(rel) || rel.endsWith('package.json'), {
-      maxDepth: 12,
-      maxEntries: 20_000,
-      maxFiles: limits.maxFiles,
-    });
+    names = await walkFiles(
+      target.absolute,
+      (rel) => SOURCE_EXT.test(rel) || rel.endsWith('package.json'),
+      {
+        maxDepth: 12,
+        maxEntries: 20_000,
+        maxFiles: limits.maxFiles,
+      },
+    );
   } catch (err) {
     if (err instanceof WorkspaceError && err.message.includes('matching files')) {
-      throw new WorkspaceError('LIMIT_EXCEEDED', `"${dir}" holds more than ${limits.maxFiles} files to review, the most one review accepts`);
+      throw new WorkspaceError(
+        'LIMIT_EXCEEDED',
+        `"${dir}" holds more than ${limits.maxFiles} files to review, the most one review accepts`,
+      );
     }
     throw err;
   }
@@ -153,7 +202,10 @@ export async function reviewDirectory(workspaceRoot: string, dir: string, opts: 
     if (size > limits.maxFileBytes) throw tooBig(name, size, limits.maxFileBytes);
     total += size;
     if (total > limits.maxTotalBytes) {
-      throw new WorkspaceError('LIMIT_EXCEEDED', `the files under "${dir}" exceed ${bytes(limits.maxTotalBytes)} together, the most one review accepts`);
+      throw new WorkspaceError(
+        'LIMIT_EXCEEDED',
+        `the files under "${dir}" exceed ${bytes(limits.maxTotalBytes)} together, the most one review accepts`,
+      );
     }
     files.push({ path: name, content: await readFile(path.join(target.absolute, name), 'utf8') });
   }

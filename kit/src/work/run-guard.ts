@@ -82,7 +82,9 @@ function installExitHook(): void {
 /** Creates a run folder under `tempRoot`, named after this process. */
 export async function createRunFolder(tempRoot: string): Promise<string> {
   // Absolute, so the sweep (which resolves its root) recognizes the folder as one of ours.
-  const folder = await mkdtemp(path.join(path.resolve(tempRoot), `${RUN_FOLDER_PREFIX}${process.pid}-`));
+  const folder = await mkdtemp(
+    path.join(path.resolve(tempRoot), `${RUN_FOLDER_PREFIX}${process.pid}-`),
+  );
   ownFolders.add(folder);
   return folder;
 }
@@ -135,7 +137,10 @@ export async function cleanStaleRunFolders(root: string = os.tmpdir()): Promise<
       const pid = Number(m[1]);
       stale = pid === process.pid ? !ownFolders.has(full) : !ownerAlive(pid);
     } else {
-      stale = LEGACY.test(name) && Date.now() - (await stat(full).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs > LEGACY_AGE_MS;
+      stale =
+        LEGACY.test(name) &&
+        Date.now() - (await stat(full).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs >
+          LEGACY_AGE_MS;
     }
     if (!stale) continue;
     await rm(full, { recursive: true, force: true }).catch(() => undefined);

@@ -3,7 +3,14 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { REPORTER_SOURCE, TestEventTally, parseEventLine } from './test-events.js';
-import { SUPERVISOR_SOURCE, cleanStaleRunFoldersOnce, createRunFolder, killRunGroup, removeRunFolder, trackRun } from './run-guard.js';
+import {
+  SUPERVISOR_SOURCE,
+  cleanStaleRunFoldersOnce,
+  createRunFolder,
+  killRunGroup,
+  removeRunFolder,
+  trackRun,
+} from './run-guard.js';
 import type { TestFailure, TestOutcome } from './test-events.js';
 import { WorkspaceError, resolveInWorkspace, walkFiles } from './workspace.js';
 
@@ -63,7 +70,13 @@ const MAX_TIMEOUT_MS = 60 * 60 * 1000;
 export function isTestFile(rel: string): boolean {
   if (!TEST_FILE.test(rel)) return false;
   const base = rel.slice(rel.lastIndexOf('/') + 1).replace(TEST_FILE, '');
-  if (base === 'test' || base.startsWith('test-') || base.endsWith('.test') || base.endsWith('-test') || base.endsWith('_test')) {
+  if (
+    base === 'test' ||
+    base.startsWith('test-') ||
+    base.endsWith('.test') ||
+    base.endsWith('-test') ||
+    base.endsWith('_test')
+  ) {
     return true;
   }
   return rel.split('/').slice(0, -1).includes('test');
@@ -88,16 +101,24 @@ export async function runTests(opts: RunTestsOptions): Promise<RunTestsResult> {
     cwd = target.absolute;
     files = await walkFiles(target.absolute, isTestFile);
     if (files.length === 0) {
-      throw new WorkspaceError('NO_TESTS', `no test files (*.test.js, test/**/*.js, …) under "${opts.target}"`);
+      throw new WorkspaceError(
+        'NO_TESTS',
+        `no test files (*.test.js, test/**/*.js, …) under "${opts.target}"`,
+      );
     }
   } else {
     if (!TEST_FILE.test(target.absolute)) {
-      throw new WorkspaceError('INVALID_INPUT', `"${opts.target}" is not a JavaScript test file (.js, .mjs, .cjs)`);
+      throw new WorkspaceError(
+        'INVALID_INPUT',
+        `"${opts.target}" is not a JavaScript test file (.js, .mjs, .cjs)`,
+      );
     }
     cwd = path.dirname(target.absolute);
     files = [path.basename(target.absolute)];
   }
-  const relFiles = files.map((f) => path.relative(target.root, path.join(cwd, f)).split(path.sep).join('/'));
+  const relFiles = files.map((f) =>
+    path.relative(target.root, path.join(cwd, f)).split(path.sep).join('/'),
+  );
   const started = Date.now();
   const empty = { passed: 0, failed: 0, skipped: 0, failures: [], files: relFiles, stderr: '' };
   if (opts.signal?.aborted) {
@@ -111,7 +132,10 @@ export async function runTests(opts: RunTestsOptions): Promise<RunTestsResult> {
     const supervisor = path.join(tmp, 'supervisor.cjs');
     await writeFile(reporter, REPORTER_SOURCE);
     await writeFile(supervisor, SUPERVISOR_SOURCE);
-    const outcome = await spawnRunner({ cwd, root: target.root, tmp, reporter, supervisor, files, relFiles }, opts);
+    const outcome = await spawnRunner(
+      { cwd, root: target.root, tmp, reporter, supervisor, files, relFiles },
+      opts,
+    );
     return { ...outcome, durationMs: Date.now() - started, files: relFiles };
   } finally {
     await removeRunFolder(tmp);
@@ -138,9 +162,19 @@ function spawnRunner(setup: RunnerSetup, opts: RunTestsOptions): Promise<SpawnOu
   delete env.NODE_TEST_CONTEXT;
   delete env.NODE_OPTIONS;
   // './' keeps a file named like a flag (`--inspect=….test.js`) from being read as one.
-  const args = ['--test', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', ...files.map((f) => `./${f}`)];
+  const args = [
+    '--test',
+    `--test-reporter=${reporter}`,
+    '--test-reporter-destination=stdout',
+    ...files.map((f) => `./${f}`),
+  ];
   // The supervisor leads the new group; its stdin is the pipe whose end tells it this process is gone.
-  const child = spawn(process.execPath, [supervisor, tmp, ...args], { cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [supervisor, tmp, ...args], {
+    cwd,
+    env,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   child.stdin.on('error', () => undefined);
   const untrack = child.pid !== undefined ? trackRun(child.pid, tmp) : () => undefined;
   const tally = new TestEventTally();
@@ -162,7 +196,12 @@ function spawnRunner(setup: RunnerSetup, opts: RunTestsOptions): Promise<SpawnOu
     const ev = parseEventLine(line);
     if (!ev) return;
     const outcome = tally.add(ev);
-    if (outcome) emit({ kind: 'test', ...outcome, ...(outcome.file ? { file: relativeTo(root, outcome.file) } : {}) });
+    if (outcome)
+      emit({
+        kind: 'test',
+        ...outcome,
+        ...(outcome.file ? { file: relativeTo(root, outcome.file) } : {}),
+      });
   };
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => {
@@ -203,8 +242,19 @@ function spawnRunner(setup: RunnerSetup, opts: RunTestsOptions): Promise<SpawnOu
       untrack();
       if (pending) onLine(pending);
       emit({ kind: 'end', timedOut, canceled, exitCode });
-      const failures = tally.failures.map((f) => (f.file ? { ...f, file: relativeTo(root, f.file) } : f));
-      resolve({ passed: tally.passed, failed: tally.failed, skipped: tally.skipped, failures, timedOut, canceled, exitCode, stderr });
+      const failures = tally.failures.map((f) =>
+        f.file ? { ...f, file: relativeTo(root, f.file) } : f,
+      );
+      resolve({
+        passed: tally.passed,
+        failed: tally.failed,
+        skipped: tally.skipped,
+        failures,
+        timedOut,
+        canceled,
+        exitCode,
+        stderr,
+      });
     };
     child.once('error', (err) => {
       stderr = (stderr + String(err)).slice(-STDERR_CAP);

@@ -75,7 +75,9 @@ export function parseEventLine(line: string): RawTestEvent | undefined {
     const value: unknown = JSON.parse(line.slice(EVENT_PREFIX.length));
     if (typeof value !== 'object' || value === null) return undefined;
     const type = (value as { type?: unknown }).type;
-    return type === 'pass' || type === 'fail' || type === 'output' ? (value as RawTestEvent) : undefined;
+    return type === 'pass' || type === 'fail' || type === 'output'
+      ? (value as RawTestEvent)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -109,7 +111,11 @@ export class TestEventTally {
     seen[nesting + 1] = false;
     seen[nesting] = true;
     const name = ev.name ?? '(unnamed)';
-    const base = { name, ...(ev.file ? { file: ev.file } : {}), ...(ev.durationMs !== undefined ? { durationMs: ev.durationMs } : {}) };
+    const base = {
+      name,
+      ...(ev.file ? { file: ev.file } : {}),
+      ...(ev.durationMs !== undefined ? { durationMs: ev.durationMs } : {}),
+    };
     if (ev.type === 'pass') {
       if (hadChildren || ev.suite) return undefined;
       if (ev.skip || ev.todo) {
@@ -127,7 +133,12 @@ export class TestEventTally {
     this.failed += 1;
     const message = this.describeFailure(ev);
     if (this.failures.length < MAX_FAILURES) {
-      this.failures.push({ name, message, ...(ev.file ? { file: ev.file } : {}), ...(ev.line ? { line: ev.line } : {}) });
+      this.failures.push({
+        name,
+        message,
+        ...(ev.file ? { file: ev.file } : {}),
+        ...(ev.line ? { line: ev.line } : {}),
+      });
     } else {
       this.failuresTruncated = true;
     }
@@ -139,7 +150,8 @@ export class TestEventTally {
     // A file that fails to load is reported as a failing "test" named after the file with a generic
     // message; its own stderr (the syntax error, the thrown import) is what the requester needs.
     const out = ev.file ? this.output.get(ev.file) : undefined;
-    if (out && (message === 'test failed' || ev.name === ev.file)) return `${message}\n${out.trim()}`;
+    if (out && (message === 'test failed' || ev.name === ev.file))
+      return `${message}\n${out.trim()}`;
     return message;
   }
 

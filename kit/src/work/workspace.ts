@@ -2,7 +2,8 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Why a workspace path was refused. */
-export type WorkspaceErrorCode = 'INVALID_INPUT' | 'NOT_FOUND' | 'OUTSIDE_WORKSPACE' | 'NO_TESTS' | 'LIMIT_EXCEEDED';
+export type WorkspaceErrorCode =
+  'INVALID_INPUT' | 'NOT_FOUND' | 'OUTSIDE_WORKSPACE' | 'NO_TESTS' | 'LIMIT_EXCEEDED';
 
 /**
  * Thrown when a caller names a path the kit must not touch (outside the workspace, missing, malformed).
@@ -38,12 +39,18 @@ function isInside(root: string, candidate: string): boolean {
  * Resolves `target` (relative to `workspaceRoot`, or absolute) through realpath and refuses anything that
  * ends up outside the root: `..` segments, absolute paths elsewhere, and symlinks pointing out all fail.
  */
-export async function resolveInWorkspace(workspaceRoot: string, target: string): Promise<ResolvedTarget> {
+export async function resolveInWorkspace(
+  workspaceRoot: string,
+  target: string,
+): Promise<ResolvedTarget> {
   if (typeof workspaceRoot !== 'string' || workspaceRoot.trim() === '') {
     throw new WorkspaceError('INVALID_INPUT', 'workspaceRoot must be a non-empty path');
   }
   if (typeof target !== 'string' || target.trim() === '' || target.includes('\0')) {
-    throw new WorkspaceError('INVALID_INPUT', 'target must be a non-empty path without NUL characters');
+    throw new WorkspaceError(
+      'INVALID_INPUT',
+      'target must be a non-empty path without NUL characters',
+    );
   }
   let root: string;
   try {
@@ -54,7 +61,10 @@ export async function resolveInWorkspace(workspaceRoot: string, target: string):
   const joined = path.resolve(root, target);
   // Check the lexical form first so `..` is refused even when the outside path does not exist.
   if (!isInside(root, joined) && !isInside(path.resolve(workspaceRoot), joined)) {
-    throw new WorkspaceError('OUTSIDE_WORKSPACE', `target "${target}" is outside the workspace root`);
+    throw new WorkspaceError(
+      'OUTSIDE_WORKSPACE',
+      `target "${target}" is outside the workspace root`,
+    );
   }
   let absolute: string;
   try {
@@ -63,7 +73,10 @@ export async function resolveInWorkspace(workspaceRoot: string, target: string):
     throw new WorkspaceError('NOT_FOUND', `target "${target}" does not exist in the workspace`);
   }
   if (!isInside(root, absolute)) {
-    throw new WorkspaceError('OUTSIDE_WORKSPACE', `target "${target}" resolves outside the workspace root`);
+    throw new WorkspaceError(
+      'OUTSIDE_WORKSPACE',
+      `target "${target}" resolves outside the workspace root`,
+    );
   }
   const st = await stat(absolute);
   return {
@@ -81,7 +94,11 @@ export interface WalkLimits {
   maxFiles: number;
 }
 
-export const DEFAULT_WALK_LIMITS: WalkLimits = { maxDepth: 12, maxEntries: 20_000, maxFiles: 2_000 };
+export const DEFAULT_WALK_LIMITS: WalkLimits = {
+  maxDepth: 12,
+  maxEntries: 20_000,
+  maxFiles: 2_000,
+};
 
 const SKIPPED_DIRS = new Set(['node_modules', '.git', 'dist', 'coverage']);
 
@@ -105,16 +122,23 @@ export async function walkFiles(
     for (const item of items) {
       entries += 1;
       if (entries > limits.maxEntries) {
-        throw new WorkspaceError('LIMIT_EXCEEDED', `more than ${limits.maxEntries} entries under the target`);
+        throw new WorkspaceError(
+          'LIMIT_EXCEEDED',
+          `more than ${limits.maxEntries} entries under the target`,
+        );
       }
       const rel = next.rel === '' ? item.name : `${next.rel}/${item.name}`;
       if (item.isDirectory()) {
         if (SKIPPED_DIRS.has(item.name) || item.name.startsWith('.')) continue;
-        if (next.depth + 1 <= limits.maxDepth) queue.push({ abs: path.join(next.abs, item.name), rel, depth: next.depth + 1 });
+        if (next.depth + 1 <= limits.maxDepth)
+          queue.push({ abs: path.join(next.abs, item.name), rel, depth: next.depth + 1 });
       } else if (item.isFile() && accept(rel)) {
         out.push(rel);
         if (out.length > limits.maxFiles) {
-          throw new WorkspaceError('LIMIT_EXCEEDED', `more than ${limits.maxFiles} matching files under the target`);
+          throw new WorkspaceError(
+            'LIMIT_EXCEEDED',
+            `more than ${limits.maxFiles} matching files under the target`,
+          );
         }
       }
     }

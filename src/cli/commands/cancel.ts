@@ -11,8 +11,12 @@ export const cancel: Command = {
   positionals: { min: 2, max: 2 },
   agent: true,
   options: {},
-  details: ['Exits 0 when the agent accepted the cancellation; 1 when it refused (e.g. TaskNotCancelable for a finished task).'],
-  examples: ['a2a cancel http://localhost:41243 3f0c2a8e-… --token "$(cat .kit-work/deployer-token)"'],
+  details: [
+    'Exits 0 when the agent accepted the cancellation; 1 when it refused (e.g. TaskNotCancelable for a finished task).',
+  ],
+  examples: [
+    'a2a cancel http://localhost:41243 3f0c2a8e-… --token "$(cat .kit-work/deployer-token)"',
+  ],
   run: async (ctx: CommandContext) => {
     const [url, id] = ctx.args.positionals as [string, string];
     const { client } = await ctx.connect(url);
@@ -24,7 +28,10 @@ export const cancel: Command = {
       ctx.term.done();
     }
     if (ctx.json) ctx.term.json(task);
-    else ctx.term.line(`task ${task.id} ${statusLine(ctx.term.out, task.status.state, task.status.message)}`);
+    else
+      ctx.term.line(
+        `task ${task.id} ${statusLine(ctx.term.out, task.status.state, task.status.message)}`,
+      );
     return EXIT.OK;
   },
 };

@@ -18,15 +18,19 @@ import { CliExit, EXIT } from '../exit-codes.js';
 /** The `card` command. */
 export const card: Command = {
   name: 'card',
-  summary: 'show an agent card: interfaces and the one chosen, capabilities, skills, security, signature, cache',
+  summary:
+    'show an agent card: interfaces and the one chosen, capabilities, skills, security, signature, cache',
   usage: '<url>',
   positionals: { min: 1, max: 1 },
   agent: true,
   options: {
-    extended: { type: 'boolean', help: 'also fetch the extended card for authenticated callers (needs --token when the agent asks for one)' },
+    extended: {
+      type: 'boolean',
+      help: 'also fetch the extended card for authenticated callers (needs --token when the agent asks for one)',
+    },
   },
   details: [
-    'The URL is the agent\'s base URL (its card is at /.well-known/agent-card.json below it) or the card\'s own URL.',
+    "The URL is the agent's base URL (its card is at /.well-known/agent-card.json below it) or the card's own URL.",
     'The signature is checked against --trust-jwks when given; without it the card shows who signed it. ' +
       'The command exits 4 when a signature check fails, or when --require-signature is given and the card is not verified.',
     'With --json: the card exactly as served (with --extended: the extended card).',
@@ -78,10 +82,16 @@ function verdict(result: Awaited<ReturnType<typeof verifyAgentCard>>, trust: Car
   throw new CliExit(EXIT.BAD_AGENT, `the card's signature is not accepted: ${result.message}`);
 }
 
-async function fetchExtended(ctx: CommandContext, agent: Awaited<ReturnType<CommandContext['discover']>>): Promise<AgentCard> {
+async function fetchExtended(
+  ctx: CommandContext,
+  agent: Awaited<ReturnType<CommandContext['discover']>>,
+): Promise<AgentCard> {
   const { client } = ctx.client(agent);
   if (!agent.card.capabilities?.extendedAgentCard) {
-    throw new CliExit(EXIT.ERROR, `${agent.card.name} declares no extended card (capabilities.extendedAgentCard is not set)`);
+    throw new CliExit(
+      EXIT.ERROR,
+      `${agent.card.name} declares no extended card (capabilities.extendedAgentCard is not set)`,
+    );
   }
   ctx.term.waiting('fetching the extended card');
   try {
@@ -97,7 +107,10 @@ function differenceLines(pub: AgentCard, ext: AgentCard): string[] {
   const after = new Set(ext.skills.map((s) => s.id));
   const added = [...after].filter((s) => !before.has(s));
   const removed = [...before].filter((s) => !after.has(s));
-  const parts = [added.length ? `adds skill(s) ${added.join(', ')}` : '', removed.length ? `drops skill(s) ${removed.join(', ')}` : ''].filter(Boolean);
+  const parts = [
+    added.length ? `adds skill(s) ${added.join(', ')}` : '',
+    removed.length ? `drops skill(s) ${removed.join(', ')}` : '',
+  ].filter(Boolean);
   return [`  compared with the public card: ${parts.join('; ') || 'same skills'}`];
 }
 

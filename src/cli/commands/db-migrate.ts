@@ -8,15 +8,20 @@ import { CliExit, EXIT } from '../exit-codes.js';
 /** The `db migrate` command. */
 export const dbMigrate: Command = {
   name: 'db migrate',
-  summary: 'apply the PostgreSQL task store\'s pending schema migrations',
+  summary: "apply the PostgreSQL task store's pending schema migrations",
   usage: '<postgres-url>',
   positionals: { min: 1, max: 1 },
   agent: false,
   options: {
     schema: { type: 'string', value: 'NAME', help: 'schema holding the tables (default: public)' },
   },
-  details: ['Safe to run from several places at once (an advisory lock serialises them); needs the package pg.'],
-  examples: ['a2a db migrate postgres://app@127.0.0.1:5432/agents', 'a2a db migrate "$DATABASE_URL" --schema a2a'],
+  details: [
+    'Safe to run from several places at once (an advisory lock serialises them); needs the package pg.',
+  ],
+  examples: [
+    'a2a db migrate postgres://app@127.0.0.1:5432/agents',
+    'a2a db migrate "$DATABASE_URL" --schema a2a',
+  ],
   run: async (ctx: CommandContext) => {
     const [url] = ctx.args.positionals as [string];
     const schema = ctx.args.str('schema');
@@ -29,7 +34,9 @@ export const dbMigrate: Command = {
     } catch (err) {
       // The database, not an agent: say so (the message names the URL with its password masked).
       if ((err as { kind?: string }).kind === 'Unavailable') {
-        throw new CliExit(EXIT.UNREACHABLE, (err as Error).message, ['start PostgreSQL, or check the host, port and database in the URL']);
+        throw new CliExit(EXIT.UNREACHABLE, (err as Error).message, [
+          'start PostgreSQL, or check the host, port and database in the URL',
+        ]);
       }
       throw err;
     } finally {

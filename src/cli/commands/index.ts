@@ -14,4 +14,14 @@ import { send } from './send.js';
 import { subscribe } from './subscribe.js';
 
 /** Every command, in the order `a2a --help` lists them. */
-export const COMMANDS: readonly Command[] = [card, send, get, list, cancel, subscribe, pushListen, inspect, dbMigrate];
+export const COMMANDS: readonly Command[] = [
+  card,
+  send,
+  get,
+  list,
+  cancel,
+  subscribe,
+  pushListen,
+  inspect,
+  dbMigrate,
+];

@@ -7,7 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isTerminal, type StreamResponse } from 'a2a-kit';
-import { createPushReceiver, type PushEventMeta, type PushReceiverOptions } from 'a2a-kit/client/push-receiver';
+import {
+  createPushReceiver,
+  type PushEventMeta,
+  type PushReceiverOptions,
+} from 'a2a-kit/client/push-receiver';
 import type { Command, CommandContext } from '../command.js';
 import { EXIT, exitForState, UsageError } from '../exit-codes.js';
 import { eventLine } from '../render.js';
@@ -15,18 +19,38 @@ import { eventLine } from '../render.js';
 /** The `push listen` command. */
 export const pushListen: Command = {
   name: 'push listen',
-  summary: 'run a local webhook that prints the push notifications an agent delivers, once verified',
+  summary:
+    'run a local webhook that prints the push notifications an agent delivers, once verified',
   usage: '',
   positionals: { min: 0, max: 0 },
   agent: false,
   options: {
-    port: { type: 'string', value: 'PORT', help: 'port to listen on (default: a free one, printed at start)' },
+    port: {
+      type: 'string',
+      value: 'PORT',
+      help: 'port to listen on (default: a free one, printed at start)',
+    },
     host: { type: 'string', value: 'HOST', help: 'address to listen on (default 127.0.0.1)' },
-    'push-token': { type: 'string', value: 'TOKEN', help: 'the X-A2A-Notification-Token to require (default: a generated one, printed at start)' },
-    authorization: { type: 'string', value: 'VALUE', help: 'require this whole Authorization header instead, e.g. "Bearer abc"' },
-    jwks: { type: 'string', value: 'URL|FILE', help: 'require a notification signature by one of these keys, e.g. http://agent/.well-known/a2a-push-jwks.json' },
+    'push-token': {
+      type: 'string',
+      value: 'TOKEN',
+      help: 'the X-A2A-Notification-Token to require (default: a generated one, printed at start)',
+    },
+    authorization: {
+      type: 'string',
+      value: 'VALUE',
+      help: 'require this whole Authorization header instead, e.g. "Bearer abc"',
+    },
+    jwks: {
+      type: 'string',
+      value: 'URL|FILE',
+      help: 'require a notification signature by one of these keys, e.g. http://agent/.well-known/a2a-push-jwks.json',
+    },
     count: { type: 'string', value: 'N', help: 'stop after N notifications' },
-    'until-done': { type: 'boolean', help: 'stop at the first notification with a final state; exit with that state\'s code' },
+    'until-done': {
+      type: 'boolean',
+      help: "stop at the first notification with a final state; exit with that state's code",
+    },
   },
   details: [
     'Prints where it listens and the token on stderr, then one line per accepted notification on stdout ' +
@@ -34,7 +58,10 @@ export const pushListen: Command = {
     'Register it with a task: a2a send <agent> "…" --push-url <the printed URL> --push-token <the printed token>.',
     'Runs until Ctrl-C (exit 0), --count, --until-done or --timeout.',
   ],
-  examples: ['a2a push listen --port 8090', 'a2a push listen --jwks http://localhost:41241/.well-known/a2a-push-jwks.json --until-done'],
+  examples: [
+    'a2a push listen --port 8090',
+    'a2a push listen --jwks http://localhost:41241/.well-known/a2a-push-jwks.json --until-done',
+  ],
   run: runListen,
 };
 
@@ -56,7 +83,9 @@ async function runListen(ctx: CommandContext): Promise<number> {
   const jwks = a.str('jwks');
   const authorization = a.str('authorization');
   // The spec asks receivers to authenticate; with nothing else configured, a fresh token does it.
-  const token = a.str('push-token') ?? (jwks || authorization ? undefined : randomBytes(24).toString('base64url'));
+  const token =
+    a.str('push-token') ??
+    (jwks || authorization ? undefined : randomBytes(24).toString('base64url'));
   let received = 0;
   let finalCode: number | undefined;
   const stop = new AbortController();
@@ -65,14 +94,29 @@ async function runListen(ctx: CommandContext): Promise<number> {
   const onEvent = (event: StreamResponse, meta: PushEventMeta) => {
     if (stop.signal.aborted) throw new Error('stopping');
     received++;
-    const how = meta.signature ? `signature ${meta.signature.alg}${meta.signature.kid ? ` kid ${meta.signature.kid}` : ''}` : token ? 'token' : 'authorization';
+    const how = meta.signature
+      ? `signature ${meta.signature.alg}${meta.signature.kid ? ` kid ${meta.signature.kid}` : ''}`
+      : token
+        ? 'token'
+        : 'authorization';
     if (ctx.json) {
-      ctx.term.ndjson({ taskId: meta.taskId, kind: meta.kind, notificationId: meta.notificationId ?? null, verifiedBy: how, event });
+      ctx.term.ndjson({
+        taskId: meta.taskId,
+        kind: meta.kind,
+        notificationId: meta.notificationId ?? null,
+        verifiedBy: how,
+        event,
+      });
     } else {
       const head = 'task' in event ? '' : `${meta.taskId}  `;
       ctx.term.line(`${p.dim('push')} ${head}${eventLine(p, event)}  ${p.dim(`(${how})`)}`);
     }
-    const state = 'task' in event ? event.task.status.state : 'statusUpdate' in event ? event.statusUpdate.status.state : undefined;
+    const state =
+      'task' in event
+        ? event.task.status.state
+        : 'statusUpdate' in event
+          ? event.statusUpdate.status.state
+          : undefined;
     if (untilDone && state && isTerminal(state)) {
       finalCode = exitForState(state);
       stop.abort();
@@ -87,21 +131,33 @@ async function runListen(ctx: CommandContext): Promise<number> {
   });
   const server = createServer((req, res) => {
     // Once the listener has what it waited for, later deliveries are turned away for good (410: do not retry).
-    if (stop.signal.aborted || ctx.signal.aborted) return void res.writeHead(410, { connection: 'close' }).end();
+    if (stop.signal.aborted || ctx.signal.aborted)
+      return void res.writeHead(410, { connection: 'close' }).end();
     res.on('finish', () => {
-      if (res.statusCode >= 300) ctx.term.note(ctx.term.err.yellow(`refused ${req.method} ${req.url} from ${req.socket.remoteAddress}: HTTP ${res.statusCode}`));
+      if (res.statusCode >= 300)
+        ctx.term.note(
+          ctx.term.err.yellow(
+            `refused ${req.method} ${req.url} from ${req.socket.remoteAddress}: HTTP ${res.statusCode}`,
+          ),
+        );
     });
     receiver.listener(req, res);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err) => reject(new UsageError(`cannot listen on ${host}:${port}: ${err.message}`)));
+    server.once('error', (err) =>
+      reject(new UsageError(`cannot listen on ${host}:${port}: ${err.message}`)),
+    );
     server.listen(port, host, resolve);
   });
   const address = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/`;
   ctx.term.note(`listening for push notifications at ${url}`);
   if (token) ctx.term.note(`token: ${token}`);
-  ctx.term.note(ctx.term.err.dim(`register it: a2a send <agent-url> "…" --push-url ${url}${token ? ` --push-token ${token}` : ''}`));
+  ctx.term.note(
+    ctx.term.err.dim(
+      `register it: a2a send <agent-url> "…" --push-url ${url}${token ? ` --push-token ${token}` : ''}`,
+    ),
+  );
 
   await new Promise<void>((resolve) => {
     const done = () => resolve();

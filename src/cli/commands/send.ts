@@ -19,23 +19,68 @@ const MAX_TURNS = 50;
 /** The `send` command. */
 export const send: Command = {
   name: 'send',
-  summary: 'send a message and follow the task live (streaming, or polling when the agent does not stream)',
+  summary:
+    'send a message and follow the task live (streaming, or polling when the agent does not stream)',
   usage: '<url> [text]',
   positionals: { min: 1, max: 2 },
   agent: true,
   options: {
-    file: { type: 'string', multiple: true, value: 'PATH', help: 'attach a file as a file part (repeatable)' },
-    data: { type: 'string', multiple: true, value: 'JSON', help: 'attach a data part: inline JSON or @file.json (repeatable)' },
-    task: { type: 'string', value: 'ID', help: 'continue this task (e.g. answer its INPUT_REQUIRED question)' },
+    file: {
+      type: 'string',
+      multiple: true,
+      value: 'PATH',
+      help: 'attach a file as a file part (repeatable)',
+    },
+    data: {
+      type: 'string',
+      multiple: true,
+      value: 'JSON',
+      help: 'attach a data part: inline JSON or @file.json (repeatable)',
+    },
+    task: {
+      type: 'string',
+      value: 'ID',
+      help: 'continue this task (e.g. answer its INPUT_REQUIRED question)',
+    },
     context: { type: 'string', value: 'ID', help: 'send within this context (conversation)' },
-    out: { type: 'string', value: 'DIR', help: 'save the artifacts to DIR when the task settles (one file per part)' },
-    'no-stream': { type: 'boolean', help: 'use SendMessage even when the agent streams, then follow with SubscribeToTask' },
-    'no-wait': { type: 'boolean', help: 'return as soon as the agent has the task (returnImmediately); do not follow it' },
-    'no-input': { type: 'boolean', help: 'never prompt: INPUT_REQUIRED ends the command with exit 9' },
-    'history-length': { type: 'string', value: 'N', help: 'messages of history the agent includes in the task it returns' },
-    'accept': { type: 'string', multiple: true, value: 'MEDIA-TYPE', help: 'output media types you accept (acceptedOutputModes; repeatable)' },
-    'push-url': { type: 'string', value: 'URL', help: 'also register this webhook for the task\'s push notifications (see `a2a push listen`); sent with SendMessage, then followed' },
-    'push-token': { type: 'string', value: 'TOKEN', help: 'the token the agent sends with each notification to --push-url' },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      help: 'save the artifacts to DIR when the task settles (one file per part)',
+    },
+    'no-stream': {
+      type: 'boolean',
+      help: 'use SendMessage even when the agent streams, then follow with SubscribeToTask',
+    },
+    'no-wait': {
+      type: 'boolean',
+      help: 'return as soon as the agent has the task (returnImmediately); do not follow it',
+    },
+    'no-input': {
+      type: 'boolean',
+      help: 'never prompt: INPUT_REQUIRED ends the command with exit 9',
+    },
+    'history-length': {
+      type: 'string',
+      value: 'N',
+      help: 'messages of history the agent includes in the task it returns',
+    },
+    accept: {
+      type: 'string',
+      multiple: true,
+      value: 'MEDIA-TYPE',
+      help: 'output media types you accept (acceptedOutputModes; repeatable)',
+    },
+    'push-url': {
+      type: 'string',
+      value: 'URL',
+      help: "also register this webhook for the task's push notifications (see `a2a push listen`); sent with SendMessage, then followed",
+    },
+    'push-token': {
+      type: 'string',
+      value: 'TOKEN',
+      help: 'the token the agent sends with each notification to --push-url',
+    },
   },
   details: [
     'Streams (SendStreamingMessage) when the card declares streaming: one line per event — the state, the status text, artifact names. ' +
@@ -64,7 +109,10 @@ async function runSend(ctx: CommandContext): Promise<number> {
   let contextId = a.str('context');
   try {
     for (let turn = 0; turn < MAX_TURNS; turn++) {
-      const message = userMessage(parts, { ...(taskId ? { taskId } : {}), ...(contextId ? { contextId } : {}) });
+      const message = userMessage(parts, {
+        ...(taskId ? { taskId } : {}),
+        ...(contextId ? { contextId } : {}),
+      });
       await sendOnce(ctx, conn, tracker, { message, configuration: configuration(ctx, turn) });
       if (a.flag('no-wait') || tracker.state !== 'TASK_STATE_INPUT_REQUIRED') break;
       const answer = await answerFor(ctx, conn, tracker);
@@ -74,7 +122,11 @@ async function runSend(ctx: CommandContext): Promise<number> {
     }
   } catch (err) {
     if (ctx.signal.aborted && tracker.taskId) {
-      ctx.term.note(ctx.term.err.dim(`the task goes on at the agent: a2a get ${url} ${tracker.taskId}   (a2a cancel ${url} ${tracker.taskId} stops it)`));
+      ctx.term.note(
+        ctx.term.err.dim(
+          `the task goes on at the agent: a2a get ${url} ${tracker.taskId}   (a2a cancel ${url} ${tracker.taskId} stops it)`,
+        ),
+      );
     }
     throw err;
   }
@@ -87,7 +139,10 @@ function configuration(ctx: CommandContext, turn: number): SendMessageRequest['c
   const accept = a.list('accept', true);
   const pushUrl = a.str('push-url');
   const pushToken = a.str('push-token');
-  const push = pushUrl && turn === 0 ? { taskPushNotificationConfig: { url: pushUrl, ...(pushToken ? { token: pushToken } : {}) } } : {};
+  const push =
+    pushUrl && turn === 0
+      ? { taskPushNotificationConfig: { url: pushUrl, ...(pushToken ? { token: pushToken } : {}) } }
+      : {};
   return {
     ...(history !== undefined ? { historyLength: history } : {}),
     ...(accept.length ? { acceptedOutputModes: accept } : {}),
@@ -96,19 +151,36 @@ function configuration(ctx: CommandContext, turn: number): SendMessageRequest['c
 }
 
 /** One message: streamed, or sent and then followed (unless --no-wait). */
-async function sendOnce(ctx: CommandContext, conn: AgentConnection, tracker: TaskTracker, request: SendMessageRequest): Promise<void> {
+async function sendOnce(
+  ctx: CommandContext,
+  conn: AgentConnection,
+  tracker: TaskTracker,
+  request: SendMessageRequest,
+): Promise<void> {
   const { client } = conn;
   const name = conn.card.name;
   // A webhook goes with SendMessage: some servers (a2a-kit's among them) ignore one sent with SendStreamingMessage.
-  const streaming = client.capabilities.streaming === true && !ctx.args.flag('no-stream') && !ctx.args.flag('no-wait') && !request.configuration?.taskPushNotificationConfig;
+  const streaming =
+    client.capabilities.streaming === true &&
+    !ctx.args.flag('no-stream') &&
+    !ctx.args.flag('no-wait') &&
+    !request.configuration?.taskPushNotificationConfig;
   if (streaming) {
     const onEventId = (id: string) => (tracker.lastEventId = id);
-    return consume(ctx, name, tracker, client.sendStreamingMessage(request, { signal: ctx.signal, onEventId }));
+    return consume(
+      ctx,
+      name,
+      tracker,
+      client.sendStreamingMessage(request, { signal: ctx.signal, onEventId }),
+    );
   }
   ctx.term.waiting(`sending to ${name}`);
   let res;
   try {
-    res = await client.sendMessage({ ...request, configuration: { ...request.configuration, returnImmediately: true } }, { signal: ctx.signal });
+    res = await client.sendMessage(
+      { ...request, configuration: { ...request.configuration, returnImmediately: true } },
+      { signal: ctx.signal },
+    );
   } finally {
     ctx.term.done();
   }
@@ -118,16 +190,35 @@ async function sendOnce(ctx: CommandContext, conn: AgentConnection, tracker: Tas
 }
 
 /** The answer to an INPUT_REQUIRED question, from the terminal; otherwise exit 9 with the way to answer. */
-async function answerFor(ctx: CommandContext, conn: AgentConnection, tracker: TaskTracker): Promise<string> {
+async function answerFor(
+  ctx: CommandContext,
+  conn: AgentConnection,
+  tracker: TaskTracker,
+): Promise<string> {
   const question = textLine(tracker.status?.parts) || 'The agent asks for input.';
   const how = `answer with: a2a send ${conn.url} "<answer>" --task ${tracker.taskId}`;
   if (!ctx.term.interactive || ctx.args.flag('no-input')) {
     const why = ctx.args.flag('no-input') ? '--no-input' : 'stdin is not a terminal';
-    throw new CliExit(EXIT.INPUT_REQUIRED, `task ${tracker.taskId} waits for input (${why}): ${question}`, [how]);
+    throw new CliExit(
+      EXIT.INPUT_REQUIRED,
+      `task ${tracker.taskId} waits for input (${why}): ${question}`,
+      [how],
+    );
   }
   const e = ctx.term.err;
-  const answer = (await ask(ctx.io, `${e.magenta(`${conn.card.name} waits for your answer`)} ${e.dim('(an empty line or Ctrl-D leaves the task waiting)')}`, ctx.signal))?.trim();
-  if (!answer) throw new CliExit(EXIT.INPUT_REQUIRED, `no answer given; task ${tracker.taskId} still waits for input`, [how]);
+  const answer = (
+    await ask(
+      ctx.io,
+      `${e.magenta(`${conn.card.name} waits for your answer`)} ${e.dim('(an empty line or Ctrl-D leaves the task waiting)')}`,
+      ctx.signal,
+    )
+  )?.trim();
+  if (!answer)
+    throw new CliExit(
+      EXIT.INPUT_REQUIRED,
+      `no answer given; task ${tracker.taskId} still waits for input`,
+      [how],
+    );
   return answer;
 }
 
@@ -135,13 +226,20 @@ async function answerFor(ctx: CommandContext, conn: AgentConnection, tracker: Ta
 async function finish(ctx: CommandContext, tracker: TaskTracker, url: string): Promise<number> {
   const out = ctx.args.str('out');
   if (out && tracker.artifacts.all.length) {
-    for (const file of await saveArtifacts(out, tracker.artifacts.all)) ctx.term.note(`saved ${file}`);
+    for (const file of await saveArtifacts(out, tracker.artifacts.all))
+      ctx.term.note(`saved ${file}`);
   }
   if (tracker.reply) return EXIT.OK;
   const state = tracker.state;
-  if (!ctx.json && tracker.taskId && !tracker.settled) ctx.term.note(ctx.term.err.dim(`follow it with: a2a subscribe ${url} ${tracker.taskId}   (or a2a get)`));
+  if (!ctx.json && tracker.taskId && !tracker.settled)
+    ctx.term.note(
+      ctx.term.err.dim(`follow it with: a2a subscribe ${url} ${tracker.taskId}   (or a2a get)`),
+    );
   if (state === 'TASK_STATE_AUTH_REQUIRED') {
-    throw new CliExit(EXIT.AUTH, `task ${tracker.taskId} needs authentication: ${textLine(tracker.status?.parts) || 'the agent asks for credentials'}`);
+    throw new CliExit(
+      EXIT.AUTH,
+      `task ${tracker.taskId} needs authentication: ${textLine(tracker.status?.parts) || 'the agent asks for credentials'}`,
+    );
   }
   return exitForState(state);
 }

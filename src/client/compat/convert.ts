@@ -30,7 +30,9 @@ export function sendParamsToV03(req: SendMessageRequest, streaming: boolean): Me
   const configuration = {
     ...(c?.acceptedOutputModes ? { acceptedOutputModes: c.acceptedOutputModes } : {}),
     ...(c?.historyLength !== undefined ? { historyLength: c.historyLength } : {}),
-    ...(c?.taskPushNotificationConfig ? { pushNotificationConfig: pushConfigToV03(c.taskPushNotificationConfig) } : {}),
+    ...(c?.taskPushNotificationConfig
+      ? { pushNotificationConfig: pushConfigToV03(c.taskPushNotificationConfig) }
+      : {}),
     ...(streaming ? {} : { blocking: c?.returnImmediately !== true }),
   };
   return {
@@ -44,20 +46,33 @@ export function sendParamsToV03(req: SendMessageRequest, streaming: boolean): Me
  * The 0.3 params of `operation` for a 1.0 request (the tenant is dropped: 0.3 has none). Throws
  * UnsupportedOperation, before anything is sent, for ListTasks, which 0.3 lacks.
  */
-export function paramsToV03(operation: OperationName, params: object, where: string): Obj | undefined {
+export function paramsToV03(
+  operation: OperationName,
+  params: object,
+  where: string,
+): Obj | undefined {
   const p = params as Obj;
   switch (operation) {
     case 'SendMessage':
     case 'SendStreamingMessage':
-      return sendParamsToV03(params as SendMessageRequest, operation === 'SendStreamingMessage') as unknown as Obj;
+      return sendParamsToV03(
+        params as SendMessageRequest,
+        operation === 'SendStreamingMessage',
+      ) as unknown as Obj;
     case 'GetTask':
-      return { id: p.id, ...(p.historyLength !== undefined ? { historyLength: p.historyLength } : {}) };
+      return {
+        id: p.id,
+        ...(p.historyLength !== undefined ? { historyLength: p.historyLength } : {}),
+      };
     case 'CancelTask':
       return { id: p.id, ...(p.metadata !== undefined ? { metadata: p.metadata } : {}) };
     case 'SubscribeToTask':
       return { id: p.id };
     case 'CreateTaskPushNotificationConfig':
-      return { taskId: p.taskId, pushNotificationConfig: pushConfigToV03(params as TaskPushNotificationConfig) };
+      return {
+        taskId: p.taskId,
+        pushNotificationConfig: pushConfigToV03(params as TaskPushNotificationConfig),
+      };
     case 'GetTaskPushNotificationConfig':
     case 'DeleteTaskPushNotificationConfig':
       return { id: p.taskId, pushNotificationConfigId: p.id };
@@ -74,15 +89,32 @@ function read<T>(operation: OperationName, url: string, fn: (r: V03Reader) => T 
   const r = new V03Reader();
   const value = fn(r);
   if (r.violations.length > 0 || value === undefined) {
-    const why = r.violations.length > 0 ? r.violations.slice(0, 5).map((v) => `${v.field}: ${v.description}`).join('; ') : 'is not what the operation returns';
-    throw new A2AClientError('BAD_RESPONSE', `${operation}: the A2A 0.3 answer from ${url} cannot be read: ${why}`);
+    const why =
+      r.violations.length > 0
+        ? r.violations
+            .slice(0, 5)
+            .map((v) => `${v.field}: ${v.description}`)
+            .join('; ')
+        : 'is not what the operation returns';
+    throw new A2AClientError(
+      'BAD_RESPONSE',
+      `${operation}: the A2A 0.3 answer from ${url} cannot be read: ${why}`,
+    );
   }
   return value;
 }
 
-function configFromV03(r: V03Reader, v: unknown, at: string): TaskPushNotificationConfig | undefined {
+function configFromV03(
+  r: V03Reader,
+  v: unknown,
+  at: string,
+): TaskPushNotificationConfig | undefined {
   if (!isObj(v)) return r.bad(at, 'must be a TaskPushNotificationConfig object');
-  return r.pushConfig(v.pushNotificationConfig, `${at}.pushNotificationConfig`, typeof v.taskId === 'string' ? v.taskId : undefined);
+  return r.pushConfig(
+    v.pushNotificationConfig,
+    `${at}.pushNotificationConfig`,
+    typeof v.taskId === 'string' ? v.taskId : undefined,
+  );
 }
 
 /** A 0.3 answer (JSON-RPC form: proto answers are turned into it first) as the 1.0 result of `operation`. */
@@ -91,7 +123,9 @@ export function resultFromV03(operation: OperationName, value: unknown, url: str
     case 'SendMessage':
       return read(operation, url, (r) => {
         const e = r.event(value, 'result');
-        return e && ('task' in e || 'message' in e) ? e : r.bad('result', 'must be a task or a message');
+        return e && ('task' in e || 'message' in e)
+          ? e
+          : r.bad('result', 'must be a task or a message');
       });
     case 'GetTask':
     case 'CancelTask':
@@ -100,8 +134,14 @@ export function resultFromV03(operation: OperationName, value: unknown, url: str
     case 'GetTaskPushNotificationConfig':
       return read(operation, url, (r) => configFromV03(r, value, 'result'));
     case 'ListTaskPushNotificationConfigs': {
-      const list = Array.isArray(value) ? value : isObj(value) && Array.isArray(value.configs) ? value.configs : [];
-      const configs = read(operation, url, (r) => list.map((c, i) => configFromV03(r, c, `result[${i}]`)));
+      const list = Array.isArray(value)
+        ? value
+        : isObj(value) && Array.isArray(value.configs)
+          ? value.configs
+          : [];
+      const configs = read(operation, url, (r) =>
+        list.map((c, i) => configFromV03(r, c, `result[${i}]`)),
+      );
       return { configs, nextPageToken: '' };
     }
     case 'DeleteTaskPushNotificationConfig':

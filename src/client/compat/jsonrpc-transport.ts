@@ -15,8 +15,14 @@ export class JsonRpcV03Transport extends JsonRpcTransport implements Transport {
   protected override readonly urlKind = "the agent's JSON-RPC 0.3 URL";
   protected override readonly accept = 'application/json';
 
-  protected override request(operation: OperationName, params: object): { method: string | undefined; params?: unknown } {
-    return { method: METHOD_OF_V03[operation], params: paramsToV03(operation, params, `the JSON-RPC 0.3 interface at ${this.url}`) };
+  protected override request(
+    operation: OperationName,
+    params: object,
+  ): { method: string | undefined; params?: unknown } {
+    return {
+      method: METHOD_OF_V03[operation],
+      params: paramsToV03(operation, params, `the JSON-RPC 0.3 interface at ${this.url}`),
+    };
   }
 
   protected override headers(req: TransportRequest, accept: string): Record<string, string> {
@@ -38,6 +44,8 @@ export class JsonRpcV03Transport extends JsonRpcTransport implements Transport {
   protected override error(error: unknown): A2AError {
     const e = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
     // A 1.0 agent answering a 0.3 request (e.g. VersionNotSupported) sends its details as a list.
-    return Array.isArray(e.data) ? A2AError.fromJsonRpc(e as { code: number; message?: string; data?: unknown }) : errorFromV03(e);
+    return Array.isArray(e.data)
+      ? A2AError.fromJsonRpc(e as { code: number; message?: string; data?: unknown })
+      : errorFromV03(e);
   }
 }

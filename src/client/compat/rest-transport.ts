@@ -4,7 +4,13 @@
  * errors as bare `{code, message}` objects; stream events as bare StreamResponses, errors as `error` events.
  */
 import { A2AError, type OperationName } from '../../protocol/index.js';
-import { ROUTES_V03, errorFromV03, proto03, type MessageSendParams03, type TaskPushNotificationConfig03 } from '../../protocol/v03/index.js';
+import {
+  ROUTES_V03,
+  errorFromV03,
+  proto03,
+  type MessageSendParams03,
+  type TaskPushNotificationConfig03,
+} from '../../protocol/v03/index.js';
 import { exchange, parseJson } from '../http.js';
 import { HttpTransport } from '../http-transport.js';
 import type { HttpTransportOptions, StreamEvent, TransportRequest } from '../transport.js';
@@ -28,7 +34,11 @@ function fromProto(operation: OperationName, value: unknown): unknown {
     case 'GetTaskPushNotificationConfig':
       return proto03.taskPushConfigFromProto(value);
     case 'ListTaskPushNotificationConfigs': {
-      const list = Array.isArray(value) ? value : isObj(value) && Array.isArray(value.configs) ? value.configs : [];
+      const list = Array.isArray(value)
+        ? value
+        : isObj(value) && Array.isArray(value.configs)
+          ? value.configs
+          : [];
       return list.map((c) => proto03.taskPushConfigFromProto(c));
     }
     default:
@@ -50,37 +60,65 @@ export class RestV03Transport extends HttpTransport {
     const text = await this.read(res, operation);
     if (!res.ok) throw this.failure(res, text, operation);
     if (operation === 'DeleteTaskPushNotificationConfig') return {};
-    return resultFromV03(operation, fromProto(operation, parseJson(text, operation, res.status)), this.url);
+    return resultFromV03(
+      operation,
+      fromProto(operation, parseJson(text, operation, res.status)),
+      this.url,
+    );
   }
 
-  async *stream(operation: OperationName, params: object, req: TransportRequest): AsyncGenerator<StreamEvent> {
+  async *stream(
+    operation: OperationName,
+    params: object,
+    req: TransportRequest,
+  ): AsyncGenerator<StreamEvent> {
     const res = await this.send(operation, params, req, 'text/event-stream');
     req.onStatus?.(res.status);
     await this.expectStream(res, operation, this.url, (text) => this.failure(res, text, operation));
     for await (const ev of this.events(res, operation, this.url)) {
       const value = parseJson(ev.data, `${operation} stream event`);
-      if (ev.event === 'error' || (isObj(value) && typeof value.code === 'number' && typeof value.message === 'string')) {
+      if (
+        ev.event === 'error' ||
+        (isObj(value) && typeof value.code === 'number' && typeof value.message === 'string')
+      ) {
         throw tagHttpFailure(errorFromV03(isObj(value) ? value : {}), res);
       }
       yield { id: ev.id, data: eventFromV03(proto03.eventFromProto(value), operation, this.url) };
     }
   }
 
-  private async send(operation: OperationName, params: object, req: TransportRequest, accept: string): Promise<Response> {
+  private async send(
+    operation: OperationName,
+    params: object,
+    req: TransportRequest,
+    accept: string,
+  ): Promise<Response> {
     const route = ROUTES_V03[operation];
     const v03 = paramsToV03(operation, params, `the HTTP+JSON 0.3 interface at ${this.url}`) ?? {};
-    if (!route) throw new A2AError('UnsupportedOperation', `${operation} has no A2A 0.3 HTTP+JSON route`);
+    if (!route)
+      throw new A2AError('UnsupportedOperation', `${operation} has no A2A 0.3 HTTP+JSON route`);
     const segment = (name: string): string => {
       const v = name === 'configId' ? v03.pushNotificationConfigId : (v03.id ?? v03.taskId);
-      if (typeof v !== 'string' || v === '') throw A2AError.invalidParams([{ field: name === 'configId' ? 'id' : 'taskId', description: 'is required and must be a non-empty string' }]);
+      if (typeof v !== 'string' || v === '')
+        throw A2AError.invalidParams([
+          {
+            field: name === 'configId' ? 'id' : 'taskId',
+            description: 'is required and must be a non-empty string',
+          },
+        ]);
       return encodeURIComponent(v);
     };
     const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => segment(name));
     let body: string | undefined;
-    if (operation === 'SendMessage' || operation === 'SendStreamingMessage') body = JSON.stringify(proto03.sendParamsToProto(v03 as unknown as MessageSendParams03));
-    else if (operation === 'CreateTaskPushNotificationConfig') body = JSON.stringify(proto03.taskPushConfigToProto(v03 as unknown as TaskPushNotificationConfig03));
+    if (operation === 'SendMessage' || operation === 'SendStreamingMessage')
+      body = JSON.stringify(proto03.sendParamsToProto(v03 as unknown as MessageSendParams03));
+    else if (operation === 'CreateTaskPushNotificationConfig')
+      body = JSON.stringify(
+        proto03.taskPushConfigToProto(v03 as unknown as TaskPushNotificationConfig03),
+      );
     const query: Record<string, string> = {};
-    if (operation === 'GetTask' && typeof v03.historyLength === 'number') query.historyLength = String(v03.historyLength);
+    if (operation === 'GetTask' && typeof v03.historyLength === 'number')
+      query.historyLength = String(v03.historyLength);
     const verb = route.verbs[0]!;
     const init = {
       method: verb,
@@ -88,14 +126,25 @@ export class RestV03Transport extends HttpTransport {
       ...(body !== undefined ? { body } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
     };
-    return exchange(this.fetch, withQuery(withQuery(`${this.url}${path}`, query), req.query), init, operation, req.timeoutMs);
+    return exchange(
+      this.fetch,
+      withQuery(withQuery(`${this.url}${path}`, query), req.query),
+      init,
+      operation,
+      req.timeoutMs,
+    );
   }
 
   private failure(res: Response, text: string, operation: OperationName): Error {
     const body = HttpTransport.lenientJson(text);
-    if (isObj(body) && typeof body.code === 'number') return tagHttpFailure(errorFromV03(body), res);
-    if (isObj(body) && isObj(body.error)) return tagHttpFailure(A2AError.fromHttp(res.status, body), res); // a 1.0 agent's answer
+    if (isObj(body) && typeof body.code === 'number')
+      return tagHttpFailure(errorFromV03(body), res);
+    if (isObj(body) && isObj(body.error))
+      return tagHttpFailure(A2AError.fromHttp(res.status, body), res); // a 1.0 agent's answer
     const wrongUrl = `${res.url || this.url} answered HTTP ${res.status} without an A2A error; is ${this.url} the agent's HTTP+JSON 0.3 interface URL?`;
-    return this.notTheAgent(res, operation, wrongUrl) ?? tagHttpFailure(A2AError.fromHttp(res.status, body), res);
+    return (
+      this.notTheAgent(res, operation, wrongUrl) ??
+      tagHttpFailure(A2AError.fromHttp(res.status, body), res)
+    );
   }
 }

@@ -5,7 +5,12 @@
  * answer over the size limit, bytes that are not gRPC — is an {@link A2AClientError}; a status, even
  * an error status, is the agent's answer and is handed back as it came.
  */
-import { constants, type ClientHttp2Stream, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
+import {
+  constants,
+  type ClientHttp2Stream,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+} from 'node:http2';
 import { grpcMessageText } from '../../protocol/grpc/index.js';
 import { A2AClientError, causeCode, reachHint, unreachedCode } from '../errors.js';
 import { UNAVAILABLE_STATUSES } from '../http.js';
@@ -68,12 +73,17 @@ export class GrpcClientCall {
       'content-type': 'application/grpc',
       te: 'trailers',
     };
-    if (opts.timeoutMs !== undefined) headers['grpc-timeout'] = `${Math.max(1, Math.ceil(opts.timeoutMs))}m`;
+    if (opts.timeoutMs !== undefined)
+      headers['grpc-timeout'] = `${Math.max(1, Math.ceil(opts.timeoutMs))}m`;
     try {
       this.#stream = channel.session().request(headers);
     } catch (err) {
       // Headers node refuses (a value with a newline…) or a channel closed by its owner.
-      throw new A2AClientError('INVALID_ARGUMENT', `${opts.what} not sent over gRPC: ${(err as Error).message}`, { cause: err });
+      throw new A2AClientError(
+        'INVALID_ARGUMENT',
+        `${opts.what} not sent over gRPC: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
     channel.began();
     this.done = new Promise((resolve, reject) => this.#run(resolve, reject));
@@ -114,14 +124,33 @@ export class GrpcClientCall {
     const onAbort = (): void => this.cancel(opts.signal!.reason);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     if (opts.timeoutMs !== undefined) {
-      timer = setTimeout(() => this.#fail(new A2AClientError('TIMEOUT', `${what} to ${opts.url} timed out (gRPC deadline of ${opts.timeoutMs} ms)`)), opts.timeoutMs);
+      timer = setTimeout(
+        () =>
+          this.#fail(
+            new A2AClientError(
+              'TIMEOUT',
+              `${what} to ${opts.url} timed out (gRPC deadline of ${opts.timeoutMs} ms)`,
+            ),
+          ),
+        opts.timeoutMs,
+      );
     }
 
     stream.on('response', (h) => {
       head = h;
       const type = h['content-type'];
-      if (Number(h[':status']) === 200 && h['grpc-status'] === undefined && !(typeof type === 'string' && type.startsWith('application/grpc'))) {
-        this.#fail(new A2AClientError('BAD_RESPONSE', `${what}: ${opts.url} answered with content-type ${String(type)}, not application/grpc; is this a gRPC interface?`, { status: 200 }));
+      if (
+        Number(h[':status']) === 200 &&
+        h['grpc-status'] === undefined &&
+        !(typeof type === 'string' && type.startsWith('application/grpc'))
+      ) {
+        this.#fail(
+          new A2AClientError(
+            'BAD_RESPONSE',
+            `${what}: ${opts.url} answered with content-type ${String(type)}, not application/grpc; is this a gRPC interface?`,
+            { status: 200 },
+          ),
+        );
       }
     });
     stream.on('trailers', (t) => {
@@ -145,10 +174,20 @@ export class GrpcClientCall {
           const head = parts[0]!;
           const length = head.readUInt32BE(1);
           if (length > opts.maxMessageBytes) {
-            return this.#fail(new A2AClientError('RESPONSE_TOO_LARGE', `${what}: a message from ${opts.url} is ${length} bytes, over the limit of ${opts.maxMessageBytes}; raise maxResponseBytes if this is expected`));
+            return this.#fail(
+              new A2AClientError(
+                'RESPONSE_TOO_LARGE',
+                `${what}: a message from ${opts.url} is ${length} bytes, over the limit of ${opts.maxMessageBytes}; raise maxResponseBytes if this is expected`,
+              ),
+            );
           }
           if (head[0] !== 0) {
-            return this.#fail(new A2AClientError('BAD_RESPONSE', `${what}: ${opts.url} sent a compressed message, but this client asked for none`));
+            return this.#fail(
+              new A2AClientError(
+                'BAD_RESPONSE',
+                `${what}: ${opts.url} sent a compressed message, but this client asked for none`,
+              ),
+            );
           }
           need = PREFIX + length;
         }
@@ -157,7 +196,13 @@ export class GrpcClientCall {
         try {
           opts.onMessage(all.subarray(PREFIX, need));
         } catch (err) {
-          return this.#fail(err instanceof A2AClientError ? err : new A2AClientError('BAD_RESPONSE', `${what}: ${(err as Error).message}`, { cause: err }));
+          return this.#fail(
+            err instanceof A2AClientError
+              ? err
+              : new A2AClientError('BAD_RESPONSE', `${what}: ${(err as Error).message}`, {
+                  cause: err,
+                }),
+          );
         }
         const rest = all.subarray(need);
         parts = rest.length > 0 ? [rest] : [];
@@ -173,13 +218,27 @@ export class GrpcClientCall {
       if (this.#failure) return reject(this.#failure);
       const ending = trailers ?? (head?.['grpc-status'] !== undefined ? head : undefined);
       if (ending) {
-        if (have > 0) return reject(new A2AClientError('BAD_RESPONSE', `${what}: the answer from ${opts.url} ended inside a message`));
+        if (have > 0)
+          return reject(
+            new A2AClientError(
+              'BAD_RESPONSE',
+              `${what}: the answer from ${opts.url} ended inside a message`,
+            ),
+          );
         const code = Number(ending['grpc-status']);
-        return resolve({ code: Number.isInteger(code) ? code : 2, message: grpcMessageText(ending['grpc-message']), metadata: ending });
+        return resolve({
+          code: Number.isInteger(code) ? code : 2,
+          message: grpcMessageText(ending['grpc-message']),
+          metadata: ending,
+        });
       }
       const status = head === undefined ? undefined : Number(head[':status']);
       if (status !== undefined && status !== 200) {
-        return resolve({ code: codeOfHttpStatus(status), message: `${opts.url} answered HTTP ${status} without a gRPC status`, metadata: head! });
+        return resolve({
+          code: codeOfHttpStatus(status),
+          message: `${opts.url} answered HTTP ${status} without a gRPC status`,
+          metadata: head!,
+        });
       }
       reject(this.#broken(error, stream.rstCode, head !== undefined));
     });
@@ -192,16 +251,32 @@ export class GrpcClientCall {
     // node wraps a failed connect as a cancelled pending stream: the socket's code is under it.
     const unreached = unreachedCode(error);
     if (unreached !== undefined) {
-      return new A2AClientError('NETWORK', `${what}: could not reach ${url} over gRPC (${unreached})${reachHint(unreached)}`, { cause: error });
+      return new A2AClientError(
+        'NETWORK',
+        `${what}: could not reach ${url} over gRPC (${unreached})${reachHint(unreached)}`,
+        { cause: error },
+      );
     }
     const code = causeCode(error, (c) => !c.startsWith('ERR_HTTP2'));
     if (rstCode === constants.NGHTTP2_REFUSED_STREAM) {
-      return new A2AClientError('UNAVAILABLE', `${what}: ${url} refused the gRPC call (it is shutting down or at its limit); try again`);
+      return new A2AClientError(
+        'UNAVAILABLE',
+        `${what}: ${url} refused the gRPC call (it is shutting down or at its limit); try again`,
+      );
     }
     if (error === undefined && answered && !rstCode) {
-      return new A2AClientError('BAD_RESPONSE', `${what}: the answer from ${url} ended without a grpc-status`);
+      return new A2AClientError(
+        'BAD_RESPONSE',
+        `${what}: the answer from ${url} ended without a grpc-status`,
+      );
     }
-    const detail = code ?? (error instanceof Error ? error.message : rstCode ? `RST_STREAM code ${rstCode}` : 'closed');
-    return new A2AClientError('NETWORK', `${what}: the gRPC call to ${url} ended ${answered ? 'before its status came' : 'before an answer came'} (${detail})`, { cause: error });
+    const detail =
+      code ??
+      (error instanceof Error ? error.message : rstCode ? `RST_STREAM code ${rstCode}` : 'closed');
+    return new A2AClientError(
+      'NETWORK',
+      `${what}: the gRPC call to ${url} ended ${answered ? 'before its status came' : 'before an answer came'} (${detail})`,
+      { cause: error },
+    );
   }
 }

@@ -6,11 +6,29 @@
  * metadata (§10.2).
  */
 import type { OutgoingHttpHeaders, SecureClientSessionOptions } from 'node:http2';
-import { A2AError, HEADER_EXTENSIONS, HEADER_VERSION, PROTOCOL_VERSION, type OperationName } from '../../protocol/index.js';
-import { GRPC_METHODS, ProtoError, decodeMessage, encodeFramed, grpcAuthority } from '../../protocol/grpc/index.js';
+import {
+  A2AError,
+  HEADER_EXTENSIONS,
+  HEADER_VERSION,
+  PROTOCOL_VERSION,
+  type OperationName,
+} from '../../protocol/index.js';
+import {
+  GRPC_METHODS,
+  ProtoError,
+  decodeMessage,
+  encodeFramed,
+  grpcAuthority,
+} from '../../protocol/grpc/index.js';
 import { A2AClientError } from '../errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../http.js';
-import type { HttpTransportOptions, StreamEvent, Transport, TransportFactory, TransportRequest } from '../transport.js';
+import type {
+  HttpTransportOptions,
+  StreamEvent,
+  Transport,
+  TransportFactory,
+  TransportRequest,
+} from '../transport.js';
 import { asStreamResponse } from '../wire.js';
 import { H2Channel } from './channel.js';
 import { GrpcClientCall } from './call.js';
@@ -31,7 +49,19 @@ export interface GrpcTransportOptions {
 }
 
 /** HTTP request headers that have no meaning as gRPC metadata (or that gRPC sets itself). */
-const NOT_METADATA = new Set(['accept', 'content-type', 'content-length', 'connection', 'host', 'te', 'user-agent', 'last-event-id', 'transfer-encoding', 'keep-alive', 'upgrade']);
+const NOT_METADATA = new Set([
+  'accept',
+  'content-type',
+  'content-length',
+  'connection',
+  'host',
+  'te',
+  'user-agent',
+  'last-event-id',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+]);
 /** Answers waiting to be read before the call stops reading (flow control then holds the agent back). */
 const HIGH_WATER = 16;
 
@@ -41,14 +71,22 @@ const HIGH_WATER = 16;
  */
 function metadataOf(req: TransportRequest): OutgoingHttpHeaders {
   const md: OutgoingHttpHeaders = { [HEADER_VERSION.toLowerCase()]: PROTOCOL_VERSION };
-  if (req.extensions && req.extensions.length > 0) md[HEADER_EXTENSIONS.toLowerCase()] = req.extensions.join(',');
+  if (req.extensions && req.extensions.length > 0)
+    md[HEADER_EXTENSIONS.toLowerCase()] = req.extensions.join(',');
   for (const entries of [req.query, req.headers]) {
     for (const [k, v] of Object.entries(entries ?? {})) {
       const key = k.toLowerCase();
       if (NOT_METADATA.has(key) || key.startsWith(':') || key.startsWith('grpc-')) continue;
-      if (!/^[a-z0-9_.-]+$/.test(key)) throw new A2AClientError('INVALID_ARGUMENT', `"${k}" cannot be sent as gRPC metadata: a key is lower-case letters, digits, "-", "_" and "."`);
+      if (!/^[a-z0-9_.-]+$/.test(key))
+        throw new A2AClientError(
+          'INVALID_ARGUMENT',
+          `"${k}" cannot be sent as gRPC metadata: a key is lower-case letters, digits, "-", "_" and "."`,
+        );
       if (key.endsWith('-bin') || !/^[\x20-\x7e]*$/.test(v)) {
-        throw new A2AClientError('INVALID_ARGUMENT', `"${k}" cannot be sent as gRPC metadata: its value must be printable ASCII (binary "-bin" metadata is not sent)`);
+        throw new A2AClientError(
+          'INVALID_ARGUMENT',
+          `"${k}" cannot be sent as gRPC metadata: its value must be printable ASCII (binary "-bin" metadata is not sent)`,
+        );
       }
       md[key] = v;
     }
@@ -57,10 +95,17 @@ function metadataOf(req: TransportRequest): OutgoingHttpHeaders {
 }
 
 /** A numeric option, checked: a whole number above zero (a NaN idle timeout would close every connection at once). */
-function positive(options: GrpcTransportOptions, name: 'idleTimeoutMs' | 'maxResponseBytes'): number | undefined {
+function positive(
+  options: GrpcTransportOptions,
+  name: 'idleTimeoutMs' | 'maxResponseBytes',
+): number | undefined {
   const v = options[name];
   if (v === undefined) return undefined;
-  if (!Number.isSafeInteger(v) || v <= 0) throw new A2AClientError('INVALID_ARGUMENT', `grpcTransport: ${name} must be a whole number above 0, got ${String(v)}`);
+  if (!Number.isSafeInteger(v) || v <= 0)
+    throw new A2AClientError(
+      'INVALID_ARGUMENT',
+      `grpcTransport: ${name} must be a whole number above 0, got ${String(v)}`,
+    );
   return v;
 }
 
@@ -68,13 +113,23 @@ function positive(options: GrpcTransportOptions, name: 'idleTimeoutMs' | 'maxRes
 function unencodable(err: unknown, operation: OperationName): Error {
   if (!(err instanceof ProtoError)) return err as Error;
   const violation = { field: err.field || '(request)', description: err.problem };
-  return A2AError.invalidParams([violation], `${operation} not sent: ${violation.field} ${violation.description}`);
+  return A2AError.invalidParams(
+    [violation],
+    `${operation} not sent: ${violation.field} ${violation.description}`,
+  );
 }
 
 /** The request of `operation` as a framed message and its metadata; an unusable one is refused before anything is sent. */
-function prepare(operation: OperationName, params: object, req: TransportRequest): { body: Buffer; metadata: OutgoingHttpHeaders } {
+function prepare(
+  operation: OperationName,
+  params: object,
+  req: TransportRequest,
+): { body: Buffer; metadata: OutgoingHttpHeaders } {
   try {
-    return { body: encodeFramed(GRPC_METHODS[operation].request, params), metadata: metadataOf(req) };
+    return {
+      body: encodeFramed(GRPC_METHODS[operation].request, params),
+      metadata: metadataOf(req),
+    };
   } catch (err) {
     throw unencodable(err, operation);
   }
@@ -90,10 +145,18 @@ export class GrpcTransport implements Transport {
   constructor(url: string, options: GrpcTransportOptions = {}) {
     this.url = url;
     const authority = grpcAuthority(url);
-    if (!authority) throw new A2AClientError('INVALID_ARGUMENT', `${JSON.stringify(url)} is not a gRPC interface URL (http://, https://, grpc://, grpcs:// or host:port)`);
+    if (!authority)
+      throw new A2AClientError(
+        'INVALID_ARGUMENT',
+        `${JSON.stringify(url)} is not a gRPC interface URL (http://, https://, grpc://, grpcs:// or host:port)`,
+      );
     const tls = authority.tls ?? options.tls !== undefined;
     const host = authority.host.includes(':') ? `[${authority.host}]` : authority.host;
-    this.#channel = new H2Channel(`${tls ? 'https' : 'http'}://${host}:${authority.port}`, options.tls, positive(options, 'idleTimeoutMs') ?? 300_000);
+    this.#channel = new H2Channel(
+      `${tls ? 'https' : 'http'}://${host}:${authority.port}`,
+      options.tls,
+      positive(options, 'idleTimeoutMs') ?? 300_000,
+    );
     this.#maxBytes = positive(options, 'maxResponseBytes') ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
@@ -101,7 +164,10 @@ export class GrpcTransport implements Transport {
     const m = GRPC_METHODS[operation];
     const { body, metadata } = prepare(operation, params, req);
     if (req.signal?.aborted) throw req.signal.reason;
-    const timeoutMs = req.timeoutMs !== undefined && req.timeoutMs > 0 && Number.isFinite(req.timeoutMs) ? req.timeoutMs : undefined;
+    const timeoutMs =
+      req.timeoutMs !== undefined && req.timeoutMs > 0 && Number.isFinite(req.timeoutMs)
+        ? req.timeoutMs
+        : undefined;
     const answers: Buffer[] = [];
     const call = new GrpcClientCall(this.#channel, {
       path: m.path,
@@ -116,15 +182,26 @@ export class GrpcTransport implements Transport {
     });
     const status = await call.done;
     if (status.code !== 0) throw statusFailure(status, operation, this.url);
-    if (answers.length !== 1) throw new A2AClientError('BAD_RESPONSE', `${operation}: ${this.url} answered with ${answers.length} messages where gRPC has exactly one`);
+    if (answers.length !== 1)
+      throw new A2AClientError(
+        'BAD_RESPONSE',
+        `${operation}: ${this.url} answered with ${answers.length} messages where gRPC has exactly one`,
+      );
     try {
       return decodeMessage(m.response, answers[0]!);
     } catch (e) {
-      throw new A2AClientError('BAD_RESPONSE', `${operation}: the answer from ${this.url} is not a valid ${m.response}: ${(e as Error).message}`);
+      throw new A2AClientError(
+        'BAD_RESPONSE',
+        `${operation}: the answer from ${this.url} is not a valid ${m.response}: ${(e as Error).message}`,
+      );
     }
   }
 
-  async *stream(operation: OperationName, params: object, req: TransportRequest): AsyncGenerator<StreamEvent> {
+  async *stream(
+    operation: OperationName,
+    params: object,
+    req: TransportRequest,
+  ): AsyncGenerator<StreamEvent> {
     const m = GRPC_METHODS[operation];
     const { body, metadata } = prepare(operation, params, req);
     if (req.signal?.aborted) throw req.signal.reason;
@@ -165,7 +242,10 @@ export class GrpcTransport implements Transport {
           try {
             data = decodeMessage(m.response, next);
           } catch (e) {
-            throw new A2AClientError('BAD_RESPONSE', `${operation}: a stream event from ${this.url} is not a valid StreamResponse: ${(e as Error).message}`);
+            throw new A2AClientError(
+              'BAD_RESPONSE',
+              `${operation}: a stream event from ${this.url} is not a valid StreamResponse: ${(e as Error).message}`,
+            );
           }
           yield { data: asStreamResponse(data, operation) };
           continue;
@@ -202,7 +282,14 @@ export function grpcTransport(options: GrpcTransportOptions = {}): TransportFact
     const maxResponseBytes = options.maxResponseBytes ?? http.maxResponseBytes;
     const key = `${maxResponseBytes ?? ''} ${url}`;
     let t = channels.get(key);
-    if (!t) channels.set(key, (t = new GrpcTransport(url, { ...options, ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}) })));
+    if (!t)
+      channels.set(
+        key,
+        (t = new GrpcTransport(url, {
+          ...options,
+          ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}),
+        })),
+      );
     return t;
   };
 }

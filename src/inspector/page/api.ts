@@ -13,20 +13,31 @@ export class ApiError extends Error {
 
   /** The agent wants credentials. */
   get unauthenticated(): boolean {
-    return this.kind === 'Unauthenticated' || this.httpStatus === 401 || this.code === 'UNAUTHENTICATED';
+    return (
+      this.kind === 'Unauthenticated' || this.httpStatus === 401 || this.code === 'UNAUTHENTICATED'
+    );
   }
 }
 
 /** GET (no body) or POST (JSON body) to the inspector's API. */
 export async function api<T = unknown>(path: string, body?: unknown): Promise<T> {
-  const init: RequestInit = body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  const init: RequestInit =
+    body === undefined
+      ? {}
+      : {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        };
   let res: Response;
   try {
     res = await fetch(path, init);
   } catch {
     throw new ApiError('the inspector server does not answer; is it still running?');
   }
-  const json = (await res.json().catch(() => null)) as { error?: { message?: string; kind?: string; code?: string | number; httpStatus?: number } } | null;
+  const json = (await res.json().catch(() => null)) as {
+    error?: { message?: string; kind?: string; code?: string | number; httpStatus?: number };
+  } | null;
   if (!res.ok) {
     const e = json?.error;
     throw new ApiError(e?.message ?? `HTTP ${res.status}`, e?.kind, e?.code, e?.httpStatus);
@@ -44,7 +55,10 @@ export function errorText(err: unknown): string {
 }
 
 /** Opens the live channel from `after` (the last event the page has); handlers by event type. */
-export function listen(after: number, handlers: Record<string, (data: unknown) => void>): EventSource {
+export function listen(
+  after: number,
+  handlers: Record<string, (data: unknown) => void>,
+): EventSource {
   const source = new EventSource(`/api/events?after=${after}`);
   for (const [type, handle] of Object.entries(handlers)) {
     source.addEventListener(type, (ev) => handle(JSON.parse((ev as MessageEvent<string>).data)));

@@ -7,8 +7,18 @@ import type { CardFacts } from '../card-facts.js';
 import { api, errorText } from './api.js';
 import { announce, h } from './dom.js';
 
-function field(id: string, label: string, type: 'text' | 'password', autocomplete: string): HTMLElement {
-  return h('div', { class: 'field' }, h('label', { for: id }, label), h('input', { id, type, autocomplete, spellcheck: 'false' }));
+function field(
+  id: string,
+  label: string,
+  type: 'text' | 'password',
+  autocomplete: string,
+): HTMLElement {
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, label),
+    h('input', { id, type, autocomplete, spellcheck: 'false' }),
+  );
 }
 
 /** The form; `done` gets the card facts once the server holds the credentials (or the extended card). */
@@ -17,10 +27,25 @@ export function credentialsForm(f: CardFacts, done: (facts: CardFacts) => void):
     const id = `cred-${i}`;
     if (c.kind === 'mtls') return [];
     if (c.kind === 'basic') {
-      return [h('fieldset', null, h('legend', null, `${c.scheme} (${c.detail})`), field(`${id}-user`, 'User name', 'text', 'username'), field(`${id}-pass`, 'Password', 'password', 'current-password'))];
+      return [
+        h(
+          'fieldset',
+          null,
+          h('legend', null, `${c.scheme} (${c.detail})`),
+          field(`${id}-user`, 'User name', 'text', 'username'),
+          field(`${id}-pass`, 'Password', 'password', 'current-password'),
+        ),
+      ];
     }
     const what = c.kind === 'apiKey' ? 'API key' : 'Token';
-    return [field(id, `${what} for ${c.scheme} (${c.detail})${c.held ? ' — held; type to replace, leave empty to keep' : ''}`, 'password', 'off')];
+    return [
+      field(
+        id,
+        `${what} for ${c.scheme} (${c.detail})${c.held ? ' — held; type to replace, leave empty to keep' : ''}`,
+        'password',
+        'off',
+      ),
+    ];
   });
   const extended = f.card.capabilities.extendedAgentCard === true;
   const form = h(
@@ -31,10 +56,22 @@ export function credentialsForm(f: CardFacts, done: (facts: CardFacts) => void):
       'div',
       { class: 'actions' },
       h('button', { type: 'submit', value: 'save' }, 'Use these credentials'),
-      extended ? h('button', { type: 'submit', value: 'extended', class: 'primary' }, 'Use them and get the extended card') : null,
-      f.credentials.some((c) => c.held) ? h('button', { type: 'submit', value: 'forget' }, 'Forget credentials') : null,
+      extended
+        ? h(
+            'button',
+            { type: 'submit', value: 'extended', class: 'primary' },
+            'Use them and get the extended card',
+          )
+        : null,
+      f.credentials.some((c) => c.held)
+        ? h('button', { type: 'submit', value: 'forget' }, 'Forget credentials')
+        : null,
     ),
-    h('p', { class: 'muted' }, 'Kept by the inspector’s server for this browser session only; never shown again, masked on the wire view.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Kept by the inspector’s server for this browser session only; never shown again, masked on the wire view.',
+    ),
   );
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -58,10 +95,24 @@ export function credentialsForm(f: CardFacts, done: (facts: CardFacts) => void):
   return form;
 }
 
-async function submit(agent: string, values: Record<string, unknown>, action: string, done: (facts: CardFacts) => void): Promise<void> {
+async function submit(
+  agent: string,
+  values: Record<string, unknown>,
+  action: string,
+  done: (facts: CardFacts) => void,
+): Promise<void> {
   try {
     let facts = await api<CardFacts>('/api/credentials', { agent, values });
-    announce(action === 'forget' ? 'credentials forgotten' : `credentials held for ${facts.credentials.filter((c) => c.held).map((c) => c.scheme).join(', ') || 'no scheme'}`);
+    announce(
+      action === 'forget'
+        ? 'credentials forgotten'
+        : `credentials held for ${
+            facts.credentials
+              .filter((c) => c.held)
+              .map((c) => c.scheme)
+              .join(', ') || 'no scheme'
+          }`,
+    );
     if (action === 'extended') {
       facts = await api<CardFacts>('/api/card/extended', { agent });
       announce(`extended card of ${facts.card.name}: ${facts.card.skills.length} skill(s)`);

@@ -4,14 +4,22 @@
 export type Child = Node | string | number | null | undefined | false | Child[];
 
 /** Attributes of {@link h}: `class`, `for`, `on<event>` handlers, booleans (present when true), anything else as an attribute. */
-export type Attrs = Record<string, string | number | boolean | null | undefined | ((ev: never) => void)>;
+export type Attrs = Record<
+  string,
+  string | number | boolean | null | undefined | ((ev: never) => void)
+>;
 
 /** Makes an element: `h('button', { type: 'button', onclick: go }, 'Go')`. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs | null, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Attrs | null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs ?? {})) {
     if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v as EventListener);
+    if (k.startsWith('on') && typeof v === 'function')
+      el.addEventListener(k.slice(2), v as EventListener);
     else if (v === true) el.setAttribute(k, '');
     else el.setAttribute(k, String(v));
   }
@@ -24,7 +32,10 @@ export function append(el: Node, children: Child[]): void {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
     if (Array.isArray(c)) append(el, c);
-    else el.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+    else
+      el.appendChild(
+        typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c,
+      );
   }
 }
 
@@ -49,7 +60,11 @@ export function shortState(state: string): string {
 /** A task state as a coloured label (the colour is never the only cue: the name is written). */
 export function stateChip(state: string): HTMLElement {
   const s = shortState(state);
-  return h('span', { class: `state state-${s.toLowerCase().replace(/_/g, '-')}` }, s.replace(/_/g, ' '));
+  return h(
+    'span',
+    { class: `state state-${s.toLowerCase().replace(/_/g, '-')}` },
+    s.replace(/_/g, ' '),
+  );
 }
 
 /** Whether a task in this state will never change again. */

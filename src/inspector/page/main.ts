@@ -46,17 +46,40 @@ async function picker(): Promise<void> {
     replace(
       byId('known'),
       up.length
-        ? [h('span', { class: 'muted' }, 'Running: '), up.map((a) => h('button', { type: 'button', class: 'small', onclick: () => void go(a.url), title: a.description ?? '' }, `${a.name} (${new URL(a.url).port})`))]
-        : h('span', { class: 'muted' }, `No kit agent answers on ${agents.map((a) => new URL(a.url).port).join(', ')}.`),
+        ? [
+            h('span', { class: 'muted' }, 'Running: '),
+            up.map((a) =>
+              h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'small',
+                  onclick: () => void go(a.url),
+                  title: a.description ?? '',
+                },
+                `${a.name} (${new URL(a.url).port})`,
+              ),
+            ),
+          ]
+        : h(
+            'span',
+            { class: 'muted' },
+            `No kit agent answers on ${agents.map((a) => new URL(a.url).port).join(', ')}.`,
+          ),
     );
-    replace(byId('known-agents'), agents.map((a) => h('option', { value: a.url }, a.name ?? '')));
+    replace(
+      byId('known-agents'),
+      agents.map((a) => h('option', { value: a.url }, a.name ?? '')),
+    );
   } catch (err) {
     replace(byId('known'), h('span', { class: 'muted' }, errorText(err)));
   }
 }
 
 async function main(): Promise<void> {
-  const state = await api<{ after: number; wire: WireExchange[]; pipeline: PipelineRecord[] }>('/api/state');
+  const state = await api<{ after: number; wire: WireExchange[]; pipeline: PipelineRecord[] }>(
+    '/api/state',
+  );
   initCardView({ tryExample });
   initTalk();
   initTasks();

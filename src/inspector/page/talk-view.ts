@@ -47,18 +47,32 @@ function renderBar(): void {
   const open = !!cur.state && !isTerminal(cur.state);
   byId<HTMLButtonElement>('btn-cancel').disabled = !open;
   byId('btn-stop').hidden = active === undefined;
-  const waiting = cur.state === 'TASK_STATE_INPUT_REQUIRED' || cur.state === 'TASK_STATE_AUTH_REQUIRED';
+  const waiting =
+    cur.state === 'TASK_STATE_INPUT_REQUIRED' || cur.state === 'TASK_STATE_AUTH_REQUIRED';
   const row = byId('continue-row');
   row.hidden = !open;
   const box = byId<HTMLInputElement>('msg-continue');
   if (waiting) box.checked = true;
-  byId('continue-label').textContent = waiting ? `Answer task ${cur.taskId.slice(0, 8)} (it is ${shortState(cur.state!).replace(/_/g, ' ').toLowerCase()})` : `Send within task ${cur.taskId.slice(0, 8)}`;
+  byId('continue-label').textContent = waiting
+    ? `Answer task ${cur.taskId.slice(0, 8)} (it is ${shortState(cur.state!).replace(/_/g, ' ').toLowerCase()})`
+    : `Send within task ${cur.taskId.slice(0, 8)}`;
 }
 
 /** Follows the task an event is about. */
 function track(ev: StreamResponse | { task: Task }, eventId?: string): void {
   if (!cur) return;
-  const t = 'task' in ev ? { id: ev.task.id, contextId: ev.task.contextId, state: ev.task.status.state } : 'statusUpdate' in ev ? { id: ev.statusUpdate.taskId, contextId: ev.statusUpdate.contextId, state: ev.statusUpdate.status.state } : 'artifactUpdate' in ev ? { id: ev.artifactUpdate.taskId, contextId: ev.artifactUpdate.contextId } : undefined;
+  const t =
+    'task' in ev
+      ? { id: ev.task.id, contextId: ev.task.contextId, state: ev.task.status.state }
+      : 'statusUpdate' in ev
+        ? {
+            id: ev.statusUpdate.taskId,
+            contextId: ev.statusUpdate.contextId,
+            state: ev.statusUpdate.status.state,
+          }
+        : 'artifactUpdate' in ev
+          ? { id: ev.artifactUpdate.taskId, contextId: ev.artifactUpdate.contextId }
+          : undefined;
   if (t) {
     if (t.id !== cur.taskId) delete cur.lastEventId;
     cur.taskId = t.id;
@@ -82,7 +96,11 @@ async function readParts(): Promise<Part[]> {
       r.onerror = () => reject(new Error(`could not read ${file.name}`));
       r.readAsDataURL(file);
     });
-    parts.push({ raw: url.slice(url.indexOf(',') + 1), filename: file.name, mediaType: file.type || 'application/octet-stream' });
+    parts.push({
+      raw: url.slice(url.indexOf(',') + 1),
+      filename: file.name,
+      mediaType: file.type || 'application/octet-stream',
+    });
   }
   const data = byId<HTMLTextAreaElement>('msg-data').value;
   if (data.trim() !== '') {
@@ -105,13 +123,19 @@ async function submit(mode: 'send' | 'stream'): Promise<void> {
   } catch (err) {
     return announce((err as Error).message, 'error');
   }
-  const within = !byId('continue-row').hidden && byId<HTMLInputElement>('msg-continue').checked && cur?.taskId;
-  const target = within ? { taskId: cur!.taskId!, ...(cur!.contextId ? { contextId: cur!.contextId } : {}) } : {};
+  const within =
+    !byId('continue-row').hidden && byId<HTMLInputElement>('msg-continue').checked && cur?.taskId;
+  const target = within
+    ? { taskId: cur!.taskId!, ...(cur!.contextId ? { contextId: cur!.contextId } : {}) }
+    : {};
   if (!within) cur = { agent: agent.agent };
   const returnImmediately = byId<HTMLInputElement>('msg-immediate').checked;
   const streamId = crypto.randomUUID();
   // Shown before the request: a stream's first events may arrive before its HTTP answer does.
-  addSent({ messageId: '', role: 'ROLE_USER', parts, ...target } as Message, mode === 'stream' ? 'SendStreamingMessage' : 'SendMessage');
+  addSent(
+    { messageId: '', role: 'ROLE_USER', parts, ...target } as Message,
+    mode === 'stream' ? 'SendStreamingMessage' : 'SendMessage',
+  );
   if (mode === 'stream') {
     mine.add(streamId);
     active = streamId;
@@ -145,10 +169,17 @@ async function resubscribe(why: string): Promise<void> {
   const streamId = crypto.randomUUID();
   mine.add(streamId);
   active = streamId;
-  addNote(`${why}: SubscribeToTask ${cur.taskId.slice(0, 8)}${cur.lastEventId ? ` with Last-Event-ID ${cur.lastEventId}` : ''}`);
+  addNote(
+    `${why}: SubscribeToTask ${cur.taskId.slice(0, 8)}${cur.lastEventId ? ` with Last-Event-ID ${cur.lastEventId}` : ''}`,
+  );
   renderBar();
   try {
-    await api('/api/talk/subscribe', { agent: agent.agent, taskId: cur.taskId, lastEventId: cur.lastEventId, streamId });
+    await api('/api/talk/subscribe', {
+      agent: agent.agent,
+      taskId: cur.taskId,
+      lastEventId: cur.lastEventId,
+      streamId,
+    });
   } catch (err) {
     active = undefined;
     addNote(errorText(err), 'error');
@@ -170,7 +201,11 @@ async function cancel(): Promise<void> {
 }
 
 /** A stream event from the inspector server. */
-export function onTalkEvent(d: { streamId: string; event: StreamResponse; eventId?: string }): void {
+export function onTalkEvent(d: {
+  streamId: string;
+  event: StreamResponse;
+  eventId?: string;
+}): void {
   if (!mine.has(d.streamId)) return;
   addEvent(d.event, d.eventId);
   track(d.event, d.eventId);
@@ -182,7 +217,8 @@ export function onTalkEnd(d: { streamId: string; error?: string; stopped?: boole
   mine.delete(d.streamId);
   if (active === d.streamId) active = undefined;
   if (d.error) addNote(d.error, 'error');
-  else addNote(d.stopped ? 'stopped listening (the task goes on at the agent)' : 'the stream ended');
+  else
+    addNote(d.stopped ? 'stopped listening (the task goes on at the agent)' : 'the stream ended');
   renderBar();
 }
 
@@ -200,7 +236,10 @@ export function resumeAfterReload(): void {
   if (!agent || !s || s.agent !== agent.agent || !s.taskId) return;
   cur = s;
   renderBar();
-  if (s.state && isTerminal(s.state)) return addNote(`task ${s.taskId.slice(0, 8)} from before the reload ended ${shortState(s.state)}`);
+  if (s.state && isTerminal(s.state))
+    return addNote(
+      `task ${s.taskId.slice(0, 8)} from before the reload ended ${shortState(s.state)}`,
+    );
   void resubscribe('picked up after a reload');
 }
 
@@ -215,7 +254,10 @@ export function initTalk(): void {
   byId('btn-cancel').addEventListener('click', () => void cancel());
   byId('btn-resubscribe').addEventListener('click', () => void resubscribe('re-subscribing'));
   byId('btn-stop').addEventListener('click', () => {
-    if (active) void api('/api/talk/stop', { streamId: active }).catch((err: unknown) => announce(errorText(err), 'error'));
+    if (active)
+      void api('/api/talk/stop', { streamId: active }).catch((err: unknown) =>
+        announce(errorText(err), 'error'),
+      );
   });
   byId('btn-new').addEventListener('click', () => {
     cur = currentAgent() ? { agent: currentAgent()!.agent } : undefined;
@@ -224,7 +266,13 @@ export function initTalk(): void {
     renderBar();
   });
   onAgent((f) => {
-    replace(byId('talk-agent'), `Talking to ${f.card.name} at ${f.agent} — `, f.card.capabilities.streaming ? 'it streams.' : 'it does not stream: use Send (the client refuses Stream without a round trip).');
+    replace(
+      byId('talk-agent'),
+      `Talking to ${f.card.name} at ${f.agent} — `,
+      f.card.capabilities.streaming
+        ? 'it streams.'
+        : 'it does not stream: use Send (the client refuses Stream without a round trip).',
+    );
     if (cur && cur.agent !== f.agent) {
       cur = undefined;
       clearTimeline();

@@ -30,7 +30,11 @@ async function list(pageToken: string): Promise<void> {
   const out = byId('tasks-list');
   out.setAttribute('aria-busy', 'true');
   try {
-    const r = await api<ListTasksResponse>('/api/tasks/list', { agent: agent.agent, ...filters(), pageToken });
+    const r = await api<ListTasksResponse>('/api/tasks/list', {
+      agent: agent.agent,
+      ...filters(),
+      pageToken,
+    });
     shownToken = pageToken;
     render(r);
     announce(`${r.tasks.length} task(s) on this page, ${r.totalSize} in all`);
@@ -46,7 +50,20 @@ function render(r: ListTasksResponse): void {
     h(
       'tr',
       null,
-      h('td', null, h('button', { type: 'button', class: 'link', onclick: () => void open(t.id), 'aria-label': `Open task ${t.id}` }, shortId(t.id))),
+      h(
+        'td',
+        null,
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'link',
+            onclick: () => void open(t.id),
+            'aria-label': `Open task ${t.id}`,
+          },
+          shortId(t.id),
+        ),
+      ),
       h('td', null, shortId(t.contextId)),
       h('td', null, stateChip(t.status.state)),
       h('td', null, t.status.timestamp ? new Date(t.status.timestamp).toLocaleString() : ''),
@@ -57,13 +74,53 @@ function render(r: ListTasksResponse): void {
   const page = tokens.length + 1;
   replace(
     byId('tasks-list'),
-    h('div', { class: 'table-wrap' }, h('table', null, h('caption', null, `Page ${page} · ${r.totalSize} task(s) in all · page size ${r.pageSize}`), h('thead', null, h('tr', null, ['Task', 'Context', 'State', 'Status time', 'Artifacts', 'History'].map((t) => h('th', { scope: 'col' }, t)))), h('tbody', null, rows))),
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        null,
+        h(
+          'caption',
+          null,
+          `Page ${page} · ${r.totalSize} task(s) in all · page size ${r.pageSize}`,
+        ),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            ['Task', 'Context', 'State', 'Status time', 'Artifacts', 'History'].map((t) =>
+              h('th', { scope: 'col' }, t),
+            ),
+          ),
+        ),
+        h('tbody', null, rows),
+      ),
+    ),
     r.tasks.length === 0 ? h('p', null, 'No task matches.') : null,
     h(
       'div',
       { class: 'actions' },
-      h('button', { type: 'button', disabled: tokens.length === 0, onclick: () => void list(tokens.pop() ?? '') }, '← Previous page'),
-      h('button', { type: 'button', disabled: !r.nextPageToken, onclick: () => (tokens.push(shownToken), void list(r.nextPageToken)) }, 'Next page →'),
+      h(
+        'button',
+        {
+          type: 'button',
+          disabled: tokens.length === 0,
+          onclick: () => void list(tokens.pop() ?? ''),
+        },
+        '← Previous page',
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          disabled: !r.nextPageToken,
+          onclick: () => (tokens.push(shownToken), void list(r.nextPageToken)),
+        },
+        'Next page →',
+      ),
     ),
   );
 }
@@ -74,14 +131,38 @@ async function open(id: string): Promise<void> {
   const out = byId('task-detail');
   try {
     const history = byId<HTMLInputElement>('f-history').value.trim();
-    const task = await api<Task>('/api/tasks/get', { agent: agent.agent, id, ...(history ? { historyLength: history } : {}) });
+    const task = await api<Task>('/api/tasks/get', {
+      agent: agent.agent,
+      id,
+      ...(history ? { historyLength: history } : {}),
+    });
     replace(
       out,
-      h('h3', { id: 'task-detail-title', tabindex: '-1' }, 'Task ', shortId(task.id), ' ', stateChip(task.status.state)),
-      h('dl', { class: 'facts' }, h('dt', null, 'Id'), h('dd', null, h('code', null, task.id)), h('dt', null, 'Context'), h('dd', null, h('code', null, task.contextId)), h('dt', null, 'Status time'), h('dd', null, task.status.timestamp ?? '—')),
-      task.status.message ? [h('h4', null, 'Status message'), renderMessage(task.status.message)] : null,
+      h(
+        'h3',
+        { id: 'task-detail-title', tabindex: '-1' },
+        'Task ',
+        shortId(task.id),
+        ' ',
+        stateChip(task.status.state),
+      ),
+      h(
+        'dl',
+        { class: 'facts' },
+        h('dt', null, 'Id'),
+        h('dd', null, h('code', null, task.id)),
+        h('dt', null, 'Context'),
+        h('dd', null, h('code', null, task.contextId)),
+        h('dt', null, 'Status time'),
+        h('dd', null, task.status.timestamp ?? '—'),
+      ),
+      task.status.message
+        ? [h('h4', null, 'Status message'), renderMessage(task.status.message)]
+        : null,
       h('h4', null, `History (${task.history?.length ?? 0})`),
-      task.history?.length ? h('div', { class: 'history' }, task.history.map(renderMessage)) : h('p', { class: 'muted' }, 'none returned'),
+      task.history?.length
+        ? h('div', { class: 'history' }, task.history.map(renderMessage))
+        : h('p', { class: 'muted' }, 'none returned'),
       h('h4', null, `Artifacts (${task.artifacts?.length ?? 0})`),
       (task.artifacts ?? []).map((a) => renderArtifact(a)),
       h('h4', null, 'Push notification configs'),
@@ -99,16 +180,40 @@ async function pushConfigs(taskId: string): Promise<void> {
   const agent = currentAgent();
   const out = byId('push-configs');
   if (!agent?.card.capabilities.pushNotifications) {
-    replace(out, h('p', { class: 'muted' }, 'The card does not declare push notifications: the client would refuse without asking (PushNotificationNotSupported).'));
+    replace(
+      out,
+      h(
+        'p',
+        { class: 'muted' },
+        'The card does not declare push notifications: the client would refuse without asking (PushNotificationNotSupported).',
+      ),
+    );
     return;
   }
   try {
-    const r = await api<ListTaskPushNotificationConfigsResponse>('/api/tasks/push-configs', { agent: agent.agent, taskId });
+    const r = await api<ListTaskPushNotificationConfigsResponse>('/api/tasks/push-configs', {
+      agent: agent.agent,
+      taskId,
+    });
     replace(
       out,
       r.configs.length === 0
         ? h('p', { class: 'muted' }, 'none')
-        : h('ul', null, r.configs.map((c) => h('li', null, h('code', null, c.id ?? '?'), ' → ', h('code', null, c.url), c.token ? ' · token ••••••••' : '', c.authentication ? ` · ${c.authentication.scheme} auth` : ''))),
+        : h(
+            'ul',
+            null,
+            r.configs.map((c) =>
+              h(
+                'li',
+                null,
+                h('code', null, c.id ?? '?'),
+                ' → ',
+                h('code', null, c.url),
+                c.token ? ' · token ••••••••' : '',
+                c.authentication ? ` · ${c.authentication.scheme} auth` : '',
+              ),
+            ),
+          ),
     );
   } catch (err) {
     replace(out, h('p', { class: 'error' }, errorText(err)));

@@ -7,7 +7,12 @@ import { byId, clock, h, shortId, stateChip, type Child } from './dom.js';
 import { renderArtifact, renderMessage, renderPart } from './parts.js';
 
 function entry(kind: string, label: Child, ...body: Child[]): HTMLElement {
-  const li = h('li', { class: `tl tl-${kind}` }, h('div', { class: 'tl-head' }, h('time', null, clock()), ' ', label), body.length ? h('div', { class: 'tl-body' }, body) : null);
+  const li = h(
+    'li',
+    { class: `tl tl-${kind}` },
+    h('div', { class: 'tl-head' }, h('time', null, clock()), ' ', label),
+    body.length ? h('div', { class: 'tl-body' }, body) : null,
+  );
   const list = byId('timeline');
   list.appendChild(li);
   li.scrollIntoView({ block: 'nearest' });
@@ -15,18 +20,31 @@ function entry(kind: string, label: Child, ...body: Child[]): HTMLElement {
 }
 
 function eventTag(eventId: string | undefined): Child {
-  return eventId ? h('span', { class: 'muted event-id', title: 'SSE event id (Last-Event-ID on resume)' }, ` #${eventId}`) : null;
+  return eventId
+    ? h(
+        'span',
+        { class: 'muted event-id', title: 'SSE event id (Last-Event-ID on resume)' },
+        ` #${eventId}`,
+      )
+    : null;
 }
 
 /** The user's message as sent. */
 export function addSent(m: Message, how: string): void {
-  entry('sent', h('strong', null, `You → ${how}`), m.taskId ? h('span', { class: 'muted' }, ' in task ', shortId(m.taskId)) : null, renderMessage(m));
+  entry(
+    'sent',
+    h('strong', null, `You → ${how}`),
+    m.taskId ? h('span', { class: 'muted' }, ' in task ', shortId(m.taskId)) : null,
+    renderMessage(m),
+  );
 }
 
 /** A task as a whole: its state, its status message, its artifacts. */
 function taskBody(t: Task): Child[] {
   return [
-    t.status.message ? h('div', { class: 'status-message' }, t.status.message.parts.map(renderPart)) : null,
+    t.status.message
+      ? h('div', { class: 'status-message' }, t.status.message.parts.map(renderPart))
+      : null,
     (t.artifacts ?? []).map((a) => renderArtifact(a)),
   ];
 }
@@ -35,18 +53,37 @@ function taskBody(t: Task): Child[] {
 export function addEvent(ev: StreamResponse, eventId?: string): void {
   if ('task' in ev) {
     const t = ev.task;
-    entry('task', [h('strong', null, 'Task '), shortId(t.id), ' ', stateChip(t.status.state), eventTag(eventId)], ...taskBody(t));
+    entry(
+      'task',
+      [
+        h('strong', null, 'Task '),
+        shortId(t.id),
+        ' ',
+        stateChip(t.status.state),
+        eventTag(eventId),
+      ],
+      ...taskBody(t),
+    );
   } else if ('statusUpdate' in ev) {
     const s = ev.statusUpdate.status;
     entry(
-      `state state-row-${s.state.replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-')}`,
+      `state state-row-${s.state
+        .replace(/^TASK_STATE_/, '')
+        .toLowerCase()
+        .replace(/_/g, '-')}`,
       [stateChip(s.state), eventTag(eventId)],
       s.message ? h('div', { class: 'status-message' }, s.message.parts.map(renderPart)) : null,
     );
   } else if ('artifactUpdate' in ev) {
     const u = ev.artifactUpdate;
-    const note = [u.append ? 'appended chunk' : '', u.lastChunk ? 'last chunk' : ''].filter(Boolean).join(', ');
-    entry('artifact', [h('strong', null, 'Artifact'), eventTag(eventId)], renderArtifact(u.artifact, note));
+    const note = [u.append ? 'appended chunk' : '', u.lastChunk ? 'last chunk' : '']
+      .filter(Boolean)
+      .join(', ');
+    entry(
+      'artifact',
+      [h('strong', null, 'Artifact'), eventTag(eventId)],
+      renderArtifact(u.artifact, note),
+    );
   } else if ('message' in ev) {
     entry('reply', [h('strong', null, 'Reply'), eventTag(eventId)], renderMessage(ev.message));
   }

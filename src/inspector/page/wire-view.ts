@@ -18,53 +18,130 @@ function pretty(text: string | undefined): string {
 }
 
 function headers(list: Array<[string, string]> | undefined): HTMLElement {
-  return h('pre', { class: 'headers' }, (list ?? []).map(([k, v]) => `${k}: ${v}`).join('\n') || '(none)');
+  return h(
+    'pre',
+    { class: 'headers' },
+    (list ?? []).map(([k, v]) => `${k}: ${v}`).join('\n') || '(none)',
+  );
 }
 
 function summary(ex: WireExchange): HTMLElement {
-  const status = ex.status !== undefined ? String(ex.status) : ex.state === 'failed' ? 'failed' : '…';
-  const cls = ex.state === 'failed' || (ex.status ?? 0) >= 400 ? 'bad' : ex.state === 'done' ? 'ok' : 'live';
+  const status =
+    ex.status !== undefined ? String(ex.status) : ex.state === 'failed' ? 'failed' : '…';
+  const cls =
+    ex.state === 'failed' || (ex.status ?? 0) >= 400 ? 'bad' : ex.state === 'done' ? 'ok' : 'live';
   return h(
     'summary',
     null,
-    h('span', { class: 'wire-id' }, `#${ex.id}`), ' ',
-    h('time', null, clock(ex.at)), ' ',
-    h('strong', null, ex.operation), ' ',
-    h('span', { class: 'method' }, ex.method), ' ',
-    h('span', { class: `wire-status wire-${cls}` }, status), ' ',
-    h('span', { class: 'muted' }, [ex.binding, ex.streaming ? `stream${ex.events !== undefined ? ` · ${ex.events} event(s)` : ''}` : '', ex.durationMs !== undefined ? `${ex.durationMs} ms` : '', ex.state === 'open' ? 'open' : ''].filter(Boolean).join(' · ')),
+    h('span', { class: 'wire-id' }, `#${ex.id}`),
+    ' ',
+    h('time', null, clock(ex.at)),
+    ' ',
+    h('strong', null, ex.operation),
+    ' ',
+    h('span', { class: 'method' }, ex.method),
+    ' ',
+    h('span', { class: `wire-status wire-${cls}` }, status),
+    ' ',
+    h(
+      'span',
+      { class: 'muted' },
+      [
+        ex.binding,
+        ex.streaming ? `stream${ex.events !== undefined ? ` · ${ex.events} event(s)` : ''}` : '',
+        ex.durationMs !== undefined ? `${ex.durationMs} ms` : '',
+        ex.state === 'open' ? 'open' : '',
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    ),
   );
 }
 
 function body(ex: WireExchange): Child[] {
-  const isJson = (ex.responseHeaders ?? []).some(([k, v]) => k === 'content-type' && v.includes('json'));
+  const isJson = (ex.responseHeaders ?? []).some(
+    ([k, v]) => k === 'content-type' && v.includes('json'),
+  );
   return [
-    h('p', null, h('code', { class: 'wire-url' }, `${ex.method} ${ex.url}`), ex.lastEventId ? h('span', { class: 'badge' }, `Last-Event-ID ${ex.lastEventId}`) : null),
-    h('div', { class: 'wire-grid' },
-      h('div', null, h('h4', null, 'Request headers'), headers(ex.requestHeaders), ex.requestBody !== undefined ? [h('h4', null, 'Request body'), h('pre', { class: 'wire-body' }, pretty(ex.requestBody))] : null),
-      h('div', null,
+    h(
+      'p',
+      null,
+      h('code', { class: 'wire-url' }, `${ex.method} ${ex.url}`),
+      ex.lastEventId ? h('span', { class: 'badge' }, `Last-Event-ID ${ex.lastEventId}`) : null,
+    ),
+    h(
+      'div',
+      { class: 'wire-grid' },
+      h(
+        'div',
+        null,
+        h('h4', null, 'Request headers'),
+        headers(ex.requestHeaders),
+        ex.requestBody !== undefined
+          ? [
+              h('h4', null, 'Request body'),
+              h('pre', { class: 'wire-body' }, pretty(ex.requestBody)),
+            ]
+          : null,
+      ),
+      h(
+        'div',
+        null,
         h('h4', null, `Response${ex.status !== undefined ? ` ${ex.status}` : ''}`),
         headers(ex.responseHeaders),
         h('h4', null, ex.streaming ? 'Events (as sent)' : 'Response body'),
-        h('pre', { class: 'wire-body', 'data-body': String(ex.id) }, isJson && ex.state !== 'open' ? pretty(ex.responseBody) : ex.responseBody),
-        ex.truncated ? h('p', { class: 'muted' }, '… cut here: the inspector keeps the first 512 KiB of an answer') : null,
+        h(
+          'pre',
+          { class: 'wire-body', 'data-body': String(ex.id) },
+          isJson && ex.state !== 'open' ? pretty(ex.responseBody) : ex.responseBody,
+        ),
+        ex.truncated
+          ? h(
+              'p',
+              { class: 'muted' },
+              '… cut here: the inspector keeps the first 512 KiB of an answer',
+            )
+          : null,
       ),
     ),
     ex.error ? h('p', { class: 'error' }, ex.error) : null,
     h('h4', null, 'As a curl command'),
     h('pre', { class: 'curl' }, ex.curl),
-    h('div', { class: 'actions' }, h('button', { type: 'button', class: 'small', onclick: () => void copy(ex.curl, 'the curl command') }, 'Copy as curl'), ex.curl.includes('$A2A_CREDENTIAL') ? h('span', { class: 'muted' }, ' set A2A_CREDENTIAL first: the credential is masked') : null),
+    h(
+      'div',
+      { class: 'actions' },
+      h(
+        'button',
+        { type: 'button', class: 'small', onclick: () => void copy(ex.curl, 'the curl command') },
+        'Copy as curl',
+      ),
+      ex.curl.includes('$A2A_CREDENTIAL')
+        ? h('span', { class: 'muted' }, ' set A2A_CREDENTIAL first: the credential is masked')
+        : null,
+    ),
   ];
 }
 
 function matches(ex: WireExchange): boolean {
   const q = byId<HTMLInputElement>('wire-filter').value.trim().toLowerCase();
-  return q === '' || `${ex.operation} ${ex.url} ${ex.method} ${ex.status ?? ''}`.toLowerCase().includes(q);
+  return (
+    q === '' ||
+    `${ex.operation} ${ex.url} ${ex.method} ${ex.status ?? ''}`.toLowerCase().includes(q)
+  );
 }
 
 function renderOne(ex: WireExchange): void {
   const old = shown.get(ex.id);
-  const el = h('details', { class: 'wire-ex', 'data-operation': ex.operation, open: old?.el.hasAttribute('open') ?? false }, summary(ex), body(ex));
+  const el = h(
+    'details',
+    {
+      class: 'wire-ex',
+      'data-operation': ex.operation,
+      open: old?.el.hasAttribute('open') ?? false,
+    },
+    summary(ex),
+    body(ex),
+  );
   el.hidden = !matches(ex);
   if (old) old.el.replaceWith(el);
   else byId('wire-list').prepend(el);

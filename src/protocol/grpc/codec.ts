@@ -12,9 +12,30 @@
 import { ProtoReader as Reader, encodeWith, type ProtoWriter as Writer } from './wire.js';
 import { A2A_ENUMS, A2A_MESSAGES, RPC_MESSAGES, type MessageSpec } from './messages.js';
 import { ProtoError, asProtoError } from './proto-error.js';
-import { MAX_DEPTH, put, readStruct, readTimestamp, readValue, writeStruct, writeTimestamp, writeValue } from './wkt.js';
+import {
+  MAX_DEPTH,
+  put,
+  readStruct,
+  readTimestamp,
+  readValue,
+  writeStruct,
+  writeTimestamp,
+  writeValue,
+} from './wkt.js';
 
-const enum K { String, Bytes, Bool, Int32, Int64, Double, Enum, Message, Struct, Value, Timestamp }
+const enum K {
+  String,
+  Bytes,
+  Bool,
+  Int32,
+  Int64,
+  Double,
+  Enum,
+  Message,
+  Struct,
+  Value,
+  Timestamp,
+}
 
 interface Field {
   readonly name: string;
@@ -45,12 +66,28 @@ interface Msg {
 }
 
 const SCALARS: Record<string, K> = {
-  string: K.String, bytes: K.Bytes, bool: K.Bool, int32: K.Int32, int64: K.Int64, double: K.Double,
-  Struct: K.Struct, Value: K.Value, Timestamp: K.Timestamp,
+  string: K.String,
+  bytes: K.Bytes,
+  bool: K.Bool,
+  int32: K.Int32,
+  int64: K.Int64,
+  double: K.Double,
+  Struct: K.Struct,
+  Value: K.Value,
+  Timestamp: K.Timestamp,
 };
 const WIRE: Record<K, number> = {
-  [K.String]: 2, [K.Bytes]: 2, [K.Bool]: 0, [K.Int32]: 0, [K.Int64]: 0, [K.Double]: 1, [K.Enum]: 0,
-  [K.Message]: 2, [K.Struct]: 2, [K.Value]: 2, [K.Timestamp]: 2,
+  [K.String]: 2,
+  [K.Bytes]: 2,
+  [K.Bool]: 0,
+  [K.Int32]: 0,
+  [K.Int64]: 0,
+  [K.Double]: 1,
+  [K.Enum]: 0,
+  [K.Message]: 2,
+  [K.Struct]: 2,
+  [K.Value]: 2,
+  [K.Timestamp]: 2,
 };
 
 const SPECS: Record<string, MessageSpec> = { ...A2A_MESSAGES, ...RPC_MESSAGES };
@@ -65,17 +102,43 @@ function fieldOf(name: string, no: number, type: string, oneof: string | undefin
   const mapOf = /^map<(.+)>$/.exec(t)?.[1];
   if (mapOf !== undefined) {
     const value = fieldOf('value', 2, mapOf, undefined);
-    return { name, no, kind: K.Message, tag: (no << 3) | 2, wire: 2, repeated: false, map: true, presence, fill, oneof,
-      enumNames: undefined, enumIndex: undefined, ref: mapOf, value };
+    return {
+      name,
+      no,
+      kind: K.Message,
+      tag: (no << 3) | 2,
+      wire: 2,
+      repeated: false,
+      map: true,
+      presence,
+      fill,
+      oneof,
+      enumNames: undefined,
+      enumIndex: undefined,
+      ref: mapOf,
+      value,
+    };
   }
   const enumNames = A2A_ENUMS[t];
   const kind = SCALARS[t] ?? (enumNames ? K.Enum : K.Message);
-  if (kind === K.Message && !SPECS[t]) throw new Error(`protobuf table: ${name} refers to unknown type ${t}`);
+  if (kind === K.Message && !SPECS[t])
+    throw new Error(`protobuf table: ${name} refers to unknown type ${t}`);
   const wire = WIRE[kind];
   return {
-    name, no, kind, tag: (no << 3) | wire, wire, repeated, map: false, presence, fill, oneof, enumNames,
+    name,
+    no,
+    kind,
+    tag: (no << 3) | wire,
+    wire,
+    repeated,
+    map: false,
+    presence,
+    fill,
+    oneof,
+    enumNames,
     enumIndex: enumNames ? new Map(enumNames.map((n, i) => [n, i])) : undefined,
-    ref: kind === K.Message ? t : undefined, value: undefined,
+    ref: kind === K.Message ? t : undefined,
+    value: undefined,
   };
 }
 
@@ -126,7 +189,8 @@ function writeScalar(w: Writer, f: Field, v: unknown, implicit: boolean, depth: 
       if (!(implicit && !v)) w.uint32(f.tag).bool(v);
       return;
     case K.Int32:
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < -2147483648 || v > 2147483647) throw bad('must be a 32-bit integer');
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < -2147483648 || v > 2147483647)
+        throw bad('must be a 32-bit integer');
       if (!(implicit && v === 0)) w.uint32(f.tag).int32(v);
       return;
     case K.Int64: {
@@ -140,7 +204,12 @@ function writeScalar(w: Writer, f: Field, v: unknown, implicit: boolean, depth: 
       if (!(implicit && v === 0)) w.uint32(f.tag).double(v);
       return;
     case K.Enum: {
-      const n = typeof v === 'string' ? f.enumIndex!.get(v) : typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+      const n =
+        typeof v === 'string'
+          ? f.enumIndex!.get(v)
+          : typeof v === 'number' && Number.isInteger(v)
+            ? v
+            : undefined;
       if (n === undefined) throw bad(`must be one of ${f.enumNames!.slice(1).join(', ')}`);
       if (!(implicit && n === 0)) w.uint32(f.tag).int32(n);
       return;
@@ -259,7 +328,13 @@ function defaultOf(f: Field): unknown {
   return f.kind === K.Enum ? f.enumNames![0] : 0;
 }
 
-function readMapEntry(r: Reader, f: Field, end: number, depth: number, into: Record<string, unknown>): void {
+function readMapEntry(
+  r: Reader,
+  f: Field,
+  end: number,
+  depth: number,
+  into: Record<string, unknown>,
+): void {
   let key = '';
   let value: unknown;
   while (r.pos < end) {
@@ -287,7 +362,8 @@ function readFields(r: Reader, msg: Msg, end: number, depth: number): Record<str
         r.skipType(tag & 7);
         continue;
       }
-      if ((tag & 7) !== f.wire) throw bad(`arrived with wire type ${tag & 7}, but its type needs ${f.wire}`);
+      if ((tag & 7) !== f.wire)
+        throw bad(`arrived with wire type ${tag & 7}, but its type needs ${f.wire}`);
       if (f.repeated) {
         const list = (out[f.name] ??= []) as unknown[];
         count = list.length;
@@ -297,7 +373,9 @@ function readFields(r: Reader, msg: Msg, end: number, depth: number): Record<str
       } else {
         const v = readScalar(r, f, depth);
         // Deletes only when there is something to delete: a delete turns the object into a slow dictionary.
-        if (f.oneof) for (const o of msg.oneofs.get(f.oneof)!) if (o !== f && out[o.name] !== undefined) delete out[o.name];
+        if (f.oneof)
+          for (const o of msg.oneofs.get(f.oneof)!)
+            if (o !== f && out[o.name] !== undefined) delete out[o.name];
         if (!f.presence && isDefault(f, v)) {
           if (out[f.name] !== undefined) delete out[f.name];
         } else {
@@ -318,7 +396,9 @@ function readFields(r: Reader, msg: Msg, end: number, depth: number): Record<str
 /** Decode protobuf bytes of message `type` into its ProtoJSON object; throws ProtoError naming the field. */
 export function decodeMessage(type: string, bytes: Uint8Array): Record<string, unknown> {
   // A Buffer view (no copy) so that strings are read by the native UTF-8 decoder.
-  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const buf = Buffer.isBuffer(bytes)
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const r = new Reader(buf);
   return readFields(r, msgOf(type), r.len, 0);
 }

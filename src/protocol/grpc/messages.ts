@@ -31,12 +31,24 @@ export const A2A_ENUMS: Readonly<Record<string, readonly string[]>> = {
   Role: ['ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'],
 };
 
-const flow = (first: string): MessageSpec => ({ [first]: [1, 'string'], tokenUrl: [2, 'string'], refreshUrl: [3, 'string'], scopes: [4, 'map<string>!'] });
+const flow = (first: string): MessageSpec => ({
+  [first]: [1, 'string'],
+  tokenUrl: [2, 'string'],
+  refreshUrl: [3, 'string'],
+  scopes: [4, 'map<string>!'],
+});
 
 /** The messages of package `lf.a2a.v1`, by name. */
 export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
   // §4.1 core objects
-  Task: { id: [1, 'string!'], contextId: [2, 'string'], status: [3, 'TaskStatus'], artifacts: [4, 'Artifact[]'], history: [5, 'Message[]'], metadata: [6, 'Struct'] },
+  Task: {
+    id: [1, 'string!'],
+    contextId: [2, 'string'],
+    status: [3, 'TaskStatus'],
+    artifacts: [4, 'Artifact[]'],
+    history: [5, 'Message[]'],
+    metadata: [6, 'Struct'],
+  },
   TaskStatus: { state: [1, 'TaskState'], message: [2, 'Message'], timestamp: [3, 'Timestamp'] },
   Part: {
     text: [1, '?string', 'content'],
@@ -66,7 +78,12 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
     extensions: [6, 'string[]'],
   },
   // §4.2 streaming events
-  TaskStatusUpdateEvent: { taskId: [1, 'string'], contextId: [2, 'string'], status: [3, 'TaskStatus'], metadata: [4, 'Struct'] },
+  TaskStatusUpdateEvent: {
+    taskId: [1, 'string'],
+    contextId: [2, 'string'],
+    status: [3, 'TaskStatus'],
+    metadata: [4, 'Struct'],
+  },
   TaskArtifactUpdateEvent: {
     taskId: [1, 'string'],
     contextId: [2, 'string'],
@@ -86,7 +103,12 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
     authentication: [6, 'AuthenticationInfo'],
   },
   // §4.4 discovery
-  AgentInterface: { url: [1, 'string'], protocolBinding: [2, 'string'], tenant: [3, 'string'], protocolVersion: [4, 'string'] },
+  AgentInterface: {
+    url: [1, 'string'],
+    protocolBinding: [2, 'string'],
+    tenant: [3, 'string'],
+    protocolVersion: [4, 'string'],
+  },
   AgentCard: {
     name: [1, 'string'],
     description: [2, 'string'],
@@ -110,7 +132,12 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
     extensions: [3, 'AgentExtension[]'],
     extendedAgentCard: [4, '?bool'],
   },
-  AgentExtension: { uri: [1, 'string'], description: [2, 'string'], required: [3, 'bool'], params: [4, 'Struct'] },
+  AgentExtension: {
+    uri: [1, 'string'],
+    description: [2, 'string'],
+    required: [3, 'bool'],
+    params: [4, 'Struct'],
+  },
   AgentSkill: {
     id: [1, 'string'],
     name: [2, 'string'],
@@ -132,9 +159,21 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
     openIdConnectSecurityScheme: [4, '?OpenIdConnectSecurityScheme', 'scheme'],
     mtlsSecurityScheme: [5, '?MutualTlsSecurityScheme', 'scheme'],
   },
-  APIKeySecurityScheme: { description: [1, 'string'], location: [2, 'string'], name: [3, 'string'] },
-  HTTPAuthSecurityScheme: { description: [1, 'string'], scheme: [2, 'string'], bearerFormat: [3, 'string'] },
-  OAuth2SecurityScheme: { description: [1, 'string'], flows: [2, 'OAuthFlows'], oauth2MetadataUrl: [3, 'string'] },
+  APIKeySecurityScheme: {
+    description: [1, 'string'],
+    location: [2, 'string'],
+    name: [3, 'string'],
+  },
+  HTTPAuthSecurityScheme: {
+    description: [1, 'string'],
+    scheme: [2, 'string'],
+    bearerFormat: [3, 'string'],
+  },
+  OAuth2SecurityScheme: {
+    description: [1, 'string'],
+    flows: [2, 'OAuthFlows'],
+    oauth2MetadataUrl: [3, 'string'],
+  },
   OpenIdConnectSecurityScheme: { description: [1, 'string'], openIdConnectUrl: [2, 'string'] },
   MutualTlsSecurityScheme: { description: [1, 'string'] },
   OAuthFlows: {
@@ -146,9 +185,21 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
   },
   AuthorizationCodeOAuthFlow: { ...flow('authorizationUrl'), pkceRequired: [5, 'bool'] },
   DeviceCodeOAuthFlow: flow('deviceAuthorizationUrl'),
-  ClientCredentialsOAuthFlow: { tokenUrl: [1, 'string'], refreshUrl: [2, 'string'], scopes: [3, 'map<string>!'] },
-  ImplicitOAuthFlow: { authorizationUrl: [1, 'string'], refreshUrl: [2, 'string'], scopes: [3, 'map<string>'] },
-  PasswordOAuthFlow: { tokenUrl: [1, 'string'], refreshUrl: [2, 'string'], scopes: [3, 'map<string>'] },
+  ClientCredentialsOAuthFlow: {
+    tokenUrl: [1, 'string'],
+    refreshUrl: [2, 'string'],
+    scopes: [3, 'map<string>!'],
+  },
+  ImplicitOAuthFlow: {
+    authorizationUrl: [1, 'string'],
+    refreshUrl: [2, 'string'],
+    scopes: [3, 'map<string>'],
+  },
+  PasswordOAuthFlow: {
+    tokenUrl: [1, 'string'],
+    refreshUrl: [2, 'string'],
+    scopes: [3, 'map<string>'],
+  },
   // §3.2, §10.4 requests and responses
   SendMessageConfiguration: {
     acceptedOutputModes: [1, 'string[]'],
@@ -156,7 +207,12 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
     historyLength: [3, '?int32'],
     returnImmediately: [4, 'bool'],
   },
-  SendMessageRequest: { tenant: [1, 'string'], message: [2, 'Message'], configuration: [3, 'SendMessageConfiguration'], metadata: [4, 'Struct'] },
+  SendMessageRequest: {
+    tenant: [1, 'string'],
+    message: [2, 'Message'],
+    configuration: [3, 'SendMessageConfiguration'],
+    metadata: [4, 'Struct'],
+  },
   SendMessageResponse: { task: [1, '?Task', 'payload'], message: [2, '?Message', 'payload'] },
   StreamResponse: {
     task: [1, '?Task', 'payload'],
@@ -175,13 +231,34 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
     statusTimestampAfter: [7, 'Timestamp'],
     includeArtifacts: [8, '?bool'],
   },
-  ListTasksResponse: { tasks: [1, 'Task[]!'], nextPageToken: [2, 'string!'], pageSize: [3, 'int32!'], totalSize: [4, 'int32!'] },
+  ListTasksResponse: {
+    tasks: [1, 'Task[]!'],
+    nextPageToken: [2, 'string!'],
+    pageSize: [3, 'int32!'],
+    totalSize: [4, 'int32!'],
+  },
   CancelTaskRequest: { tenant: [1, 'string'], id: [2, 'string'], metadata: [3, 'Struct'] },
   SubscribeToTaskRequest: { tenant: [1, 'string'], id: [2, 'string'] },
-  GetTaskPushNotificationConfigRequest: { tenant: [1, 'string'], taskId: [2, 'string'], id: [3, 'string'] },
-  DeleteTaskPushNotificationConfigRequest: { tenant: [1, 'string'], taskId: [2, 'string'], id: [3, 'string'] },
-  ListTaskPushNotificationConfigsRequest: { tenant: [4, 'string'], taskId: [1, 'string'], pageSize: [2, 'int32'], pageToken: [3, 'string'] },
-  ListTaskPushNotificationConfigsResponse: { configs: [1, 'TaskPushNotificationConfig[]!'], nextPageToken: [2, 'string!'] },
+  GetTaskPushNotificationConfigRequest: {
+    tenant: [1, 'string'],
+    taskId: [2, 'string'],
+    id: [3, 'string'],
+  },
+  DeleteTaskPushNotificationConfigRequest: {
+    tenant: [1, 'string'],
+    taskId: [2, 'string'],
+    id: [3, 'string'],
+  },
+  ListTaskPushNotificationConfigsRequest: {
+    tenant: [4, 'string'],
+    taskId: [1, 'string'],
+    pageSize: [2, 'int32'],
+    pageToken: [3, 'string'],
+  },
+  ListTaskPushNotificationConfigsResponse: {
+    configs: [1, 'TaskPushNotificationConfig[]!'],
+    nextPageToken: [2, 'string!'],
+  },
   GetExtendedAgentCardRequest: { tenant: [1, 'string'] },
   Empty: {},
 };
@@ -191,9 +268,17 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
  * used for `grpc-status-details-bin` (§10.6). Keyed by full name so an `Any` type URL finds them.
  */
 export const RPC_MESSAGES: Readonly<Record<string, MessageSpec>> = {
-  'google.rpc.Status': { code: [1, 'int32'], message: [2, 'string'], details: [3, 'google.protobuf.Any[]'] },
+  'google.rpc.Status': {
+    code: [1, 'int32'],
+    message: [2, 'string'],
+    details: [3, 'google.protobuf.Any[]'],
+  },
   'google.protobuf.Any': { typeUrl: [1, 'string'], value: [2, 'bytes'] },
-  'google.rpc.ErrorInfo': { reason: [1, 'string'], domain: [2, 'string'], metadata: [3, 'map<string>'] },
+  'google.rpc.ErrorInfo': {
+    reason: [1, 'string'],
+    domain: [2, 'string'],
+    metadata: [3, 'map<string>'],
+  },
   'google.rpc.BadRequest': { fieldViolations: [1, 'google.rpc.BadRequest.FieldViolation[]!'] },
   'google.rpc.BadRequest.FieldViolation': {
     field: [1, 'string'],
@@ -202,9 +287,20 @@ export const RPC_MESSAGES: Readonly<Record<string, MessageSpec>> = {
     localizedMessage: [4, 'google.rpc.LocalizedMessage'],
   },
   'google.rpc.LocalizedMessage': { locale: [1, 'string'], message: [2, 'string'] },
-  'google.rpc.PreconditionFailure': { violations: [1, 'google.rpc.PreconditionFailure.Violation[]!'] },
-  'google.rpc.PreconditionFailure.Violation': { type: [1, 'string'], subject: [2, 'string'], description: [3, 'string'] },
-  'google.rpc.ResourceInfo': { resourceType: [1, 'string'], resourceName: [2, 'string'], owner: [3, 'string'], description: [4, 'string'] },
+  'google.rpc.PreconditionFailure': {
+    violations: [1, 'google.rpc.PreconditionFailure.Violation[]!'],
+  },
+  'google.rpc.PreconditionFailure.Violation': {
+    type: [1, 'string'],
+    subject: [2, 'string'],
+    description: [3, 'string'],
+  },
+  'google.rpc.ResourceInfo': {
+    resourceType: [1, 'string'],
+    resourceName: [2, 'string'],
+    owner: [3, 'string'],
+    description: [4, 'string'],
+  },
   'google.rpc.RequestInfo': { requestId: [1, 'string'], servingData: [2, 'string'] },
   'google.rpc.Help': { links: [1, 'google.rpc.Help.Link[]!'] },
   'google.rpc.Help.Link': { description: [1, 'string'], url: [2, 'string'] },

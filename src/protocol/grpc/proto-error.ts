@@ -15,8 +15,17 @@ export class ProtoError extends Error {
 
   /** Prefix the path with the enclosing field as the error travels up; returns itself. */
   within(name: string, index?: number | string): this {
-    const head = index === undefined ? name : typeof index === 'number' ? `${name}[${index}]` : `${name}.${index}`;
-    this.field = this.field ? (this.field.startsWith('[') ? `${head}${this.field}` : `${head}.${this.field}`) : head;
+    const head =
+      index === undefined
+        ? name
+        : typeof index === 'number'
+          ? `${name}[${index}]`
+          : `${name}.${index}`;
+    this.field = this.field
+      ? this.field.startsWith('[')
+        ? `${head}${this.field}`
+        : `${head}.${this.field}`
+      : head;
     this.message = `${this.field}: ${this.problem}`;
     return this;
   }
@@ -26,7 +35,8 @@ export class ProtoError extends Error {
 export function asProtoError(err: unknown): ProtoError {
   if (err instanceof ProtoError) return err;
   const text = err instanceof Error ? err.message : String(err);
-  if (err instanceof RangeError || /index out of range/.test(text)) return new ProtoError('', 'the message is truncated (a length or value runs past its end)');
+  if (err instanceof RangeError || /index out of range/.test(text))
+    return new ProtoError('', 'the message is truncated (a length or value runs past its end)');
   if (/wire type/.test(text)) return new ProtoError('', `malformed protobuf: ${text}`);
   return new ProtoError('', `malformed protobuf: ${text}`);
 }

@@ -33,8 +33,14 @@ const MESSAGES: Record<OperationName, [request: string, response: string]> = {
   CancelTask: ['CancelTaskRequest', 'Task'],
   SubscribeToTask: ['SubscribeToTaskRequest', 'StreamResponse'],
   CreateTaskPushNotificationConfig: ['TaskPushNotificationConfig', 'TaskPushNotificationConfig'],
-  GetTaskPushNotificationConfig: ['GetTaskPushNotificationConfigRequest', 'TaskPushNotificationConfig'],
-  ListTaskPushNotificationConfigs: ['ListTaskPushNotificationConfigsRequest', 'ListTaskPushNotificationConfigsResponse'],
+  GetTaskPushNotificationConfig: [
+    'GetTaskPushNotificationConfigRequest',
+    'TaskPushNotificationConfig',
+  ],
+  ListTaskPushNotificationConfigs: [
+    'ListTaskPushNotificationConfigsRequest',
+    'ListTaskPushNotificationConfigsResponse',
+  ],
   DeleteTaskPushNotificationConfig: ['DeleteTaskPushNotificationConfigRequest', 'Empty'],
   GetExtendedAgentCard: ['GetExtendedAgentCardRequest', 'AgentCard'],
 };
@@ -43,6 +49,15 @@ const MESSAGES: Record<OperationName, [request: string, response: string]> = {
 export const GRPC_METHODS: Readonly<Record<OperationName, GrpcMethod>> = Object.fromEntries(
   OPERATIONS.map((op) => {
     const [request, response] = MESSAGES[op.name];
-    return [op.name, { operation: op.name, path: `/${GRPC_SERVICE}/${op.name}`, request, response, streaming: op.streaming }];
+    return [
+      op.name,
+      {
+        operation: op.name,
+        path: `/${GRPC_SERVICE}/${op.name}`,
+        request,
+        response,
+        streaming: op.streaming,
+      },
+    ];
   }),
 ) as Record<OperationName, GrpcMethod>;

@@ -3,7 +3,14 @@
  * its details are `Any` messages, given and returned in ProtoJSON form (`{"@type": …, …}`), the
  * same detail objects the JSON bindings send.
  */
-import { A2AError, ERRORS, ERROR_INFO_TYPE, type A2AErrorKind, type ErrorDetail, type ErrorInfoDetail } from '../errors.js';
+import {
+  A2AError,
+  ERRORS,
+  ERROR_INFO_TYPE,
+  type A2AErrorKind,
+  type ErrorDetail,
+  type ErrorInfoDetail,
+} from '../errors.js';
 import { decodeMessage, encodeMessage, isKnownMessage } from './codec.js';
 
 /** gRPC status codes by name (google.rpc.Code). */
@@ -30,7 +37,10 @@ export const GRPC_CODES = {
 /** A gRPC status code name. */
 export type GrpcCodeName = keyof typeof GRPC_CODES;
 
-const NAMES = Object.fromEntries(Object.entries(GRPC_CODES).map(([k, v]) => [v, k])) as Record<number, GrpcCodeName>;
+const NAMES = Object.fromEntries(Object.entries(GRPC_CODES).map(([k, v]) => [v, k])) as Record<
+  number,
+  GrpcCodeName
+>;
 
 /** The name of a numeric gRPC status code (`UNKNOWN` for codes outside the table). */
 export function grpcCodeName(code: number): GrpcCodeName {
@@ -40,7 +50,9 @@ export function grpcCodeName(code: number): GrpcCodeName {
 /** `grpc-message` is percent-encoded: every byte outside printable ASCII, and `%` itself. */
 export function encodeGrpcMessage(text: string): string {
   if (!/[^\x20-\x24\x26-\x7e]/.test(text)) return text;
-  return text.replace(/\p{Cs}/gu, '\uFFFD').replace(/[^\x20-\x24\x26-\x7e]+/gu, (s) => encodeURIComponent(s));
+  return text
+    .replace(/\p{Cs}/gu, '\uFFFD')
+    .replace(/[^\x20-\x24\x26-\x7e]+/gu, (s) => encodeURIComponent(s));
 }
 
 /** The text of a `grpc-message` (percent-encoded on the wire); one that is not valid percent-encoding is kept as it came. */
@@ -78,22 +90,34 @@ export function encodeStatus(status: RpcStatus): Uint8Array {
   for (const d of status.details) {
     const { '@type': typeUrl, ...fields } = d as { '@type': string } & Record<string, unknown>;
     const name = messageOfType(typeUrl);
-    if (isKnownMessage(name) && name.startsWith('google.rpc.')) details.push({ typeUrl, value: encodeMessage(name, fields) });
+    if (isKnownMessage(name) && name.startsWith('google.rpc.'))
+      details.push({ typeUrl, value: encodeMessage(name, fields) });
     else if (typeof fields['value'] === 'string') details.push({ typeUrl, value: fields['value'] });
   }
-  return encodeMessage('google.rpc.Status', { code: status.code, message: status.message, details });
+  return encodeMessage('google.rpc.Status', {
+    code: status.code,
+    message: status.message,
+    details,
+  });
 }
 
 /** Decode a status; details of an unknown type keep their bytes as base64 `value`. */
 export function decodeStatus(bytes: Uint8Array): RpcStatus {
-  const raw = decodeMessage('google.rpc.Status', bytes) as { code?: number; message?: string; details?: Array<{ typeUrl?: string; value?: string }> };
+  const raw = decodeMessage('google.rpc.Status', bytes) as {
+    code?: number;
+    message?: string;
+    details?: Array<{ typeUrl?: string; value?: string }>;
+  };
   const details: ErrorDetail[] = [];
   for (const any of raw.details ?? []) {
     const typeUrl = any.typeUrl ?? '';
     const name = messageOfType(typeUrl);
     if (isKnownMessage(name) && name.startsWith('google.rpc.')) {
       try {
-        details.push({ '@type': typeUrl, ...decodeMessage(name, Buffer.from(any.value ?? '', 'base64')) });
+        details.push({
+          '@type': typeUrl,
+          ...decodeMessage(name, Buffer.from(any.value ?? '', 'base64')),
+        });
         continue;
       } catch {
         // An unreadable detail is kept as bytes rather than failing the whole error.
@@ -109,7 +133,9 @@ export function typeUrlOf(messageName: string): string {
   return TYPE_PREFIX + messageName;
 }
 
-const BY_REASON = new Map<string, A2AErrorKind>((Object.keys(ERRORS) as A2AErrorKind[]).map((k) => [ERRORS[k].reason, k]));
+const BY_REASON = new Map<string, A2AErrorKind>(
+  (Object.keys(ERRORS) as A2AErrorKind[]).map((k) => [ERRORS[k].reason, k]),
+);
 
 /** The kind a status without a recognisable ErrorInfo most likely means. */
 const BY_CODE: Partial<Record<number, A2AErrorKind>> = {
@@ -128,7 +154,10 @@ const BY_CODE: Partial<Record<number, A2AErrorKind>> = {
  * the status code. Every detail is kept, in ProtoJSON form.
  */
 export function a2aErrorOfStatus(code: number, message: string, details: ErrorDetail[]): A2AError {
-  const info = details.find((d): d is ErrorInfoDetail => d['@type'] === ERROR_INFO_TYPE && typeof (d as ErrorInfoDetail).reason === 'string');
+  const info = details.find(
+    (d): d is ErrorInfoDetail =>
+      d['@type'] === ERROR_INFO_TYPE && typeof (d as ErrorInfoDetail).reason === 'string',
+  );
   const kind = (info && BY_REASON.get(info.reason)) ?? BY_CODE[code] ?? 'Internal';
   return new A2AError(kind, message || ERRORS[kind].message, details);
 }

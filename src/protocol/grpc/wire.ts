@@ -11,7 +11,8 @@
 import { ProtoError } from './proto-error.js';
 
 const TWO_32 = 4294967296;
-const truncated = (): ProtoError => new ProtoError('', 'the message is truncated (a length or value runs past its end)');
+const truncated = (): ProtoError =>
+  new ProtoError('', 'the message is truncated (a length or value runs past its end)');
 
 /** Bytes of `n` (an unsigned 32-bit integer) as a varint. */
 function varintSize(n: number): number {
@@ -208,7 +209,8 @@ export class ProtoReader {
     v = (v | ((b & 15) << 28)) >>> 0;
     // Bytes past the fifth only carry the upper half (of a sign-extended negative): skipped.
     for (let i = 0; b >= 128; i++) {
-      if (i === 5) throw new ProtoError('', 'malformed protobuf: a varint is longer than ten bytes');
+      if (i === 5)
+        throw new ProtoError('', 'malformed protobuf: a varint is longer than ten bytes');
       b = this.#byte();
     }
     return v;
@@ -233,7 +235,8 @@ export class ProtoReader {
     lo |= (b & 127) << 28;
     hi = (b & 127) >> 4;
     for (let shift = 3; b >= 128; shift += 7) {
-      if (shift > 31) throw new ProtoError('', 'malformed protobuf: a varint is longer than ten bytes');
+      if (shift > 31)
+        throw new ProtoError('', 'malformed protobuf: a varint is longer than ten bytes');
       b = this.#byte();
       hi |= (b & 127) << shift;
     }
@@ -302,7 +305,10 @@ export class ProtoReader {
         this.#skip(4);
         return;
       default:
-        throw new ProtoError('', `malformed protobuf: invalid wire type ${wireType} at offset ${this.pos}`);
+        throw new ProtoError(
+          '',
+          `malformed protobuf: invalid wire type ${wireType} at offset ${this.pos}`,
+        );
     }
   }
 

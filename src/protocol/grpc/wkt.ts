@@ -10,14 +10,21 @@ export const MAX_DEPTH = 64;
 
 /** Sets a key on a plain object; `__proto__` becomes an own member, as JSON.parse makes it. */
 export function put(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   else obj[key] = value;
 }
 
 /** Write a JSON object as the fields of a `google.protobuf.Struct`. */
 export function writeStruct(w: Writer, obj: object, depth: number): void {
   if (depth > MAX_DEPTH) throw new ProtoError('', 'is nested too deeply');
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw new ProtoError('', 'must be a JSON object');
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj))
+    throw new ProtoError('', 'must be a JSON object');
   for (const key of Object.keys(obj)) {
     const v = (obj as Record<string, unknown>)[key];
     if (v === undefined) continue;
@@ -141,12 +148,14 @@ export function readValue(r: Reader, end: number, depth: number): unknown {
   return value;
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 /** RFC 3339 text → seconds and nanoseconds since the epoch. */
 export function parseTimestamp(text: unknown): { seconds: number; nanos: number } {
   const m = typeof text === 'string' ? RFC3339.exec(text) : null;
-  if (!m) throw new ProtoError('', 'must be an RFC 3339 timestamp such as 2025-10-28T10:30:00.000Z');
+  if (!m)
+    throw new ProtoError('', 'must be an RFC 3339 timestamp such as 2025-10-28T10:30:00.000Z');
   const ms = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
   if (Number.isNaN(ms)) throw new ProtoError('', 'is not a valid date and time');
   const offset = m[8] ? 0 : (m[9] === '-' ? -1 : 1) * (+m[10]! * 60 + +m[11]!) * 60;
@@ -193,7 +202,12 @@ export function readTimestamp(r: Reader, end: number): string {
       r.skipType(tag & 7);
     }
   }
-  if (nanos < 0 || nanos > 999_999_999 || !Number.isFinite(seconds) || Math.abs(seconds) > 253_402_300_799) {
+  if (
+    nanos < 0 ||
+    nanos > 999_999_999 ||
+    !Number.isFinite(seconds) ||
+    Math.abs(seconds) > 253_402_300_799
+  ) {
     throw new ProtoError('', 'is not a valid timestamp');
   }
   return formatTimestamp(seconds, nanos);

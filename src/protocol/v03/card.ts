@@ -27,14 +27,19 @@ export function signedForm(card: object): object {
 /** `to` (a copy of a card read from its 0.3 form, e.g. by a validator) keeps the 0.3 form of `from`. */
 export function keepSignedForm<T extends object>(to: T, from: object): T {
   const form = (from as Record<symbol, unknown>)[SIGNED_V03_FORM];
-  if (form !== undefined && to !== from) Object.defineProperty(to, SIGNED_V03_FORM, { value: form, enumerable: false });
+  if (form !== undefined && to !== from)
+    Object.defineProperty(to, SIGNED_V03_FORM, { value: form, enumerable: false });
   return to;
 }
 
 /** Whether a parsed card is a 0.3 card: no `supportedInterfaces`, and 0.3's `url` or top-level version. */
 export function isV03Card(json: unknown): boolean {
   if (!isObj(json) || json.supportedInterfaces !== undefined) return false;
-  return typeof json.url === 'string' || typeof json.protocolVersion === 'string' || json.preferredTransport !== undefined;
+  return (
+    typeof json.url === 'string' ||
+    typeof json.protocolVersion === 'string' ||
+    json.preferredTransport !== undefined
+  );
 }
 
 /** The `supportedInterfaces` entries that speak 0.3, in card order. */
@@ -46,26 +51,51 @@ function schemeToV03(s: SecurityScheme): SecurityScheme03 | undefined {
   const d = (x: { description?: string }) => (x.description ? { description: x.description } : {});
   if ('apiKeySecurityScheme' in s) {
     const k = s.apiKeySecurityScheme;
-    return { type: 'apiKey', name: k.name, in: (['query', 'cookie'].includes(k.location) ? k.location : 'header') as 'header', ...d(k) };
+    return {
+      type: 'apiKey',
+      name: k.name,
+      in: (['query', 'cookie'].includes(k.location) ? k.location : 'header') as 'header',
+      ...d(k),
+    };
   }
   if ('httpAuthSecurityScheme' in s) {
     const h = s.httpAuthSecurityScheme;
-    return { type: 'http', scheme: h.scheme, ...(h.bearerFormat ? { bearerFormat: h.bearerFormat } : {}), ...d(h) };
+    return {
+      type: 'http',
+      scheme: h.scheme,
+      ...(h.bearerFormat ? { bearerFormat: h.bearerFormat } : {}),
+      ...d(h),
+    };
   }
   if ('oauth2SecurityScheme' in s) {
     const o = s.oauth2SecurityScheme;
     // 0.3 knows four flows and no PKCE flag.
     const flows: Json03Object = {};
-    for (const name of ['authorizationCode', 'clientCredentials', 'implicit', 'password'] as const) {
+    for (const name of [
+      'authorizationCode',
+      'clientCredentials',
+      'implicit',
+      'password',
+    ] as const) {
       const f = o.flows[name] as Obj | undefined;
       if (f) {
         const { pkceRequired: _pkce, ...rest } = f;
         flows[name] = rest;
       }
     }
-    return { type: 'oauth2', flows, ...(o.oauth2MetadataUrl ? { oauth2MetadataUrl: o.oauth2MetadataUrl } : {}), ...d(o) };
+    return {
+      type: 'oauth2',
+      flows,
+      ...(o.oauth2MetadataUrl ? { oauth2MetadataUrl: o.oauth2MetadataUrl } : {}),
+      ...d(o),
+    };
   }
-  if ('openIdConnectSecurityScheme' in s) return { type: 'openIdConnect', openIdConnectUrl: s.openIdConnectSecurityScheme.openIdConnectUrl, ...d(s.openIdConnectSecurityScheme) };
+  if ('openIdConnectSecurityScheme' in s)
+    return {
+      type: 'openIdConnect',
+      openIdConnectUrl: s.openIdConnectSecurityScheme.openIdConnectUrl,
+      ...d(s.openIdConnectSecurityScheme),
+    };
   if ('mtlsSecurityScheme' in s) return { type: 'mutualTLS', ...d(s.mtlsSecurityScheme) };
   return undefined;
 }
@@ -78,16 +108,35 @@ function apiKeyLocation(v: unknown): 'header' | 'query' | 'cookie' {
 function schemeFromV03(s: unknown): SecurityScheme | undefined {
   if (!isObj(s)) return undefined;
   if (s.type === undefined) return s as unknown as SecurityScheme; // the proto's JSON form is 1.0's
-  const d = typeof s.description === 'string' && s.description ? { description: s.description } : {};
+  const d =
+    typeof s.description === 'string' && s.description ? { description: s.description } : {};
   switch (s.type) {
     case 'apiKey':
-      return { apiKeySecurityScheme: { location: apiKeyLocation(s.in), name: String(s.name ?? ''), ...d } };
+      return {
+        apiKeySecurityScheme: { location: apiKeyLocation(s.in), name: String(s.name ?? ''), ...d },
+      };
     case 'http':
-      return { httpAuthSecurityScheme: { scheme: String(s.scheme ?? ''), ...(typeof s.bearerFormat === 'string' ? { bearerFormat: s.bearerFormat } : {}), ...d } };
+      return {
+        httpAuthSecurityScheme: {
+          scheme: String(s.scheme ?? ''),
+          ...(typeof s.bearerFormat === 'string' ? { bearerFormat: s.bearerFormat } : {}),
+          ...d,
+        },
+      };
     case 'oauth2':
-      return { oauth2SecurityScheme: { flows: (isObj(s.flows) ? s.flows : {}) as never, ...(typeof s.oauth2MetadataUrl === 'string' ? { oauth2MetadataUrl: s.oauth2MetadataUrl } : {}), ...d } };
+      return {
+        oauth2SecurityScheme: {
+          flows: (isObj(s.flows) ? s.flows : {}) as never,
+          ...(typeof s.oauth2MetadataUrl === 'string'
+            ? { oauth2MetadataUrl: s.oauth2MetadataUrl }
+            : {}),
+          ...d,
+        },
+      };
     case 'openIdConnect':
-      return { openIdConnectSecurityScheme: { openIdConnectUrl: String(s.openIdConnectUrl ?? ''), ...d } };
+      return {
+        openIdConnectSecurityScheme: { openIdConnectUrl: String(s.openIdConnectUrl ?? ''), ...d },
+      };
     case 'mutualTLS':
       return { mtlsSecurityScheme: { ...d } };
     default:
@@ -101,7 +150,11 @@ const requirementToV03 = (r: SecurityRequirement): Record<string, string[]> =>
 function requirementFromV03(r: unknown): SecurityRequirement {
   if (isObj(r) && isObj(r.schemes)) return r as unknown as SecurityRequirement; // proto JSON form
   const entries = isObj(r) ? Object.entries(r) : [];
-  return { schemes: Object.fromEntries(entries.map(([name, list]) => [name, { list: Array.isArray(list) ? list.map(String) : [] }])) };
+  return {
+    schemes: Object.fromEntries(
+      entries.map(([name, list]) => [name, { list: Array.isArray(list) ? list.map(String) : [] }]),
+    ),
+  };
 }
 
 /** What {@link cardToV03} writes: the JSON-RPC schema's form (the well-known card), or the proto's (0.3 REST `GET /v1/card`). */
@@ -121,11 +174,14 @@ export function cardToV03(card: AgentCard, form: V03CardForm = 'json'): AgentCar
   const schemes = card.securitySchemes ?? {};
   const securitySchemes = proto
     ? schemes
-    : Object.fromEntries(Object.entries(schemes).flatMap(([n, s]) => {
-        const v = schemeToV03(s);
-        return v ? [[n, v]] : [];
-      }));
-  const reqs = (list: SecurityRequirement[] | undefined) => (list?.length ? (proto ? list : list.map(requirementToV03)) : undefined);
+    : Object.fromEntries(
+        Object.entries(schemes).flatMap(([n, s]) => {
+          const v = schemeToV03(s);
+          return v ? [[n, v]] : [];
+        }),
+      );
+  const reqs = (list: SecurityRequirement[] | undefined) =>
+    list?.length ? (proto ? list : list.map(requirementToV03)) : undefined;
   const caps = card.capabilities;
   const security = reqs(card.securityRequirements);
   const out: AgentCard03 = {
@@ -141,10 +197,14 @@ export function cardToV03(card: AgentCard, form: V03CardForm = 'json'): AgentCar
     ...(card.iconUrl ? { iconUrl: card.iconUrl } : {}),
     capabilities: {
       ...(caps.streaming !== undefined ? { streaming: caps.streaming } : {}),
-      ...(caps.pushNotifications !== undefined ? { pushNotifications: caps.pushNotifications } : {}),
+      ...(caps.pushNotifications !== undefined
+        ? { pushNotifications: caps.pushNotifications }
+        : {}),
       ...(caps.extensions?.length ? { extensions: caps.extensions as Json03Object[] } : {}),
     },
-    ...(Object.keys(securitySchemes).length > 0 ? { securitySchemes: securitySchemes as AgentCard03['securitySchemes'] } : {}),
+    ...(Object.keys(securitySchemes).length > 0
+      ? { securitySchemes: securitySchemes as AgentCard03['securitySchemes'] }
+      : {}),
     ...(security ? { security: security as AgentCard03['security'] } : {}),
     defaultInputModes: card.defaultInputModes,
     defaultOutputModes: card.defaultOutputModes,
@@ -152,7 +212,9 @@ export function cardToV03(card: AgentCard, form: V03CardForm = 'json'): AgentCar
       const s = reqs(securityRequirements);
       return { ...skill, ...(s ? { security: s } : {}) } as Json03Object;
     }),
-    ...(caps.extendedAgentCard !== undefined ? { supportsAuthenticatedExtendedCard: caps.extendedAgentCard } : {}),
+    ...(caps.extendedAgentCard !== undefined
+      ? { supportsAuthenticatedExtendedCard: caps.extendedAgentCard }
+      : {}),
   };
   return out;
 }
@@ -166,7 +228,11 @@ export function cardToV03(card: AgentCard, form: V03CardForm = 'json'): AgentCar
 export function cardFromV03(json: unknown): AgentCard {
   const c = (isObj(json) ? json : {}) as Obj;
   const version = majorMinor(c.protocolVersion) ?? V03;
-  const main: AgentInterface = { url: String(c.url ?? ''), protocolBinding: typeof c.preferredTransport === 'string' ? c.preferredTransport : 'JSONRPC', protocolVersion: version };
+  const main: AgentInterface = {
+    url: String(c.url ?? ''),
+    protocolBinding: typeof c.preferredTransport === 'string' ? c.preferredTransport : 'JSONRPC',
+    protocolVersion: version,
+  };
   const seen = new Set([`${main.protocolBinding} ${main.url}`]);
   const supportedInterfaces = [main];
   for (const i of Array.isArray(c.additionalInterfaces) ? c.additionalInterfaces : []) {
@@ -174,15 +240,24 @@ export function cardFromV03(json: unknown): AgentCard {
     const key = `${i.transport} ${i.url}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    supportedInterfaces.push({ url: i.url, protocolBinding: i.transport, protocolVersion: version });
+    supportedInterfaces.push({
+      url: i.url,
+      protocolBinding: i.transport,
+      protocolVersion: version,
+    });
   }
   const caps = isObj(c.capabilities) ? c.capabilities : {};
   const schemes = isObj(c.securitySchemes) ? c.securitySchemes : {};
-  const securitySchemes = Object.fromEntries(Object.entries(schemes).flatMap(([n, s]) => {
-    const v = schemeFromV03(s);
-    return v ? [[n, v]] : [];
-  }));
-  const reqs = (list: unknown) => (Array.isArray(list) && list.length > 0 ? { securityRequirements: list.map(requirementFromV03) } : {});
+  const securitySchemes = Object.fromEntries(
+    Object.entries(schemes).flatMap(([n, s]) => {
+      const v = schemeFromV03(s);
+      return v ? [[n, v]] : [];
+    }),
+  );
+  const reqs = (list: unknown) =>
+    Array.isArray(list) && list.length > 0
+      ? { securityRequirements: list.map(requirementFromV03) }
+      : {};
   const skills = (Array.isArray(c.skills) ? c.skills : []).map((s) => {
     if (!isObj(s)) return s;
     const { security, ...rest } = s;
@@ -194,13 +269,21 @@ export function cardFromV03(json: unknown): AgentCard {
     supportedInterfaces,
     ...(c.provider !== undefined ? { provider: c.provider } : {}),
     version: c.version,
-    ...(typeof c.documentationUrl === 'string' && c.documentationUrl ? { documentationUrl: c.documentationUrl } : {}),
+    ...(typeof c.documentationUrl === 'string' && c.documentationUrl
+      ? { documentationUrl: c.documentationUrl }
+      : {}),
     ...(typeof c.iconUrl === 'string' && c.iconUrl ? { iconUrl: c.iconUrl } : {}),
     capabilities: {
       ...(typeof caps.streaming === 'boolean' ? { streaming: caps.streaming } : {}),
-      ...(typeof caps.pushNotifications === 'boolean' ? { pushNotifications: caps.pushNotifications } : {}),
-      ...(Array.isArray(caps.extensions) && caps.extensions.length > 0 ? { extensions: caps.extensions } : {}),
-      ...(typeof c.supportsAuthenticatedExtendedCard === 'boolean' ? { extendedAgentCard: c.supportsAuthenticatedExtendedCard } : {}),
+      ...(typeof caps.pushNotifications === 'boolean'
+        ? { pushNotifications: caps.pushNotifications }
+        : {}),
+      ...(Array.isArray(caps.extensions) && caps.extensions.length > 0
+        ? { extensions: caps.extensions }
+        : {}),
+      ...(typeof c.supportsAuthenticatedExtendedCard === 'boolean'
+        ? { extendedAgentCard: c.supportsAuthenticatedExtendedCard }
+        : {}),
     },
     ...(Object.keys(securitySchemes).length > 0 ? { securitySchemes } : {}),
     ...reqs(c.security),

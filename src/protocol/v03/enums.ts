@@ -26,7 +26,10 @@ export const V03_TO_STATE: ReadonlyMap<string, TaskState> = new Map(
 export const V03_STATES: readonly string[] = [...V03_TO_STATE.keys()];
 
 /** 1.0 role → 0.3 role. */
-export const ROLE_TO_V03: Readonly<Record<Role, Role03>> = { ROLE_USER: 'user', ROLE_AGENT: 'agent' };
+export const ROLE_TO_V03: Readonly<Record<Role, Role03>> = {
+  ROLE_USER: 'user',
+  ROLE_AGENT: 'agent',
+};
 
 /**
  * The metadata flag the 1.3 reference SDK sets on a 0.3 data part whose 1.0 value was not an object

@@ -19,7 +19,8 @@ import type {
   TaskStatus03,
 } from './types.js';
 
-const isPlainObject = (v: unknown): v is Json03Object => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Json03Object =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A 1.0 part as a 0.3 part. */
 export function partToV03(p: Part): Part03 {
@@ -28,9 +29,16 @@ export function partToV03(p: Part): Part03 {
   if (p.text !== undefined) return { kind: 'text', text: p.text, ...meta };
   if (p.data !== undefined) {
     if (isPlainObject(p.data)) return { kind: 'data', data: p.data, ...meta };
-    return { kind: 'data', data: { value: p.data }, metadata: { ...metadata, [DATA_PART_COMPAT_FLAG]: true } };
+    return {
+      kind: 'data',
+      data: { value: p.data },
+      metadata: { ...metadata, [DATA_PART_COMPAT_FLAG]: true },
+    };
   }
-  const fileMeta = { ...(p.mediaType ? { mimeType: p.mediaType } : {}), ...(p.filename ? { name: p.filename } : {}) };
+  const fileMeta = {
+    ...(p.mediaType ? { mimeType: p.mediaType } : {}),
+    ...(p.filename ? { name: p.filename } : {}),
+  };
   if (p.url !== undefined) return { kind: 'file', file: { uri: p.url, ...fileMeta }, ...meta };
   return { kind: 'file', file: { bytes: p.raw ?? '', ...fileMeta }, ...meta };
 }
@@ -116,7 +124,12 @@ export function pushConfigToV03(c: TaskPushNotificationConfig): PushNotification
     ...(c.id ? { id: c.id } : {}),
     ...(c.token ? { token: c.token } : {}),
     ...(c.authentication
-      ? { authentication: { schemes: [c.authentication.scheme], ...(c.authentication.credentials ? { credentials: c.authentication.credentials } : {}) } }
+      ? {
+          authentication: {
+            schemes: [c.authentication.scheme],
+            ...(c.authentication.credentials ? { credentials: c.authentication.credentials } : {}),
+          },
+        }
       : {}),
   };
 }

@@ -2,7 +2,13 @@
  * The ten operations A2A 0.3 has, by their 0.3 names: JSON-RPC methods (`message/send`…) and
  * HTTP+JSON routes (below `/v1`). 1.0's ListTasks has no 0.3 form. Plus the 0.3 error object.
  */
-import { A2AError, BAD_REQUEST_TYPE, ERROR_INFO_TYPE, type BadRequestDetail, type ErrorInfoDetail } from '../errors.js';
+import {
+  A2AError,
+  BAD_REQUEST_TYPE,
+  ERROR_INFO_TYPE,
+  type BadRequestDetail,
+  type ErrorInfoDetail,
+} from '../errors.js';
 import type { HttpVerb, OperationName } from '../operations.js';
 
 /** 0.3 JSON-RPC method → operation. */
@@ -38,10 +44,22 @@ export const ROUTES_V03: Readonly<Partial<Record<OperationName, RouteV03>>> = {
   GetTask: { verbs: ['GET'], path: '/v1/tasks/{id}' },
   CancelTask: { verbs: ['POST'], path: '/v1/tasks/{id}:cancel' },
   SubscribeToTask: { verbs: ['POST', 'GET'], path: '/v1/tasks/{id}:subscribe' },
-  CreateTaskPushNotificationConfig: { verbs: ['POST'], path: '/v1/tasks/{id}/pushNotificationConfigs' },
-  ListTaskPushNotificationConfigs: { verbs: ['GET'], path: '/v1/tasks/{id}/pushNotificationConfigs' },
-  GetTaskPushNotificationConfig: { verbs: ['GET'], path: '/v1/tasks/{id}/pushNotificationConfigs/{configId}' },
-  DeleteTaskPushNotificationConfig: { verbs: ['DELETE'], path: '/v1/tasks/{id}/pushNotificationConfigs/{configId}' },
+  CreateTaskPushNotificationConfig: {
+    verbs: ['POST'],
+    path: '/v1/tasks/{id}/pushNotificationConfigs',
+  },
+  ListTaskPushNotificationConfigs: {
+    verbs: ['GET'],
+    path: '/v1/tasks/{id}/pushNotificationConfigs',
+  },
+  GetTaskPushNotificationConfig: {
+    verbs: ['GET'],
+    path: '/v1/tasks/{id}/pushNotificationConfigs/{configId}',
+  },
+  DeleteTaskPushNotificationConfig: {
+    verbs: ['DELETE'],
+    path: '/v1/tasks/{id}/pushNotificationConfigs/{configId}',
+  },
   GetExtendedAgentCard: { verbs: ['GET'], path: '/v1/card' },
 };
 
@@ -74,5 +92,8 @@ export function errorToV03(err: A2AError): Error03 {
 /** An A2AError from a 0.3 error object: the codes are 1.0's; 0.3's free-form `data` has no 1.0 detail to become. */
 export function errorFromV03(e: { code?: unknown; message?: unknown }): A2AError {
   const code = typeof e.code === 'number' ? e.code : -32603;
-  return A2AError.fromJsonRpc({ code, ...(typeof e.message === 'string' ? { message: e.message } : {}) });
+  return A2AError.fromJsonRpc({
+    code,
+    ...(typeof e.message === 'string' ? { message: e.message } : {}),
+  });
 }

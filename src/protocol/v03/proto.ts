@@ -35,12 +35,35 @@ const STATE_TO_PROTO: Readonly<Record<TaskState03, string>> = {
   'auth-required': 'TASK_STATE_AUTH_REQUIRED',
   unknown: 'TASK_STATE_UNSPECIFIED',
 };
-const PROTO_TO_STATE = new Map<unknown, TaskState03>(Object.entries(STATE_TO_PROTO).map(([k, v]) => [v, k as TaskState03]));
+const PROTO_TO_STATE = new Map<unknown, TaskState03>(
+  Object.entries(STATE_TO_PROTO).map(([k, v]) => [v, k as TaskState03]),
+);
 // The enum's numbers, which proto JSON readers must also accept; and 1.0's one-L spelling.
-[1, 2, 3, 4, 5, 6, 7, 8].forEach((n, i) => PROTO_TO_STATE.set(n, (['submitted', 'working', 'completed', 'failed', 'canceled', 'input-required', 'rejected', 'auth-required'] as const)[i]!));
+[1, 2, 3, 4, 5, 6, 7, 8].forEach((n, i) =>
+  PROTO_TO_STATE.set(
+    n,
+    (
+      [
+        'submitted',
+        'working',
+        'completed',
+        'failed',
+        'canceled',
+        'input-required',
+        'rejected',
+        'auth-required',
+      ] as const
+    )[i]!,
+  ),
+);
 PROTO_TO_STATE.set('TASK_STATE_CANCELED', 'canceled');
 
-const ROLE_FROM_PROTO = new Map<unknown, string>([['ROLE_USER', 'user'], ['ROLE_AGENT', 'agent'], [1, 'user'], [2, 'agent']]);
+const ROLE_FROM_PROTO = new Map<unknown, string>([
+  ['ROLE_USER', 'user'],
+  ['ROLE_AGENT', 'agent'],
+  [1, 'user'],
+  [2, 'agent'],
+]);
 
 const defined = (o: Obj): Obj => {
   for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
@@ -63,12 +86,18 @@ export function partFromProto(v: unknown): unknown {
     });
     return defined({ kind: 'file', file, metadata });
   }
-  if (v.data !== undefined) return defined({ kind: 'data', data: isObj(v.data) && 'data' in v.data ? v.data.data : v.data, metadata });
+  if (v.data !== undefined)
+    return defined({
+      kind: 'data',
+      data: isObj(v.data) && 'data' in v.data ? v.data.data : v.data,
+      metadata,
+    });
   return v;
 }
 
 export function messageFromProto(v: unknown): unknown {
-  if (!isObj(v) || v.kind !== undefined || (v.content === undefined && v.parts !== undefined)) return v;
+  if (!isObj(v) || v.kind !== undefined || (v.content === undefined && v.parts !== undefined))
+    return v;
   return defined({
     kind: 'message',
     messageId: v.messageId ?? v.message_id,
@@ -85,7 +114,11 @@ export function messageFromProto(v: unknown): unknown {
 function statusFromProto(v: unknown): unknown {
   if (!isObj(v)) return v;
   const message = v.message ?? v.update;
-  return defined({ state: PROTO_TO_STATE.get(v.state) ?? v.state, message: message === undefined ? undefined : messageFromProto(message), timestamp: v.timestamp });
+  return defined({
+    state: PROTO_TO_STATE.get(v.state) ?? v.state,
+    message: message === undefined ? undefined : messageFromProto(message),
+    timestamp: v.timestamp,
+  });
 }
 
 function artifactFromProto(v: unknown): unknown {
@@ -113,9 +146,26 @@ export function eventFromProto(v: unknown): unknown {
   const msg = v.message ?? v.msg;
   if (msg !== undefined) return messageFromProto(msg);
   const su = v.statusUpdate ?? v.status_update;
-  if (isObj(su)) return defined({ kind: 'status-update', taskId: su.taskId, contextId: su.contextId, status: statusFromProto(su.status), final: su.final === true, metadata: su.metadata });
+  if (isObj(su))
+    return defined({
+      kind: 'status-update',
+      taskId: su.taskId,
+      contextId: su.contextId,
+      status: statusFromProto(su.status),
+      final: su.final === true,
+      metadata: su.metadata,
+    });
   const au = v.artifactUpdate ?? v.artifact_update;
-  if (isObj(au)) return defined({ kind: 'artifact-update', taskId: au.taskId, contextId: au.contextId, artifact: artifactFromProto(au.artifact), append: au.append, lastChunk: au.lastChunk, metadata: au.metadata });
+  if (isObj(au))
+    return defined({
+      kind: 'artifact-update',
+      taskId: au.taskId,
+      contextId: au.contextId,
+      artifact: artifactFromProto(au.artifact),
+      append: au.append,
+      lastChunk: au.lastChunk,
+      metadata: au.metadata,
+    });
   return v;
 }
 
@@ -126,15 +176,17 @@ export function sendParamsFromProto(v: unknown): unknown {
   const push = cfg?.pushNotification ?? cfg?.push_notification ?? cfg?.pushNotificationConfig;
   return defined({
     message: messageFromProto(v.message ?? v.request),
-    configuration: cfg && defined({
-      acceptedOutputModes: cfg.acceptedOutputModes ?? cfg.accepted_output_modes,
-      // A proto bool: absent is false, so a configuration without `blocking` asks not to wait (only a
-      // request without any configuration waits, as 0.3's JSON-RPC default has it).
-      blocking: cfg.blocking ?? false,
-      // Proto JSON writes 0 for "unset"; a 0 from a 0.3 proto writer means "not given".
-      historyLength: (cfg.historyLength ?? cfg.history_length) || undefined,
-      pushNotificationConfig: push,
-    }),
+    configuration:
+      cfg &&
+      defined({
+        acceptedOutputModes: cfg.acceptedOutputModes ?? cfg.accepted_output_modes,
+        // A proto bool: absent is false, so a configuration without `blocking` asks not to wait (only a
+        // request without any configuration waits, as 0.3's JSON-RPC default has it).
+        blocking: cfg.blocking ?? false,
+        // Proto JSON writes 0 for "unset"; a 0 from a 0.3 proto writer means "not given".
+        historyLength: (cfg.historyLength ?? cfg.history_length) || undefined,
+        pushNotificationConfig: push,
+      }),
     metadata: v.metadata,
   });
 }
@@ -147,14 +199,21 @@ export function parseConfigName(name: unknown): { taskId?: string; id?: string }
 }
 
 /** A proto TaskPushNotificationConfig (`{name, pushNotificationConfig}`, or `{config: …}` around it) as a 0.3 one. */
-export function taskPushConfigFromProto(v: unknown): { taskId?: string; pushNotificationConfig?: unknown } {
+export function taskPushConfigFromProto(v: unknown): {
+  taskId?: string;
+  pushNotificationConfig?: unknown;
+} {
   if (!isObj(v)) return {};
   const inner = isObj(v.config) ? v.config : v; // CreateTaskPushNotificationConfigRequest wraps it in `config`
   const config = inner.pushNotificationConfig ?? inner.push_notification_config;
   const named = parseConfigName(inner.name);
   const taskId = typeof inner.taskId === 'string' ? inner.taskId : named.taskId;
-  const pushNotificationConfig = isObj(config) && named.id && config.id === undefined ? { ...config, id: named.id } : config;
-  return defined({ taskId, pushNotificationConfig }) as { taskId?: string; pushNotificationConfig?: unknown };
+  const pushNotificationConfig =
+    isObj(config) && named.id && config.id === undefined ? { ...config, id: named.id } : config;
+  return defined({ taskId, pushNotificationConfig }) as {
+    taskId?: string;
+    pushNotificationConfig?: unknown;
+  };
 }
 
 // ---- the 0.3 JSON-RPC model → proto JSON ----
@@ -165,7 +224,12 @@ export function partToProto(p: Part03): Obj {
   if (p.kind === 'data') return { data: { data: p.data }, ...metadata };
   const f = p.file;
   return {
-    file: defined({ fileWithUri: f.uri, fileWithBytes: f.bytes, mimeType: f.mimeType, name: f.name }),
+    file: defined({
+      fileWithUri: f.uri,
+      fileWithBytes: f.bytes,
+      mimeType: f.mimeType,
+      name: f.name,
+    }),
     ...metadata,
   };
 }
@@ -183,11 +247,22 @@ export function messageToProto(m: Message03): Obj {
 }
 
 function statusToProto(s: TaskStatus03): Obj {
-  return defined({ state: STATE_TO_PROTO[s.state], message: s.message && messageToProto(s.message), timestamp: s.timestamp });
+  return defined({
+    state: STATE_TO_PROTO[s.state],
+    message: s.message && messageToProto(s.message),
+    timestamp: s.timestamp,
+  });
 }
 
 function artifactToProto(a: Artifact03): Obj {
-  return defined({ artifactId: a.artifactId, name: a.name, description: a.description, parts: a.parts.map(partToProto), metadata: a.metadata, extensions: a.extensions });
+  return defined({
+    artifactId: a.artifactId,
+    name: a.name,
+    description: a.description,
+    parts: a.parts.map(partToProto),
+    metadata: a.metadata,
+    extensions: a.extensions,
+  });
 }
 
 export function taskToProto(t: Task03): Obj {
@@ -209,32 +284,68 @@ export function eventToProto(e: Event03): Obj {
     case 'message':
       return { message: messageToProto(e) };
     case 'status-update':
-      return { statusUpdate: defined({ taskId: e.taskId, contextId: e.contextId, status: statusToProto(e.status), final: e.final || undefined, metadata: e.metadata }) };
+      return {
+        statusUpdate: defined({
+          taskId: e.taskId,
+          contextId: e.contextId,
+          status: statusToProto(e.status),
+          final: e.final || undefined,
+          metadata: e.metadata,
+        }),
+      };
     default:
-      return { artifactUpdate: defined({ taskId: e.taskId, contextId: e.contextId, artifact: artifactToProto(e.artifact), append: e.append, lastChunk: e.lastChunk, metadata: e.metadata }) };
+      return {
+        artifactUpdate: defined({
+          taskId: e.taskId,
+          contextId: e.contextId,
+          artifact: artifactToProto(e.artifact),
+          append: e.append,
+          lastChunk: e.lastChunk,
+          metadata: e.metadata,
+        }),
+      };
   }
 }
 
 export function pushConfigToProto(c: PushNotificationConfig03): Obj {
-  return defined({ id: c.id, url: c.url, token: c.token, authentication: c.authentication as Json03Object | undefined });
+  return defined({
+    id: c.id,
+    url: c.url,
+    token: c.token,
+    authentication: c.authentication as Json03Object | undefined,
+  });
 }
 
 /** A 0.3 TaskPushNotificationConfig in proto form: `{name: "tasks/{taskId}/pushNotificationConfigs/{id}", pushNotificationConfig}`. */
 export function taskPushConfigToProto(c: TaskPushNotificationConfig03): Obj {
-  return { name: `tasks/${c.taskId}/pushNotificationConfigs/${c.pushNotificationConfig.id ?? ''}`, pushNotificationConfig: pushConfigToProto(c.pushNotificationConfig) };
+  return {
+    name: `tasks/${c.taskId}/pushNotificationConfigs/${c.pushNotificationConfig.id ?? ''}`,
+    pushNotificationConfig: pushConfigToProto(c.pushNotificationConfig),
+  };
 }
 
 /** A proto SendMessageRequest from 0.3 MessageSendParams (what 0.3 REST servers parse). */
-export function sendParamsToProto(p: { message: Message03; configuration?: { acceptedOutputModes?: string[]; blocking?: boolean; historyLength?: number; pushNotificationConfig?: PushNotificationConfig03 }; metadata?: Json03Object }): Obj {
+export function sendParamsToProto(p: {
+  message: Message03;
+  configuration?: {
+    acceptedOutputModes?: string[];
+    blocking?: boolean;
+    historyLength?: number;
+    pushNotificationConfig?: PushNotificationConfig03;
+  };
+  metadata?: Json03Object;
+}): Obj {
   const c = p.configuration;
   return defined({
     message: messageToProto(p.message),
-    configuration: c && defined({
-      acceptedOutputModes: c.acceptedOutputModes,
-      blocking: c.blocking,
-      historyLength: c.historyLength,
-      pushNotification: c.pushNotificationConfig && pushConfigToProto(c.pushNotificationConfig),
-    }),
+    configuration:
+      c &&
+      defined({
+        acceptedOutputModes: c.acceptedOutputModes,
+        blocking: c.blocking,
+        historyLength: c.historyLength,
+        pushNotification: c.pushNotificationConfig && pushConfigToProto(c.pushNotificationConfig),
+      }),
     metadata: p.metadata,
   });
 }

@@ -38,7 +38,10 @@ export class V03Reader {
   check(why: string): void {
     if (this.violations.length === 0) return;
     const list = this.violations.map((v) => `${v.field}: ${v.description}`).join('; ');
-    throw A2AError.invalidParams(this.violations, `Invalid parameters (read as A2A 0.3 ${why}): ${list}`);
+    throw A2AError.invalidParams(
+      this.violations,
+      `Invalid parameters (read as A2A 0.3 ${why}): ${list}`,
+    );
   }
 
   string(v: unknown, at: string, required = true): string | undefined {
@@ -55,20 +58,30 @@ export class V03Reader {
 
   strings(v: unknown, at: string): string[] | undefined {
     if (v === undefined || v === null) return undefined;
-    return Array.isArray(v) && v.every((s) => typeof s === 'string') ? (v as string[]) : this.bad(at, 'must be an array of strings');
+    return Array.isArray(v) && v.every((s) => typeof s === 'string')
+      ? (v as string[])
+      : this.bad(at, 'must be an array of strings');
   }
 
   role(v: unknown, at: string): Role | undefined {
     if (v === 'user') return 'ROLE_USER';
     if (v === 'agent') return 'ROLE_AGENT';
-    if (v === 'ROLE_USER' || v === 'ROLE_AGENT') return this.bad(at, `is "${v}", the A2A 1.0 spelling; in 0.3 it is "user" or "agent"`);
-    return this.bad(at, v === undefined ? 'is required ("user" or "agent")' : 'must be "user" or "agent"');
+    if (v === 'ROLE_USER' || v === 'ROLE_AGENT')
+      return this.bad(at, `is "${v}", the A2A 1.0 spelling; in 0.3 it is "user" or "agent"`);
+    return this.bad(
+      at,
+      v === undefined ? 'is required ("user" or "agent")' : 'must be "user" or "agent"',
+    );
   }
 
   state(v: unknown, at: string): TaskState | undefined {
     const s = typeof v === 'string' ? V03_TO_STATE.get(v) : undefined;
     if (s) return s;
-    if (typeof v === 'string' && v.startsWith('TASK_STATE_')) return this.bad(at, `is "${v}", the A2A 1.0 spelling; in 0.3 it is one of ${V03_STATES.join(', ')}`);
+    if (typeof v === 'string' && v.startsWith('TASK_STATE_'))
+      return this.bad(
+        at,
+        `is "${v}", the A2A 1.0 spelling; in 0.3 it is one of ${V03_STATES.join(', ')}`,
+      );
     return this.bad(at, `must be one of ${V03_STATES.join(', ')}`);
   }
 
@@ -78,7 +91,8 @@ export class V03Reader {
     const meta = metadata !== undefined ? { metadata } : {};
     switch (v.kind) {
       case 'text': {
-        const text = typeof v.text === 'string' ? v.text : this.bad(`${at}.text`, 'must be a string');
+        const text =
+          typeof v.text === 'string' ? v.text : this.bad(`${at}.text`, 'must be a string');
         return text === undefined ? undefined : { text, ...meta };
       }
       case 'file':
@@ -88,7 +102,10 @@ export class V03Reader {
         // The 1.3 reference SDK wraps a non-object value as { value } and flags it; unwrap it here.
         if (metadata?.[DATA_PART_COMPAT_FLAG] === true && 'value' in v.data) {
           const { [DATA_PART_COMPAT_FLAG]: _flag, ...rest } = metadata;
-          return { data: v.data.value as JsonValue, ...(Object.keys(rest).length > 0 ? { metadata: rest } : {}) };
+          return {
+            data: v.data.value as JsonValue,
+            ...(Object.keys(rest).length > 0 ? { metadata: rest } : {}),
+          };
         }
         return { data: v.data as JsonObject, ...meta };
       }
@@ -102,7 +119,10 @@ export class V03Reader {
         );
       }
       default:
-        return this.bad(`${at}.kind`, `"${String(v.kind).slice(0, 40)}" is not a 0.3 part kind (${PART_KINDS.join(', ')})`);
+        return this.bad(
+          `${at}.kind`,
+          `"${String(v.kind).slice(0, 40)}" is not a 0.3 part kind (${PART_KINDS.join(', ')})`,
+        );
     }
   }
 
@@ -135,7 +155,8 @@ export class V03Reader {
     const messageId = this.string(v.messageId, `${at}.messageId`);
     const role = this.role(v.role, `${at}.role`);
     const parts = this.parts(v.parts, `${at}.parts`);
-    if (parts && parts.length === 0 && Array.isArray(v.parts) && v.parts.length === 0) this.bad(`${at}.parts`, 'needs at least one part');
+    if (parts && parts.length === 0 && Array.isArray(v.parts) && v.parts.length === 0)
+      this.bad(`${at}.parts`, 'needs at least one part');
     const contextId = this.string(v.contextId, `${at}.contextId`, false);
     const taskId = this.string(v.taskId, `${at}.taskId`, false);
     const metadata = this.object(v.metadata, `${at}.metadata`);
@@ -157,7 +178,10 @@ export class V03Reader {
   status(v: unknown, at: string): TaskStatus | undefined {
     if (!isObj(v)) return this.bad(at, 'must be a status object');
     const state = this.state(v.state, `${at}.state`);
-    const message = v.message === undefined || v.message === null ? undefined : this.message(v.message, `${at}.message`);
+    const message =
+      v.message === undefined || v.message === null
+        ? undefined
+        : this.message(v.message, `${at}.message`);
     const timestamp = this.string(v.timestamp, `${at}.timestamp`, false);
     if (!state) return undefined;
     return { state, ...(message ? { message } : {}), ...(timestamp ? { timestamp } : {}) };
@@ -201,7 +225,11 @@ export class V03Reader {
     };
   }
 
-  #list<T>(v: unknown, at: string, each: (x: unknown, at: string) => T | undefined): T[] | undefined {
+  #list<T>(
+    v: unknown,
+    at: string,
+    each: (x: unknown, at: string) => T | undefined,
+  ): T[] | undefined {
     if (v === undefined || v === null) return undefined;
     if (!Array.isArray(v)) return this.bad(at, 'must be an array');
     const out: T[] = [];
@@ -229,7 +257,11 @@ export class V03Reader {
         const status = this.status(v.status, `${at}.status`);
         if (!ids || !status) return undefined;
         const metadata = this.object(v.metadata, `${at}.metadata`);
-        const statusUpdate: TaskStatusUpdateEvent = { ...ids, status, ...(metadata ? { metadata } : {}) };
+        const statusUpdate: TaskStatusUpdateEvent = {
+          ...ids,
+          status,
+          ...(metadata ? { metadata } : {}),
+        };
         return { statusUpdate };
       }
       case 'artifact-update': {
@@ -247,7 +279,12 @@ export class V03Reader {
         return { artifactUpdate };
       }
       default:
-        return this.bad(`${at}.kind`, v.kind === undefined ? 'is required (task, message, status-update or artifact-update)' : `"${String(v.kind).slice(0, 40)}" is not a 0.3 event kind`);
+        return this.bad(
+          `${at}.kind`,
+          v.kind === undefined
+            ? 'is required (task, message, status-update or artifact-update)'
+            : `"${String(v.kind).slice(0, 40)}" is not a 0.3 event kind`,
+        );
     }
   }
 
@@ -263,7 +300,10 @@ export class V03Reader {
     const url = this.string(v.url, `${at}.url`);
     const id = this.string(v.id, `${at}.id`, false);
     const token = this.string(v.token, `${at}.token`, false);
-    const authentication = v.authentication === undefined || v.authentication === null ? undefined : this.#auth(v.authentication, `${at}.authentication`);
+    const authentication =
+      v.authentication === undefined || v.authentication === null
+        ? undefined
+        : this.#auth(v.authentication, `${at}.authentication`);
     if (url === undefined) return undefined;
     return {
       url,
@@ -277,7 +317,10 @@ export class V03Reader {
   #auth(v: unknown, at: string): AuthenticationInfo | undefined {
     if (!isObj(v)) return this.bad(at, 'must be an object');
     if (typeof v.scheme === 'string' && v.schemes === undefined) {
-      return this.bad(`${at}.schemes`, 'is required; "scheme" (one string) is the A2A 1.0 shape, 0.3 lists "schemes"');
+      return this.bad(
+        `${at}.schemes`,
+        'is required; "scheme" (one string) is the A2A 1.0 shape, 0.3 lists "schemes"',
+      );
     }
     const schemes = this.strings(v.schemes, `${at}.schemes`);
     const credentials = this.string(v.credentials, `${at}.credentials`, false);

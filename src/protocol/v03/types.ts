@@ -24,7 +24,9 @@ export type TaskState03 =
 export type Role03 = 'user' | 'agent';
 
 /** A file given by its bytes (base64) or by a URI. */
-export type File03 = { bytes: string; uri?: never; mimeType?: string; name?: string } | { uri: string; bytes?: never; mimeType?: string; name?: string };
+export type File03 =
+  | { bytes: string; uri?: never; mimeType?: string; name?: string }
+  | { uri: string; bytes?: never; mimeType?: string; name?: string };
 
 /** 0.3 parts: `kind` says which. */
 export type Part03 =
@@ -158,7 +160,12 @@ export interface AgentCard03 {
   provider?: { organization: string; url: string };
   documentationUrl?: string;
   iconUrl?: string;
-  capabilities: { streaming?: boolean; pushNotifications?: boolean; stateTransitionHistory?: boolean; extensions?: Json03Object[] };
+  capabilities: {
+    streaming?: boolean;
+    pushNotifications?: boolean;
+    stateTransitionHistory?: boolean;
+    extensions?: Json03Object[];
+  };
   securitySchemes?: Record<string, SecurityScheme03>;
   security?: Array<Record<string, string[]>>;
   defaultInputModes: string[];

@@ -4,7 +4,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentServer } from '../agent-server.js';
-import { markHostChecked, mountPathOf, originOf, type FrameworkAdapterOptions } from './framework-common.js';
+import {
+  markHostChecked,
+  mountPathOf,
+  originOf,
+  type FrameworkAdapterOptions,
+} from './framework-common.js';
 import { preparer } from './prepare.js';
 
 export type { FrameworkAdapterOptions } from './framework-common.js';
@@ -38,7 +43,11 @@ type Next = (err?: unknown) => void;
  */
 export function a2aExpress(server: AgentServer, options: FrameworkAdapterOptions = {}) {
   const ensure = preparer(server, options);
-  return function a2aMiddleware(req: IncomingMessage & { protocol?: string; baseUrl?: string }, res: ServerResponse, next: Next): void {
+  return function a2aMiddleware(
+    req: IncomingMessage & { protocol?: string; baseUrl?: string },
+    res: ServerResponse,
+    next: Next,
+  ): void {
     let ready: Promise<void> | undefined;
     try {
       ready = ensure(originOf(req, req.protocol), mountPathOf(req));

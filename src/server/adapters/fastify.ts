@@ -4,7 +4,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentServer } from '../agent-server.js';
-import { MountError, markHostChecked, originOf, type FrameworkAdapterOptions } from './framework-common.js';
+import {
+  MountError,
+  markHostChecked,
+  originOf,
+  type FrameworkAdapterOptions,
+} from './framework-common.js';
 import { mountedElsewhere, preparer } from './prepare.js';
 
 export type { FrameworkAdapterOptions } from './framework-common.js';
@@ -15,7 +20,10 @@ export interface FastifyLike {
   /** The route prefix of this (encapsulated) context: `''`, or `/reporter` under `register(…, { prefix })`. */
   readonly prefix?: string;
   removeAllContentTypeParsers(): void;
-  addContentTypeParser(type: string, parser: (req: any, payload: any, done: (err: Error | null, body?: unknown) => void) => void): void;
+  addContentTypeParser(
+    type: string,
+    parser: (req: any, payload: any, done: (err: Error | null, body?: unknown) => void) => void,
+  ): void;
   all(path: string, handler: (request: any, reply: any) => Promise<void>): unknown;
 }
 
@@ -42,12 +50,19 @@ export interface FastifyLike {
  */
 export function a2aFastify(server: AgentServer, options: FrameworkAdapterOptions = {}) {
   const ensure = preparer(server, options);
-  const eager = options.origin !== undefined || server.mountOptions.origin !== undefined || !server.cardNeedsOrigin;
+  const eager =
+    options.origin !== undefined ||
+    server.mountOptions.origin !== undefined ||
+    !server.cardNeedsOrigin;
   return async function a2aPlugin(instance: FastifyLike): Promise<void> {
     const mountPath = (instance.prefix ?? '').replace(/\/+$/, '');
-    if (server.prepared && server.mountPath !== mountPath) throw new MountError(mountedElsewhere(server.mountPath, mountPath));
+    if (server.prepared && server.mountPath !== mountPath)
+      throw new MountError(mountedElsewhere(server.mountPath, mountPath));
     if (eager && !server.prepared) {
-      await server.prepare({ mountPath, ...(options.origin !== undefined ? { origin: options.origin } : {}) });
+      await server.prepare({
+        mountPath,
+        ...(options.origin !== undefined ? { origin: options.origin } : {}),
+      });
     }
     instance.removeAllContentTypeParsers();
     instance.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));

@@ -35,7 +35,10 @@ export type FetchHandler = (request: Request) => Promise<Response>;
  * Answer Web Requests with an agent server: the card (with ETag / 304), the push JWKS, and every
  * interface of the card at its path. Paths the agent does not serve get a JSON 404.
  */
-export function toFetchHandler(server: AgentServer, options: FetchHandlerOptions = {}): FetchHandler {
+export function toFetchHandler(
+  server: AgentServer,
+  options: FetchHandlerOptions = {},
+): FetchHandler {
   const ready = preparer(server, {
     ...(options.origin !== undefined ? { origin: options.origin } : {}),
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
@@ -62,20 +65,32 @@ export function toFetchHandler(server: AgentServer, options: FetchHandlerOptions
 /** A foreign Host is the client's mistake (400); a server that cannot be prepared is ours (500). */
 function refused(err: unknown): Response {
   const status = err instanceof HostNotAllowedError ? 400 : 500;
-  const message = err instanceof HostNotAllowedError || err instanceof MountError ? (err as Error).message : 'this agent server cannot serve requests; see its log';
-  const body = { error: { code: status, status: status === 400 ? 'INVALID_ARGUMENT' : 'INTERNAL', message } };
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const message =
+    err instanceof HostNotAllowedError || err instanceof MountError
+      ? (err as Error).message
+      : 'this agent server cannot serve requests; see its log';
+  const body = {
+    error: { code: status, status: status === 400 ? 'INVALID_ARGUMENT' : 'INTERNAL', message },
+  };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 /** The card and the push JWKS: fixed documents, answered without a binding. */
 function served(route: Exclude<ServedRoute, { kind: 'binding' }>, request: Request): Response {
   if (route.kind === 'jwks') {
     return new Response(JSON.stringify(route.jwks), {
-      headers: { 'content-type': 'application/jwk-set+json', 'cache-control': 'public, max-age=300' },
+      headers: {
+        'content-type': 'application/jwk-set+json',
+        'cache-control': 'public, max-age=300',
+      },
     });
   }
   const method = request.method.toUpperCase();
-  if (method !== 'GET' && method !== 'HEAD') return new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } });
+  if (method !== 'GET' && method !== 'HEAD')
+    return new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } });
   const r = route.card.respond(request.headers, method);
   return new Response((r.body as Uint8Array<ArrayBuffer> | undefined) ?? null, {
     status: r.status,
@@ -84,6 +99,12 @@ function served(route: Exclude<ServedRoute, { kind: 'binding' }>, request: Reque
 }
 
 function notFound(path: string): Response {
-  const body = JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', message: `Nothing is served at ${path.slice(0, 200)}` } });
+  const body = JSON.stringify({
+    error: {
+      code: 404,
+      status: 'NOT_FOUND',
+      message: `Nothing is served at ${path.slice(0, 200)}`,
+    },
+  });
   return new Response(body, { status: 404, headers: { 'content-type': 'application/json' } });
 }

@@ -42,7 +42,9 @@ export class HostNotAllowedError extends Error {
   /** HTTP status, where Fastify looks for it. */
   readonly statusCode = 400;
   constructor(host: string | undefined) {
-    super(`Host ${host === undefined ? '(none)' : JSON.stringify(host)} is not one this agent answers (see allowedHosts)`);
+    super(
+      `Host ${host === undefined ? '(none)' : JSON.stringify(host)} is not one this agent answers (see allowedHosts)`,
+    );
     this.name = 'HostNotAllowedError';
   }
 }
@@ -74,10 +76,19 @@ export function checkOrigin(origin: string): string {
   try {
     url = new URL(origin);
   } catch {
-    throw new MountError(`origin must be an absolute URL such as "https://agent.example.com", got "${origin}"`);
+    throw new MountError(
+      `origin must be an absolute URL such as "https://agent.example.com", got "${origin}"`,
+    );
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname.replace(/\/+$/, '') || url.search || url.hash) {
-    throw new MountError(`origin must be just scheme, host and port (e.g. "https://agent.example.com"), got "${origin}"; a mount path comes from where the agent is mounted`);
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.pathname.replace(/\/+$/, '') ||
+    url.search ||
+    url.hash
+  ) {
+    throw new MountError(
+      `origin must be just scheme, host and port (e.g. "https://agent.example.com"), got "${origin}"; a mount path comes from where the agent is mounted`,
+    );
   }
   return url.origin;
 }
@@ -89,7 +100,9 @@ export function originOf(req: IncomingMessage, protocol: string | undefined): st
 }
 
 /** The path a framework mounted the request under (Express `baseUrl`, Connect `originalUrl` − `url`), `''` at the root. */
-export function mountPathOf(req: IncomingMessage & { baseUrl?: string; originalUrl?: string }): string {
+export function mountPathOf(
+  req: IncomingMessage & { baseUrl?: string; originalUrl?: string },
+): string {
   if (typeof req.baseUrl === 'string') return req.baseUrl.replace(/\/+$/, '');
   const full = pathOnly(req.originalUrl);
   const own = pathOnly(req.url);

@@ -4,7 +4,16 @@
  * URLs from an unchecked Host header fails at mount time, not on some later request.
  */
 import type { AgentServer } from '../agent-server.js';
-import { HostNotAllowedError, MountError, ORIGIN_REQUIRED, checkOrigin, hostAllowed, mountedElsewhere, originFor, type MountOptions } from './framework-common.js';
+import {
+  HostNotAllowedError,
+  MountError,
+  ORIGIN_REQUIRED,
+  checkOrigin,
+  hostAllowed,
+  mountedElsewhere,
+  originFor,
+  type MountOptions,
+} from './framework-common.js';
 
 export { mountedElsewhere } from './framework-common.js';
 
@@ -33,8 +42,12 @@ export function preparer(server: AgentServer, options: MountOptions | string = {
   const origin = own.origin ?? server.mountOptions.origin;
   const allowedHosts = own.allowedHosts ?? server.mountOptions.allowedHosts;
   if (origin !== undefined) checkOrigin(origin);
-  const policy: MountOptions = { ...(origin !== undefined ? { origin } : {}), ...(allowedHosts ? { allowedHosts } : {}) };
-  if (!server.prepared && server.cardNeedsOrigin && !origin && !allowedHosts?.length) throw new MountError(ORIGIN_REQUIRED);
+  const policy: MountOptions = {
+    ...(origin !== undefined ? { origin } : {}),
+    ...(allowedHosts ? { allowedHosts } : {}),
+  };
+  if (!server.prepared && server.cardNeedsOrigin && !origin && !allowedHosts?.length)
+    throw new MountError(ORIGIN_REQUIRED);
 
   let pending: Promise<unknown> | undefined;
   return (requestOrigin, mountPath = '') => {
@@ -43,12 +56,18 @@ export function preparer(server: AgentServer, options: MountOptions | string = {
       if (!hostAllowed(host, allowedHosts)) throw new HostNotAllowedError(host);
     }
     if (server.prepared) {
-      if (server.mountPath !== mountPath) throw new MountError(mountedElsewhere(server.mountPath, mountPath));
+      if (server.mountPath !== mountPath)
+        throw new MountError(mountedElsewhere(server.mountPath, mountPath));
       return undefined;
     }
     pending ??= Promise.resolve()
       // A card object holds its own URLs: the request's origin never reaches it.
-      .then(() => server.prepare({ mountPath, ...(server.cardNeedsOrigin ? { origin: originFor(policy, requestOrigin) } : {}) }))
+      .then(() =>
+        server.prepare({
+          mountPath,
+          ...(server.cardNeedsOrigin ? { origin: originFor(policy, requestOrigin) } : {}),
+        }),
+      )
       .catch((err: unknown) => {
         pending = undefined; // a later request tries again (the operator may fix what the error names)
         throw err;

@@ -43,7 +43,8 @@ export interface RequestContext {
 }
 
 /** A message the agent sends: plain text, or parts with optional metadata. */
-export type AgentMessageInit = string | { parts: Part[]; metadata?: JsonObject; extensions?: string[] };
+export type AgentMessageInit =
+  string | { parts: Part[]; metadata?: JsonObject; extensions?: string[] };
 
 /** An artifact (or a chunk of one) the agent produces; `artifactId` is generated when absent. */
 export type ArtifactInit = Omit<Artifact, 'artifactId'> & { artifactId?: string };
@@ -66,7 +67,10 @@ export interface TaskUpdater {
   /** Any state change, with an optional status message and event metadata. */
   setStatus(state: TaskState, message?: AgentMessageInit, metadata?: JsonObject): void;
   /** Add an artifact, or with `append` add parts to an existing one (chunked output). Returns its id. */
-  addArtifact(artifact: ArtifactInit, options?: { append?: boolean; lastChunk?: boolean; metadata?: JsonObject }): string;
+  addArtifact(
+    artifact: ArtifactInit,
+    options?: { append?: boolean; lastChunk?: boolean; metadata?: JsonObject },
+  ): string;
   /** Answer with a single Message and no task. Only possible before any task update. */
   reply(message: AgentMessageInit): void;
 }
@@ -87,7 +91,12 @@ export interface AgentExecutor {
 }
 
 /** Build an agent Message from text or parts. */
-export function agentMessage(init: AgentMessageInit, taskId: string | undefined, contextId: string, id: string): Message {
+export function agentMessage(
+  init: AgentMessageInit,
+  taskId: string | undefined,
+  contextId: string,
+  id: string,
+): Message {
   const body = typeof init === 'string' ? { parts: [{ text: init }] as Part[] } : init;
   const m: Message = { messageId: id, role: 'ROLE_AGENT', parts: body.parts, contextId };
   if (taskId) m.taskId = taskId;

@@ -5,7 +5,12 @@
  * source of truth: what it declares is what is enforced, and a mismatch fails at start.
  */
 import type { IncomingMessage } from 'node:http';
-import { A2AError, ERROR_INFO_TYPE, KIT_ERROR_DOMAIN, type AgentCard } from '../../protocol/index.js';
+import {
+  A2AError,
+  ERROR_INFO_TYPE,
+  KIT_ERROR_DOMAIN,
+  type AgentCard,
+} from '../../protocol/index.js';
 import type { Authenticator, BindingOptions } from '../bindings/common.js';
 import type { Caller } from '../dispatch/call-context.js';
 import { challengeFromCard, describeScheme, schemesInPlay } from './challenge.js';
@@ -47,7 +52,10 @@ function grantedScopes(caller: Caller): Set<string> {
 function combine(callers: Caller[]): Caller {
   const [first, ...rest] = callers as [Caller, ...Caller[]];
   if (rest.length === 0) return first;
-  const claims = Object.assign({}, ...[...callers].reverse().map((c) => c.claims ?? {})) as Record<string, unknown>;
+  const claims = Object.assign({}, ...[...callers].reverse().map((c) => c.claims ?? {})) as Record<
+    string,
+    unknown
+  >;
   return { ...first, claims };
 }
 
@@ -56,30 +64,50 @@ function kitInfo(reason: string, metadata: Record<string, string>) {
 }
 
 /** Check that the verifiers and the card fit together; returns the alternatives to try. */
-function plan(card: AgentCard, verifiers: Verifiers): { alternatives: Alternative[]; anonymous: boolean } {
+function plan(
+  card: AgentCard,
+  verifiers: Verifiers,
+): { alternatives: Alternative[]; anonymous: boolean } {
   const schemes = card.securitySchemes ?? {};
   const declared = Object.keys(schemes);
   for (const name of Object.keys(verifiers)) {
     if (!schemes[name]) {
-      throw new Error(`auth verifier "${name}" matches no securitySchemes entry of the card (declared: ${declared.join(', ') || 'none'})`);
+      throw new Error(
+        `auth verifier "${name}" matches no securitySchemes entry of the card (declared: ${declared.join(', ') || 'none'})`,
+      );
     }
   }
   const requirements = card.securityRequirements ?? [];
   for (const name of requirements.length > 0 ? schemesInPlay(card) : Object.keys(verifiers)) {
     const scheme = schemes[name];
-    if (!scheme) throw new Error(`securityRequirements name the scheme "${name}", which securitySchemes does not declare`);
+    if (!scheme)
+      throw new Error(
+        `securityRequirements name the scheme "${name}", which securitySchemes does not declare`,
+      );
     const v = verifiers[name];
-    if (!v) throw new Error(`the card requires the scheme "${name}" (${describeScheme(scheme)}) but no verifier is configured for it`);
-    if (!v.accepts(scheme)) throw new Error(`the verifier for "${name}" is a ${v.kind} verifier, which cannot check ${describeScheme(scheme)}`);
+    if (!v)
+      throw new Error(
+        `the card requires the scheme "${name}" (${describeScheme(scheme)}) but no verifier is configured for it`,
+      );
+    if (!v.accepts(scheme))
+      throw new Error(
+        `the verifier for "${name}" is a ${v.kind} verifier, which cannot check ${describeScheme(scheme)}`,
+      );
   }
   if (requirements.length === 0) {
     // Nothing required: any configured scheme identifies the caller when used, anonymous otherwise.
-    return { alternatives: Object.keys(verifiers).map((name) => [{ name, scopes: [] }]), anonymous: true };
+    return {
+      alternatives: Object.keys(verifiers).map((name) => [{ name, scopes: [] }]),
+      anonymous: true,
+    };
   }
   const alternatives = requirements.map((r) =>
     Object.entries(r.schemes ?? {}).map(([name, s]) => ({ name, scopes: s?.list ?? [] })),
   );
-  return { alternatives: alternatives.filter((a) => a.length > 0), anonymous: alternatives.some((a) => a.length === 0) };
+  return {
+    alternatives: alternatives.filter((a) => a.length > 0),
+    anonymous: alternatives.some((a) => a.length === 0),
+  };
 }
 
 /**
@@ -90,12 +118,20 @@ function plan(card: AgentCard, verifiers: Verifiers): { alternatives: Alternativ
  * unless the card allows anonymous access (an empty requirement, or no requirements at all), which
  * yields `undefined`. Throws at build time when the card and `verifiers` do not match.
  */
-export function authenticatorFromCard(card: AgentCard, verifiers: Verifiers, options: CardAuthOptions = {}): Authenticator {
+export function authenticatorFromCard(
+  card: AgentCard,
+  verifiers: Verifiers,
+  options: CardAuthOptions = {},
+): Authenticator {
   const { alternatives, anonymous } = plan(card, verifiers);
   const schemes = card.securitySchemes ?? {};
   const checkScopes = options.checkScopes !== false;
   const expected = alternatives
-    .map((alt) => alt.map(({ name }) => `${describeScheme(schemes[name])} (scheme "${name}")`).join(' together with '))
+    .map((alt) =>
+      alt
+        .map(({ name }) => `${describeScheme(schemes[name])} (scheme "${name}")`)
+        .join(' together with '),
+    )
     .join(', or ');
 
   return async function authenticate(req: IncomingMessage): Promise<Caller | undefined> {
@@ -111,7 +147,8 @@ export function authenticatorFromCard(card: AgentCard, verifiers: Verifiers, opt
       const callers: Caller[] = [];
       for (const { name, scopes } of alt) {
         const o = await outcome(name);
-        if (o.status === 'rejected') refused ??= { name, ...(o.reason ? { reason: o.reason } : {}) };
+        if (o.status === 'rejected')
+          refused ??= { name, ...(o.reason ? { reason: o.reason } : {}) };
         if (o.status !== 'ok') continue;
         const granted = checkScopes && scopes.length > 0 ? grantedScopes(o.caller) : undefined;
         const missing = granted ? scopes.filter((s) => !granted.has(s)) : [];
@@ -122,17 +159,30 @@ export function authenticatorFromCard(card: AgentCard, verifiers: Verifiers, opt
     }
     if (refused) {
       const why = refused.reason ? `: ${refused.reason}` : '';
-      throw new A2AError('Unauthenticated', `The credentials for security scheme "${refused.name}" were not accepted${why}`,
-        kitInfo('UNAUTHENTICATED', { scheme: refused.name }));
+      throw new A2AError(
+        'Unauthenticated',
+        `The credentials for security scheme "${refused.name}" were not accepted${why}`,
+        kitInfo('UNAUTHENTICATED', { scheme: refused.name }),
+      );
     }
     if (lacking) {
-      throw new A2AError('PermissionDenied',
+      throw new A2AError(
+        'PermissionDenied',
         `The caller lacks the scope(s) ${lacking.missing.join(', ')} that security scheme "${lacking.name}" requires here`,
-        kitInfo('PERMISSION_DENIED', { scheme: lacking.name, missingScopes: lacking.missing.join(' ') }));
+        kitInfo('PERMISSION_DENIED', {
+          scheme: lacking.name,
+          missingScopes: lacking.missing.join(' '),
+        }),
+      );
     }
     if (anonymous) return undefined;
-    throw new A2AError('Unauthenticated', `Authentication required: send ${expected}`,
-      kitInfo('UNAUTHENTICATED', { schemes: [...new Set(alternatives.flat().map((s) => s.name))].join(' ') }));
+    throw new A2AError(
+      'Unauthenticated',
+      `Authentication required: send ${expected}`,
+      kitInfo('UNAUTHENTICATED', {
+        schemes: [...new Set(alternatives.flat().map((s) => s.name))].join(' '),
+      }),
+    );
   };
 }
 
@@ -145,8 +195,19 @@ export function serverAuthOptions(
   card: AgentCard,
   opts: { auth?: ServerAuthOptions; authenticate?: Authenticator; challenge?: string },
 ): Pick<BindingOptions, 'authenticate' | 'challenge'> {
-  const challenge = opts.challenge ?? (opts.auth || card.securitySchemes ? challengeFromCard(card) : undefined);
-  if (!opts.auth) return { ...(opts.authenticate ? { authenticate: opts.authenticate } : {}), ...(challenge ? { challenge } : {}) };
-  if (opts.authenticate) throw new Error('give either `auth` (verifiers derived from the card) or `authenticate`, not both');
-  return { authenticate: authenticatorFromCard(card, opts.auth.verifiers, opts.auth), ...(challenge ? { challenge } : {}) };
+  const challenge =
+    opts.challenge ?? (opts.auth || card.securitySchemes ? challengeFromCard(card) : undefined);
+  if (!opts.auth)
+    return {
+      ...(opts.authenticate ? { authenticate: opts.authenticate } : {}),
+      ...(challenge ? { challenge } : {}),
+    };
+  if (opts.authenticate)
+    throw new Error(
+      'give either `auth` (verifiers derived from the card) or `authenticate`, not both',
+    );
+  return {
+    authenticate: authenticatorFromCard(card, opts.auth.verifiers, opts.auth),
+    ...(challenge ? { challenge } : {}),
+  };
 }

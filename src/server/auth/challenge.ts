@@ -10,7 +10,10 @@ const quoted = (s: string): string => `"${s.replace(/["\\]/g, '\\$&')}"`;
 /** The names of the schemes a request may have to satisfy: those in requirements, else all declared. */
 export function schemesInPlay(card: AgentCard): string[] {
   const reqs = card.securityRequirements ?? [];
-  const names = reqs.length > 0 ? reqs.flatMap((r) => Object.keys(r.schemes ?? {})) : Object.keys(card.securitySchemes ?? {});
+  const names =
+    reqs.length > 0
+      ? reqs.flatMap((r) => Object.keys(r.schemes ?? {}))
+      : Object.keys(card.securitySchemes ?? {});
   return [...new Set(names)];
 }
 
@@ -18,10 +21,12 @@ export function schemesInPlay(card: AgentCard): string[] {
 function challengeFor(scheme: SecurityScheme, realm: string): string | undefined {
   if ('httpAuthSecurityScheme' in scheme) {
     const s = scheme.httpAuthSecurityScheme.scheme;
-    const name = s.toLowerCase() === 'bearer' ? 'Bearer' : s.toLowerCase() === 'basic' ? 'Basic' : s;
+    const name =
+      s.toLowerCase() === 'bearer' ? 'Bearer' : s.toLowerCase() === 'basic' ? 'Basic' : s;
     return name === 'Basic' ? `Basic realm=${realm}, charset="UTF-8"` : `${name} realm=${realm}`;
   }
-  if ('oauth2SecurityScheme' in scheme || 'openIdConnectSecurityScheme' in scheme) return `Bearer realm=${realm}`;
+  if ('oauth2SecurityScheme' in scheme || 'openIdConnectSecurityScheme' in scheme)
+    return `Bearer realm=${realm}`;
   if ('apiKeySecurityScheme' in scheme) {
     // Not a registered HTTP auth scheme: a hint for people and tools reading the 401.
     const { location, name } = scheme.apiKeySecurityScheme;
@@ -59,8 +64,10 @@ export function describeScheme(scheme: SecurityScheme | undefined): string {
     if (s.toLowerCase() === 'basic') return 'a user name and password (Authorization: Basic …)';
     return `HTTP ${s} credentials (Authorization: ${s} …)`;
   }
-  if ('oauth2SecurityScheme' in scheme) return 'an OAuth 2.0 access token (Authorization: Bearer …)';
-  if ('openIdConnectSecurityScheme' in scheme) return 'an OpenID Connect token (Authorization: Bearer …)';
+  if ('oauth2SecurityScheme' in scheme)
+    return 'an OAuth 2.0 access token (Authorization: Bearer …)';
+  if ('openIdConnectSecurityScheme' in scheme)
+    return 'an OpenID Connect token (Authorization: Bearer …)';
   if ('apiKeySecurityScheme' in scheme) {
     const { location, name } = scheme.apiKeySecurityScheme;
     const where = location.toLowerCase();

@@ -2,7 +2,16 @@
  * JWT access tokens for OAuth 2.0, OpenID Connect and HTTP Bearer schemes: signature, issuer,
  * audience and lifetime checked with jose, then mapped to a {@link Caller}.
  */
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type KeyObject, type JWK, type CryptoKey } from 'jose';
+import {
+  createRemoteJWKSet,
+  errors,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  type KeyObject,
+  type JWK,
+  type CryptoKey,
+} from 'jose';
 import type { IncomingMessage } from 'node:http';
 import type { SecurityScheme } from '../../protocol/index.js';
 import type { Caller } from '../dispatch/call-context.js';
@@ -47,20 +56,34 @@ export interface JwtBearerCommonOptions {
    * Map verified claims to the caller. Default: `id` = `sub` (tokens without `sub` are refused),
    * `claims` = the whole payload, so `scope` / `scp` feed the card's scope check.
    */
-  toCaller?: (payload: JWTPayload, req: IncomingMessage) => Caller | undefined | Promise<Caller | undefined>;
+  toCaller?: (
+    payload: JWTPayload,
+    req: IncomingMessage,
+  ) => Caller | undefined | Promise<Caller | undefined>;
 }
 
 /** The `aud` values to require, or undefined for an explicit opt-out; throws on a missing or empty decision. */
 function audienceOf(options: JwtBearerOptions): string[] | undefined {
-  const { audience, acceptAnyAudience } = options as { audience?: unknown; acceptAnyAudience?: unknown };
+  const { audience, acceptAnyAudience } = options as {
+    audience?: unknown;
+    acceptAnyAudience?: unknown;
+  };
   if (audience !== undefined && acceptAnyAudience !== undefined) {
     throw new TypeError('jwtBearer: give either `audience` or `acceptAnyAudience: true`, not both');
   }
   if (acceptAnyAudience !== undefined) {
-    if (acceptAnyAudience !== true) throw new TypeError('jwtBearer: `acceptAnyAudience` may only be `true`; give `audience` instead');
+    if (acceptAnyAudience !== true)
+      throw new TypeError(
+        'jwtBearer: `acceptAnyAudience` may only be `true`; give `audience` instead',
+      );
     return undefined;
   }
-  const list = typeof audience === 'string' ? [audience] : Array.isArray(audience) ? (audience as unknown[]) : undefined;
+  const list =
+    typeof audience === 'string'
+      ? [audience]
+      : Array.isArray(audience)
+        ? (audience as unknown[])
+        : undefined;
   if (list === undefined) {
     throw new TypeError(
       'jwtBearer: `audience` is required (the `aud` value the issuer puts in tokens meant for this agent); ' +
@@ -69,7 +92,9 @@ function audienceOf(options: JwtBearerOptions): string[] | undefined {
     );
   }
   if (list.length === 0 || !list.every((a) => typeof a === 'string' && a !== '')) {
-    throw new TypeError('jwtBearer: `audience` must be a non-empty string or a non-empty list of non-empty strings');
+    throw new TypeError(
+      'jwtBearer: `audience` must be a non-empty string or a non-empty list of non-empty strings',
+    );
   }
   return list as string[];
 }
@@ -77,8 +102,10 @@ function audienceOf(options: JwtBearerOptions): string[] | undefined {
 /** Why jose refused a token, in words that reveal nothing about the keys. */
 function reasonOf(err: unknown): string | undefined {
   if (err instanceof errors.JWTExpired) return 'the token has expired';
-  if (err instanceof errors.JWTClaimValidationFailed) return `the token's "${err.claim}" claim is not accepted`;
-  if (err instanceof errors.JWSSignatureVerificationFailed) return 'the token signature does not verify';
+  if (err instanceof errors.JWTClaimValidationFailed)
+    return `the token's "${err.claim}" claim is not accepted`;
+  if (err instanceof errors.JWSSignatureVerificationFailed)
+    return 'the token signature does not verify';
   if (err instanceof errors.JWKSNoMatchingKey) return 'the token was signed with an unknown key';
   if (err instanceof errors.JOSEError) return 'the token is not a valid JWT';
   return undefined;
@@ -98,11 +125,18 @@ interface Discovered {
 
 /** Read `jwks_uri` and `issuer` from an OpenID / RFC 8414 metadata document. */
 async function discover(url: string): Promise<Discovered> {
-  const res = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(url, {
+    headers: { accept: 'application/json' },
+    signal: AbortSignal.timeout(10_000),
+  });
   if (!res.ok) throw new Error(`the metadata document ${url} answered HTTP ${res.status}`);
   const doc = (await res.json()) as { jwks_uri?: unknown; issuer?: unknown };
-  if (typeof doc.jwks_uri !== 'string') throw new Error(`the metadata document ${url} has no jwks_uri`);
-  return { keys: createRemoteJWKSet(new URL(doc.jwks_uri)), ...(typeof doc.issuer === 'string' ? { issuer: doc.issuer } : {}) };
+  if (typeof doc.jwks_uri !== 'string')
+    throw new Error(`the metadata document ${url} has no jwks_uri`);
+  return {
+    keys: createRemoteJWKSet(new URL(doc.jwks_uri)),
+    ...(typeof doc.issuer === 'string' ? { issuer: doc.issuer } : {}),
+  };
 }
 
 /**
@@ -117,7 +151,12 @@ async function discover(url: string): Promise<Discovered> {
  */
 export function jwtBearer(options: JwtBearerOptions): SchemeVerifier {
   const audience = audienceOf(options);
-  const fixed = options.keys === undefined ? undefined : options.keys instanceof URL ? createRemoteJWKSet(options.keys) : options.keys;
+  const fixed =
+    options.keys === undefined
+      ? undefined
+      : options.keys instanceof URL
+        ? createRemoteJWKSet(options.keys)
+        : options.keys;
   const discovered = new Map<string, Promise<Discovered>>();
   const keysFor = (scheme: SecurityScheme): Promise<Discovered> | Discovered => {
     if (fixed) return { keys: fixed as JWTVerifyGetKey };
@@ -135,7 +174,9 @@ export function jwtBearer(options: JwtBearerOptions): SchemeVerifier {
     clockTolerance: options.clockToleranceSeconds ?? 30,
   };
   return {
-    kind: fixed ? 'jwt bearer' : 'jwt bearer (keys discovered from openIdConnectUrl / oauth2MetadataUrl)',
+    kind: fixed
+      ? 'jwt bearer'
+      : 'jwt bearer (keys discovered from openIdConnectUrl / oauth2MetadataUrl)',
     accepts: (s) => carriesBearer(s) && (fixed !== undefined || metadataUrl(s) !== undefined),
     async check(req, scheme, name) {
       const token = authorizationOf(req, 'Bearer');
@@ -144,14 +185,23 @@ export function jwtBearer(options: JwtBearerOptions): SchemeVerifier {
       const iss = options.issuer ?? issuer;
       let payload: JWTPayload;
       try {
-        ({ payload } = await jwtVerify(token, keys, { ...base, ...(iss !== undefined ? { issuer: iss } : {}) }));
+        ({ payload } = await jwtVerify(token, keys, {
+          ...base,
+          ...(iss !== undefined ? { issuer: iss } : {}),
+        }));
       } catch (err) {
         const reason = reasonOf(err);
-        if (reason === undefined || err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid) throw err;
+        if (
+          reason === undefined ||
+          err instanceof errors.JWKSTimeout ||
+          err instanceof errors.JWKSInvalid
+        )
+          throw err;
         return { status: 'rejected', reason };
       }
       if (options.toCaller) return settle(options.toCaller(payload, req), name);
-      if (typeof payload.sub !== 'string' || payload.sub === '') return { status: 'rejected', reason: 'the token has no "sub" claim' };
+      if (typeof payload.sub !== 'string' || payload.sub === '')
+        return { status: 'rejected', reason: 'the token has no "sub" claim' };
       return { status: 'ok', caller: { id: payload.sub, scheme: name, claims: { ...payload } } };
     },
   };

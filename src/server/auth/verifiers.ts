@@ -13,9 +13,7 @@ type Maybe<T> = T | undefined | Promise<T | undefined>;
 
 /** What one scheme concluded about one request. */
 export type SchemeOutcome =
-  | { status: 'absent' }
-  | { status: 'rejected'; reason?: string }
-  | { status: 'ok'; caller: Caller };
+  { status: 'absent' } | { status: 'rejected'; reason?: string } | { status: 'ok'; caller: Caller };
 
 /**
  * Checks one security scheme of the card. Build them with {@link bearer}, {@link basic},
@@ -38,7 +36,8 @@ export async function settle(result: Maybe<Caller>, name: string): Promise<Schem
   const caller = await result;
   if (!caller) return { status: 'rejected' };
   // An empty id is the anonymous owner: accepting it would share tasks with every anonymous caller.
-  if (typeof caller.id !== 'string' || caller.id === '') throw new Error(`the verifier for scheme "${name}" returned a caller without an id`);
+  if (typeof caller.id !== 'string' || caller.id === '')
+    throw new Error(`the verifier for scheme "${name}" returned a caller without an id`);
   return { status: 'ok', caller: caller.scheme ? caller : { ...caller, scheme: name } };
 }
 
@@ -48,7 +47,9 @@ export function authorizationOf(req: IncomingMessage, scheme: string): string | 
   if (typeof h !== 'string') return undefined;
   const space = h.indexOf(' ');
   const kind = space < 0 ? h : h.slice(0, space);
-  return kind.toLowerCase() === scheme.toLowerCase() ? h.slice(space < 0 ? h.length : space + 1).trim() : undefined;
+  return kind.toLowerCase() === scheme.toLowerCase()
+    ? h.slice(space < 0 ? h.length : space + 1).trim()
+    : undefined;
 }
 
 /** Schemes whose credential is a bearer token: HTTP Bearer, OAuth 2.0, OpenID Connect. */
@@ -65,7 +66,9 @@ export function carriesBearer(s: SecurityScheme): boolean {
  * schemes: their access tokens arrive as bearer tokens, and `verify` validates them (introspection,
  * JWT verification — see {@link jwtBearer}). Return undefined for a token you do not accept.
  */
-export function bearer(verify: (token: string, req: IncomingMessage) => Maybe<Caller>): SchemeVerifier {
+export function bearer(
+  verify: (token: string, req: IncomingMessage) => Maybe<Caller>,
+): SchemeVerifier {
   return {
     kind: 'bearer',
     accepts: carriesBearer,
@@ -79,16 +82,25 @@ export function bearer(verify: (token: string, req: IncomingMessage) => Maybe<Ca
 }
 
 /** HTTP Basic (`Authorization: Basic base64(user:password)`, RFC 7617). */
-export function basic(verify: (user: string, password: string, req: IncomingMessage) => Maybe<Caller>): SchemeVerifier {
+export function basic(
+  verify: (user: string, password: string, req: IncomingMessage) => Maybe<Caller>,
+): SchemeVerifier {
   return {
     kind: 'basic',
-    accepts: (s) => 'httpAuthSecurityScheme' in s && s.httpAuthSecurityScheme.scheme.toLowerCase() === 'basic',
+    accepts: (s) =>
+      'httpAuthSecurityScheme' in s && s.httpAuthSecurityScheme.scheme.toLowerCase() === 'basic',
     async check(req, _scheme, name) {
       const b64 = authorizationOf(req, 'Basic');
       if (b64 === undefined) return { status: 'absent' };
-      const decoded = /^[A-Za-z0-9+/]+=*$/.test(b64) ? Buffer.from(b64, 'base64').toString('utf8') : '';
+      const decoded = /^[A-Za-z0-9+/]+=*$/.test(b64)
+        ? Buffer.from(b64, 'base64').toString('utf8')
+        : '';
       const colon = decoded.indexOf(':');
-      if (colon < 0) return { status: 'rejected', reason: 'the Basic credentials are not base64 of "user:password"' };
+      if (colon < 0)
+        return {
+          status: 'rejected',
+          reason: 'the Basic credentials are not base64 of "user:password"',
+        };
       return settle(verify(decoded.slice(0, colon), decoded.slice(colon + 1), req), name);
     },
   };
@@ -101,7 +113,10 @@ function cookie(req: IncomingMessage, name: string): string | undefined {
   for (const pair of header.split(';')) {
     const eq = pair.indexOf('=');
     if (eq < 0 || pair.slice(0, eq).trim() !== name) continue;
-    const raw = pair.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    const raw = pair
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     try {
       return decodeURIComponent(raw);
     } catch {
@@ -128,7 +143,9 @@ export function apiKeyOf(req: IncomingMessage, scheme: SecurityScheme): string |
 }
 
 /** API keys, read from the header, query parameter or cookie the scheme names. */
-export function apiKey(verify: (key: string, req: IncomingMessage) => Maybe<Caller>): SchemeVerifier {
+export function apiKey(
+  verify: (key: string, req: IncomingMessage) => Maybe<Caller>,
+): SchemeVerifier {
   return {
     kind: 'apiKey',
     accepts: (s) => 'apiKeySecurityScheme' in s,
@@ -146,16 +163,20 @@ export function apiKey(verify: (key: string, req: IncomingMessage) => Maybe<Call
  * validated (mount the server's listener in `https.createServer({ requestCert: true, ca, … })`).
  * A certificate the TLS layer did not authorize is rejected without calling `verify`.
  */
-export function mutualTls(verify: (cert: PeerCertificate, req: IncomingMessage) => Maybe<Caller>): SchemeVerifier {
+export function mutualTls(
+  verify: (cert: PeerCertificate, req: IncomingMessage) => Maybe<Caller>,
+): SchemeVerifier {
   return {
     kind: 'mtls',
     accepts: (s) => 'mtlsSecurityScheme' in s,
     async check(req, _scheme, name) {
       // Requests replayed through the fetch adapter have no real socket, hence no certificate.
       const socket = req.socket as Partial<TLSSocket> | undefined;
-      const cert = typeof socket?.getPeerCertificate === 'function' ? socket.getPeerCertificate() : undefined;
+      const cert =
+        typeof socket?.getPeerCertificate === 'function' ? socket.getPeerCertificate() : undefined;
       if (!cert || Object.keys(cert).length === 0) return { status: 'absent' };
-      if (!socket?.authorized) return { status: 'rejected', reason: 'the client certificate is not trusted' };
+      if (!socket?.authorized)
+        return { status: 'rejected', reason: 'the client certificate is not trusted' };
       return settle(verify(cert, req), name);
     },
   };
@@ -169,12 +190,15 @@ export function safeEqual(a: string, b: string): boolean {
 }
 
 /** A lookup over a fixed secret → caller-id table that compares against every entry, every time. */
-function fixedSecrets(table: Readonly<Record<string, string>>): (secret: string) => Caller | undefined {
+function fixedSecrets(
+  table: Readonly<Record<string, string>>,
+): (secret: string) => Caller | undefined {
   const entries = Object.entries(table).map(([secret, id]) => [digest(secret), id] as const);
   return (secret) => {
     const d = digest(secret);
     let found: string | undefined;
-    for (const [candidate, id] of entries) if (timingSafeEqual(candidate, d) && found === undefined) found = id;
+    for (const [candidate, id] of entries)
+      if (timingSafeEqual(candidate, d) && found === undefined) found = id;
     return found === undefined ? undefined : { id: found };
   };
 }

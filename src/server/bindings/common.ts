@@ -13,13 +13,19 @@ import type { SseOptions } from './sse.js';
  * `new A2AError('Unauthenticated', …)` for missing or bad credentials when they are required.
  * Behind the Web `fetch` adapter `req` carries only `method`, `url` and lower-case `headers`.
  */
-export type Authenticator = (req: IncomingMessage) => Caller | undefined | Promise<Caller | undefined>;
+export type Authenticator = (
+  req: IncomingMessage,
+) => Caller | undefined | Promise<Caller | undefined>;
 
 /**
  * Set `cc.caller` from what `authenticate` says of `request` (every binding's last step of building a call
  * context); synchronous unless the authenticator is not.
  */
-export function withCaller<C extends { caller?: Caller }>(cc: C, authenticate: Authenticator | undefined, request: () => IncomingMessage): C | Promise<C> {
+export function withCaller<C extends { caller?: Caller }>(
+  cc: C,
+  authenticate: Authenticator | undefined,
+  request: () => IncomingMessage,
+): C | Promise<C> {
   if (!authenticate) return cc;
   const caller = authenticate(request());
   if (caller && typeof (caller as Promise<Caller | undefined>).then === 'function') {
@@ -103,7 +109,11 @@ export function contextOf(
 }
 
 /** Headers every A2A answer carries: activated extensions echoed back (§3.2.6; 0.3 names the header differently). */
-export function answerHeaders(cc: CallContext | undefined, contentType: string, extensionsHeader = EXTENSIONS_HEADER): Record<string, string> {
+export function answerHeaders(
+  cc: CallContext | undefined,
+  contentType: string,
+  extensionsHeader = EXTENSIONS_HEADER,
+): Record<string, string> {
   const h: Record<string, string> = { 'content-type': contentType };
   const activated = cc instanceof HttpCallContext ? cc.activated : cc?.activatedExtensions;
   if (activated && activated.size > 0) h[extensionsHeader] = [...activated].join(',');

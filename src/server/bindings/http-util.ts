@@ -45,7 +45,8 @@ export function tooDeepMessage(max: number): string {
  * past the body limit. Returns the message for the 415 answer, or undefined for an identity body.
  */
 export function unsupportedEncoding(header: string | undefined): string | undefined {
-  if (header === undefined || header === '' || header.toLowerCase() === 'identity') return undefined;
+  if (header === undefined || header === '' || header.toLowerCase() === 'identity')
+    return undefined;
   return `Content-Encoding "${header.slice(0, 40)}" is not accepted: send the request body uncompressed`;
 }
 
@@ -64,7 +65,10 @@ export function requestedExtensions(raw: string | undefined): string[] {
 }
 
 /** `A2A-Version` from the header, else from the `A2A-Version` query parameter (§3.6.1). */
-export function requestedVersionParam(ex: HttpExchange, query?: URLSearchParams): string | undefined {
+export function requestedVersionParam(
+  ex: HttpExchange,
+  query?: URLSearchParams,
+): string | undefined {
   const h = ex.header('a2a-version');
   if (h !== undefined) return h;
   return query?.get('A2A-Version') ?? query?.get('a2a-version') ?? undefined;
@@ -88,6 +92,13 @@ const JSON_MEDIA_TYPES = new Set(['application/json', A2A_MEDIA_TYPE]);
 export function isJsonContentType(header: string | undefined): boolean {
   if (header === 'application/json' || header === A2A_MEDIA_TYPE) return true; // the usual case, without parsing
   const [type, ...params] = (header ?? '').split(';').map((s) => s.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
-  return type !== undefined && JSON_MEDIA_TYPES.has(type) && (!charset || charset === 'utf-8' || charset === 'utf8');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice(8)
+    .replace(/"/g, '');
+  return (
+    type !== undefined &&
+    JSON_MEDIA_TYPES.has(type) &&
+    (!charset || charset === 'utf-8' || charset === 'utf8')
+  );
 }

@@ -4,13 +4,38 @@
  * event is a JSON-RPC response carrying the request id. The protocol version is checked before the
  * method is looked up (§3.6.2): what a method name means depends on it.
  */
-import { A2AError, MAX_ID_LENGTH, OPERATIONS_BY_METHOD, PROTOCOL_VERSION, mayHaveProtoNames, requestedVersion, withJsonNames, type StreamResponse } from '../../protocol/index.js';
+import {
+  A2AError,
+  MAX_ID_LENGTH,
+  OPERATIONS_BY_METHOD,
+  PROTOCOL_VERSION,
+  mayHaveProtoNames,
+  requestedVersion,
+  withJsonNames,
+  type StreamResponse,
+} from '../../protocol/index.js';
 import { V03_METHODS } from '../../protocol/v03/methods.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
-import { answerHeaders, asA2AError, contextOf, versionNotSupported, withV03Hint, type BindingOptions } from './common.js';
+import {
+  answerHeaders,
+  asA2AError,
+  contextOf,
+  versionNotSupported,
+  withV03Hint,
+  type BindingOptions,
+} from './common.js';
 import { BodyTooLargeError, type HttpExchange } from './exchange.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, isJsonContentType, jsonTooDeep, queryOf, requestedVersionParam, tooDeepMessage, unsupportedEncoding } from './http-util.js';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_JSON_DEPTH,
+  isJsonContentType,
+  jsonTooDeep,
+  queryOf,
+  requestedVersionParam,
+  tooDeepMessage,
+  unsupportedEncoding,
+} from './http-util.js';
 import { SseWriter } from './sse.js';
 import { resultJson } from '../tasks/json.js';
 
@@ -33,17 +58,33 @@ export interface JsonRpcEnvelope {
 export interface JsonRpcOtherVersion {
   /** The Major.Minor it answers. */
   readonly version: string;
-  handle(ex: HttpExchange, request: JsonRpcEnvelope, query: URLSearchParams | undefined, sent: string | undefined): Promise<void>;
+  handle(
+    ex: HttpExchange,
+    request: JsonRpcEnvelope,
+    query: URLSearchParams | undefined,
+    sent: string | undefined,
+  ): Promise<void>;
 }
 
 /** The JSON-RPC binding of `service`, answering one exchange (node:http or Web) at a time. */
-export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOptions = {}, other?: JsonRpcOtherVersion) {
+export function jsonRpcBinding(
+  service: OperationDispatcher,
+  opts: BindingOptions = {},
+  other?: JsonRpcOtherVersion,
+) {
   const served = other ? [PROTOCOL_VERSION, other.version] : [PROTOCOL_VERSION];
   const limit = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxDepth = opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const logger = opts.logger ?? service.logger;
 
-  const sendError = (ex: HttpExchange, id: Id, err: A2AError, cc?: CallContext, httpStatus = 200, allow?: string): void => {
+  const sendError = (
+    ex: HttpExchange,
+    id: Id,
+    err: A2AError,
+    cc?: CallContext,
+    httpStatus = 200,
+    allow?: string,
+  ): void => {
     if (ex.answered) return ex.drop();
     const error = errorObject(err);
     const headers = answerHeaders(cc, JSON_TYPE);
@@ -66,7 +107,10 @@ export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOption
 
   return async function handleJsonRpc(ex: HttpExchange): Promise<void> {
     if (ex.method !== 'POST') {
-      const err = new A2AError('InvalidRequest', `JSON-RPC requests must be POSTed, not ${ex.method}`);
+      const err = new A2AError(
+        'InvalidRequest',
+        `JSON-RPC requests must be POSTed, not ${ex.method}`,
+      );
       return sendError(ex, null, err, undefined, 405, 'POST');
     }
     // §9.1: JSON bodies. A missing Content-Type is tolerated (simple clients), a different one is not.
@@ -76,20 +120,27 @@ export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOption
       return sendError(ex, null, new A2AError('InvalidRequest', msg), undefined, 415);
     }
     const encoding = unsupportedEncoding(ex.header('content-encoding'));
-    if (encoding) return sendError(ex, null, new A2AError('InvalidRequest', encoding), undefined, 415);
+    if (encoding)
+      return sendError(ex, null, new A2AError('InvalidRequest', encoding), undefined, 415);
     let body: string;
     try {
       body = await ex.readBody(limit);
     } catch (e) {
-      if (e instanceof BodyTooLargeError) return sendError(ex, null, new A2AError('InvalidRequest', e.message), undefined, 413);
+      if (e instanceof BodyTooLargeError)
+        return sendError(ex, null, new A2AError('InvalidRequest', e.message), undefined, 413);
       return ex.drop();
     }
-    if (jsonTooDeep(body, maxDepth)) return sendError(ex, null, new A2AError('InvalidRequest', tooDeepMessage(maxDepth)));
+    if (jsonTooDeep(body, maxDepth))
+      return sendError(ex, null, new A2AError('InvalidRequest', tooDeepMessage(maxDepth)));
     let msg: unknown;
     try {
       msg = JSON.parse(body);
     } catch {
-      return sendError(ex, null, new A2AError('ParseError', 'Invalid JSON payload: the body is not valid JSON'));
+      return sendError(
+        ex,
+        null,
+        new A2AError('ParseError', 'Invalid JSON payload: the body is not valid JSON'),
+      );
     }
     const envelope = checkEnvelope(msg);
     if (envelope instanceof A2AError) return sendError(ex, idOf(msg), envelope);
@@ -107,8 +158,15 @@ export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOption
     const params = mayHaveProtoNames(body) ? withJsonNames(envelope.params) : envelope.params;
     const op = OPERATIONS_BY_METHOD.get(method);
     if (!op) return sendError(ex, id, methodNotFound(method));
-    if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
-      return sendError(ex, id, A2AError.invalidParams([{ field: 'params', description: 'must be an object' }]));
+    if (
+      params !== undefined &&
+      (typeof params !== 'object' || params === null || Array.isArray(params))
+    ) {
+      return sendError(
+        ex,
+        id,
+        A2AError.invalidParams([{ field: 'params', description: 'must be an object' }]),
+      );
     }
     let cc: CallContext | undefined;
     let sse: SseWriter | undefined;
@@ -117,7 +175,11 @@ export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOption
       cc = pending instanceof Promise ? await pending : pending;
       if (!op.streaming) {
         const result = await service.call(op, params, cc);
-        ex.reply(200, answerHeaders(cc, JSON_TYPE), `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(op.name, result)}}`);
+        ex.reply(
+          200,
+          answerHeaders(cc, JSON_TYPE),
+          `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(op.name, result)}}`,
+        );
         return;
       }
       const stream = await service.stream(op, params, cc, ex.header('last-event-id'));
@@ -126,8 +188,10 @@ export function jsonRpcBinding(service: OperationDispatcher, opts: BindingOption
       const writer = sse;
       writer.onClose(() => stream.close());
       stream.open({
-        event: (event: StreamResponse, eventId: string) => writer.event(`${prefix}${JSON.stringify(event)}}`, eventId),
-        error: (err: A2AError) => writer.event(JSON.stringify({ jsonrpc: '2.0', id, error: errorObject(err) })),
+        event: (event: StreamResponse, eventId: string) =>
+          writer.event(`${prefix}${JSON.stringify(event)}}`, eventId),
+        error: (err: A2AError) =>
+          writer.event(JSON.stringify({ jsonrpc: '2.0', id, error: errorObject(err) })),
         end: () => writer.end(),
       });
     } catch (err) {
@@ -151,20 +215,30 @@ function methodNotFound(method: string): A2AError {
 /** The JSON-RPC `error` member of an A2A error, with its google.rpc details as `data`. */
 function errorObject(err: A2AError): { code: number; message: string; data?: unknown[] } {
   const details = err.wireDetails();
-  return details.length > 0 ? { code: err.spec.jsonRpcCode, message: err.message, data: details } : { code: err.spec.jsonRpcCode, message: err.message };
+  return details.length > 0
+    ? { code: err.spec.jsonRpcCode, message: err.message, data: details }
+    : { code: err.spec.jsonRpcCode, message: err.message };
 }
 
 function idOf(msg: unknown): Id {
   const id = (msg as { id?: unknown } | null)?.id;
-  return (typeof id === 'string' && id.length <= MAX_ID_LENGTH) || typeof id === 'number' ? id : null;
+  return (typeof id === 'string' && id.length <= MAX_ID_LENGTH) || typeof id === 'number'
+    ? id
+    : null;
 }
 
 /** §9.3 / JSON-RPC 2.0: a request object with jsonrpc "2.0", a string method, and a string/number/null id. */
 function checkEnvelope(msg: unknown): { id: Id; method: string; params: unknown } | A2AError {
-  if (Array.isArray(msg)) return new A2AError('InvalidRequest', 'Batch requests are not supported: send one request object');
-  if (typeof msg !== 'object' || msg === null) return new A2AError('InvalidRequest', 'The request must be a JSON-RPC request object');
+  if (Array.isArray(msg))
+    return new A2AError(
+      'InvalidRequest',
+      'Batch requests are not supported: send one request object',
+    );
+  if (typeof msg !== 'object' || msg === null)
+    return new A2AError('InvalidRequest', 'The request must be a JSON-RPC request object');
   const m = msg as Record<string, unknown>;
-  if (m.jsonrpc !== '2.0') return new A2AError('InvalidRequest', 'The request must have "jsonrpc": "2.0"');
+  if (m.jsonrpc !== '2.0')
+    return new A2AError('InvalidRequest', 'The request must have "jsonrpc": "2.0"');
   if (typeof m.method !== 'string' || m.method === '') {
     return new A2AError('InvalidRequest', 'The request must have a "method" string');
   }
@@ -173,7 +247,10 @@ function checkEnvelope(msg: unknown): { id: Id; method: string; params: unknown 
   }
   // The id is echoed in the answer and in every stream event: a megabyte id would be echoed with each.
   if (typeof m.id === 'string' && m.id.length > MAX_ID_LENGTH) {
-    return new A2AError('InvalidRequest', `The request "id" must be at most ${MAX_ID_LENGTH} characters`);
+    return new A2AError(
+      'InvalidRequest',
+      `The request "id" must be at most ${MAX_ID_LENGTH} characters`,
+    );
   }
   return { id: (m.id as Id | undefined) ?? null, method: m.method, params: m.params };
 }

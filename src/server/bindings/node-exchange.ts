@@ -4,7 +4,12 @@
  * writes of one synchronous burst are corked into one write.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BodyReadError, BodyTooLargeError, type HttpExchange, type StreamTarget } from './exchange.js';
+import {
+  BodyReadError,
+  BodyTooLargeError,
+  type HttpExchange,
+  type StreamTarget,
+} from './exchange.js';
 
 /** Told of every stream as it opens (a server uses it to end open streams when it closes). */
 export type StreamOpened = (res: ServerResponse) => void;
@@ -49,7 +54,10 @@ export class NodeExchange implements HttpExchange {
   }
 
   reply(status: number, headers: Record<string, string>, body?: string | Uint8Array): void {
-    if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+    if (body !== undefined)
+      headers['content-length'] = String(
+        typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+      );
     this.res.writeHead(status, headers).end(body);
   }
 
@@ -133,8 +141,12 @@ class NodeStream implements StreamTarget {
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const parsed = (req as IncomingMessage & { body?: unknown }).body;
   if (parsed !== undefined && (req.readableEnded || (req.complete && !req.readable))) {
-    const buf = Buffer.isBuffer(parsed) ? parsed : Buffer.from(typeof parsed === 'string' ? parsed : JSON.stringify(parsed));
-    return buf.length > limit ? Promise.reject(new BodyTooLargeError(limit)) : Promise.resolve(buf.toString('utf8'));
+    const buf = Buffer.isBuffer(parsed)
+      ? parsed
+      : Buffer.from(typeof parsed === 'string' ? parsed : JSON.stringify(parsed));
+    return buf.length > limit
+      ? Promise.reject(new BodyTooLargeError(limit))
+      : Promise.resolve(buf.toString('utf8'));
   }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
@@ -154,7 +166,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8')));
+    req.on('end', () =>
+      resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8')),
+    );
     req.on('error', () => reject(new BodyReadError()));
   });
 }

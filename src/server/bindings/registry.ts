@@ -37,7 +37,12 @@ function mounted(serve: Serve, opts: BindingOptions): MountedBinding {
  * The bindings by `protocolBinding`. `other` is the handler of another protocol version served at the
  * same URL (the 0.3 compatibility layer's), which the binding hands matching requests to.
  */
-export const SERVED_BINDINGS: Record<string, (service: OperationDispatcher, opts: BindingOptions, other?: unknown) => MountedBinding> = {
-  JSONRPC: (service, opts, other) => mounted(jsonRpcBinding(service, opts, other as JsonRpcOtherVersion | undefined), opts),
-  'HTTP+JSON': (service, opts, other) => mounted(restBinding(service, opts, other as RestOtherVersion | undefined), opts),
+export const SERVED_BINDINGS: Record<
+  string,
+  (service: OperationDispatcher, opts: BindingOptions, other?: unknown) => MountedBinding
+> = {
+  JSONRPC: (service, opts, other) =>
+    mounted(jsonRpcBinding(service, opts, other as JsonRpcOtherVersion | undefined), opts),
+  'HTTP+JSON': (service, opts, other) =>
+    mounted(restBinding(service, opts, other as RestOtherVersion | undefined), opts),
 };

@@ -18,9 +18,14 @@ import type { HttpExchange } from './exchange.js';
 export function statusBody(err: A2AError, httpStatus = err.spec.httpStatus) {
   let details: ErrorDetail[] = err.wireDetails();
   if (!details.some((d) => d['@type'] === ERROR_INFO_TYPE)) {
-    details = [{ '@type': ERROR_INFO_TYPE, reason: err.spec.reason, domain: KIT_ERROR_DOMAIN }, ...details];
+    details = [
+      { '@type': ERROR_INFO_TYPE, reason: err.spec.reason, domain: KIT_ERROR_DOMAIN },
+      ...details,
+    ];
   }
-  return { error: { code: httpStatus, status: err.spec.grpcStatus, message: err.message, details } };
+  return {
+    error: { code: httpStatus, status: err.spec.grpcStatus, message: err.message, details },
+  };
 }
 
 /**
@@ -30,7 +35,8 @@ export function statusBody(err: A2AError, httpStatus = err.spec.httpStatus) {
 export function jsonTypeFor(accept: string | undefined): string {
   if (!accept) return A2A_MEDIA_TYPE;
   const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
-  if (types.includes(A2A_MEDIA_TYPE) || types.includes('*/*') || types.includes('application/*')) return A2A_MEDIA_TYPE;
+  if (types.includes(A2A_MEDIA_TYPE) || types.includes('*/*') || types.includes('application/*'))
+    return A2A_MEDIA_TYPE;
   return types.includes('application/json') ? 'application/json' : A2A_MEDIA_TYPE;
 }
 

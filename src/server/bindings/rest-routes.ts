@@ -3,7 +3,15 @@
  * template with the operation behind each verb, with and without a leading `/{tenant}` segment.
  * Also the typed query parameters of GET/DELETE operations (§11.5).
  */
-import { A2AError, OPERATIONS, protoName, type FieldViolation, type HttpVerb, type Operation, type OperationName } from '../../protocol/index.js';
+import {
+  A2AError,
+  OPERATIONS,
+  protoName,
+  type FieldViolation,
+  type HttpVerb,
+  type Operation,
+  type OperationName,
+} from '../../protocol/index.js';
 
 interface Segment {
   /** A fixed segment (`tasks`). */
@@ -39,7 +47,10 @@ function compile(): CompiledRoute[] {
           const m = /^\{(\w+)\}(.*)$/.exec(s);
           return m ? { param: m[1]!, ...(m[2] ? { suffix: m[2] } : {}) } : { literal: s };
         });
-      const weight = segments.reduce((n, s) => n + (s.literal?.length ?? 0) + (s.suffix?.length ?? 0), 0);
+      const weight = segments.reduce(
+        (n, s) => n + (s.literal?.length ?? 0) + (s.suffix?.length ?? 0),
+        0,
+      );
       route = { template: op.rest.path, segments, weight, byVerb: new Map() };
       byTemplate.set(op.rest.path, route);
     }
@@ -82,11 +93,17 @@ function decode(name: string, raw: string): string | FieldViolation {
     return { field: name, description: 'is not valid percent-encoded UTF-8' };
   }
   if (value === '') return { field: name, description: 'must not be empty' };
-  if (CONTROL.test(value)) return { field: name, description: 'must not contain control characters' };
+  if (CONTROL.test(value))
+    return { field: name, description: 'must not contain control characters' };
   return value;
 }
 
-function resolve(route: CompiledRoute, raw: Record<string, string>, verb: string, rawTenant?: string): RouteMatch {
+function resolve(
+  route: CompiledRoute,
+  raw: Record<string, string>,
+  verb: string,
+  rawTenant?: string,
+): RouteMatch {
   const op = route.byVerb.get(verb);
   if (!op) return { kind: 'wrong-verb', allow: [...route.byVerb.keys()], template: route.template };
   const violations: FieldViolation[] = [];
@@ -176,7 +193,10 @@ const INT = /^-?\d{1,15}$/;
  * The request fields an operation reads from the query string, typed strictly: integers as decimal
  * digits, booleans as `true`/`false`, each at most once. Unknown parameters are ignored (§5.7).
  */
-export function queryParams(op: Operation, query: URLSearchParams | undefined): Record<string, unknown> {
+export function queryParams(
+  op: Operation,
+  query: URLSearchParams | undefined,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!query) return out;
   const fields: Record<string, QueryType> = { tenant: 'string', ...QUERY_FIELDS[op.name] };
@@ -184,7 +204,8 @@ export function queryParams(op: Operation, query: URLSearchParams | undefined): 
   for (const [name, type] of Object.entries(fields)) {
     // The proto name (`history_length`) is read like the JSON name (`historyLength`).
     const snake = protoName(name);
-    const values = snake === name ? query.getAll(name) : [...query.getAll(name), ...query.getAll(snake)];
+    const values =
+      snake === name ? query.getAll(name) : [...query.getAll(name), ...query.getAll(snake)];
     if (values.length === 0) continue;
     if (values.length > 1) {
       violations.push({ field: name, description: 'must be given at most once' });
@@ -194,7 +215,11 @@ export function queryParams(op: Operation, query: URLSearchParams | undefined): 
     if (type === 'string') out[name] = v;
     else if (type === 'int') {
       if (INT.test(v)) out[name] = Number(v);
-      else violations.push({ field: name, description: `must be a decimal integer (at most 15 digits), got "${clip(v)}"` });
+      else
+        violations.push({
+          field: name,
+          description: `must be a decimal integer (at most 15 digits), got "${clip(v)}"`,
+        });
     } else if (v === 'true' || v === 'false') out[name] = v === 'true';
     else violations.push({ field: name, description: `must be true or false, got "${clip(v)}"` });
   }
@@ -206,5 +231,7 @@ const clip = (s: string): string => (s.length > 40 ? `${s.slice(0, 40)}…` : s)
 
 /** Every route with its verbs, for documentation and tests: `[verb, path, operation]`. */
 export function restRouteTable(): Array<[HttpVerb, string, OperationName]> {
-  return OPERATIONS.flatMap((o) => o.rest.verbs.map((v): [HttpVerb, string, OperationName] => [v, o.rest.path, o.name]));
+  return OPERATIONS.flatMap((o) =>
+    o.rest.verbs.map((v): [HttpVerb, string, OperationName] => [v, o.rest.path, o.name]),
+  );
 }

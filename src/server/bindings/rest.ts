@@ -4,12 +4,37 @@
  * string (GET, DELETE, §11.5); answers in `application/a2a+json`, errors as google.rpc.Status
  * (§11.6), streams as SSE whose events are bare StreamResponse objects (§11.7).
  */
-import { A2AError, PROTOCOL_VERSION, mayHaveProtoNames, requestedVersion, withJsonNames, type FieldViolation, type StreamResponse } from '../../protocol/index.js';
+import {
+  A2AError,
+  PROTOCOL_VERSION,
+  mayHaveProtoNames,
+  requestedVersion,
+  withJsonNames,
+  type FieldViolation,
+  type StreamResponse,
+} from '../../protocol/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
-import { answerHeaders, asA2AError, contextOf, versionNotSupported, withV03Hint, type BindingOptions } from './common.js';
+import {
+  answerHeaders,
+  asA2AError,
+  contextOf,
+  versionNotSupported,
+  withV03Hint,
+  type BindingOptions,
+} from './common.js';
 import { BodyReadError, BodyTooLargeError, type HttpExchange } from './exchange.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH, isJsonContentType, jsonTooDeep, pathOf, queryOf, requestedVersionParam, tooDeepMessage, unsupportedEncoding } from './http-util.js';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_JSON_DEPTH,
+  isJsonContentType,
+  jsonTooDeep,
+  pathOf,
+  queryOf,
+  requestedVersionParam,
+  tooDeepMessage,
+  unsupportedEncoding,
+} from './http-util.js';
 import { jsonTypeFor, sendRestError, statusBody, type RestErrorOptions } from './rest-errors.js';
 import { matchRoute, queryParams } from './rest-routes.js';
 import { SseWriter } from './sse.js';
@@ -31,14 +56,23 @@ class BodyProblem {
 export interface RestOtherVersion {
   /** The Major.Minor it answers. */
   readonly version: string;
-  handle(ex: HttpExchange, subpath: string, query: URLSearchParams | undefined, sent: string | undefined): Promise<void>;
+  handle(
+    ex: HttpExchange,
+    subpath: string,
+    query: URLSearchParams | undefined,
+    sent: string | undefined,
+  ): Promise<void>;
 }
 
 /**
  * The HTTP+JSON binding of `service`, answering one exchange (node:http or Web) at a time.
  * `subpath` is the request path below the interface URL; without it the whole request path is used.
  */
-export function restBinding(service: OperationDispatcher, opts: BindingOptions = {}, other?: RestOtherVersion) {
+export function restBinding(
+  service: OperationDispatcher,
+  opts: BindingOptions = {},
+  other?: RestOtherVersion,
+) {
   const served = other ? [PROTOCOL_VERSION, other.version] : [PROTOCOL_VERSION];
   const limit = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxDepth = opts.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
@@ -62,18 +96,28 @@ export function restBinding(service: OperationDispatcher, opts: BindingOptions =
     if (sent !== PROTOCOL_VERSION) {
       const version = requestedVersion(sent);
       if (version !== PROTOCOL_VERSION) {
-        if (other && version === other.version) return other.handle(ex, subpath ?? pathOf(url), query, sent);
+        if (other && version === other.version)
+          return other.handle(ex, subpath ?? pathOf(url), query, sent);
         return fail(ex, versionNotSupported(sent, served));
       }
     }
     const verb = ex.method;
     const match = matchRoute(verb, subpath ?? pathOf(url));
     if (match.kind === 'none') {
-      return fail(ex, new A2AError('MethodNotFound', `No A2A operation is served at ${verb} ${pathOf(url).slice(0, 200)}`));
+      return fail(
+        ex,
+        new A2AError(
+          'MethodNotFound',
+          `No A2A operation is served at ${verb} ${pathOf(url).slice(0, 200)}`,
+        ),
+      );
     }
     if (match.kind === 'wrong-verb') {
       const allow = match.allow.join(', ');
-      const err = new A2AError('MethodNotFound', `${verb} is not allowed on ${match.template}; use ${allow}`);
+      const err = new A2AError(
+        'MethodNotFound',
+        `${verb} is not allowed on ${match.template}; use ${allow}`,
+      );
       return fail(ex, err, { httpStatus: 405, headers: { allow } });
     }
     if (match.kind === 'bad') return fail(ex, match.error);
@@ -85,7 +129,8 @@ export function restBinding(service: OperationDispatcher, opts: BindingOptions =
     try {
       if (verb === 'POST') {
         const body = await bodyOf(ex, limit, maxDepth);
-        if (body instanceof BodyProblem) return fail(ex, body.error, body.status ? { httpStatus: body.status } : {});
+        if (body instanceof BodyProblem)
+          return fail(ex, body.error, body.status ? { httpStatus: body.status } : {});
         input = body;
       } else {
         input = queryParams(op, query);
@@ -95,7 +140,11 @@ export function restBinding(service: OperationDispatcher, opts: BindingOptions =
       cc = pending instanceof Promise ? await pending : pending;
       if (!op.streaming) {
         const result = await service.call(op, params, cc);
-        ex.reply(200, answerHeaders(cc, jsonTypeFor(ex.header('accept'))), resultJson(op.name, result));
+        ex.reply(
+          200,
+          answerHeaders(cc, jsonTypeFor(ex.header('accept'))),
+          resultJson(op.name, result),
+        );
         return;
       }
       const stream = await service.stream(op, params, cc, ex.header('last-event-id'));
@@ -103,7 +152,8 @@ export function restBinding(service: OperationDispatcher, opts: BindingOptions =
       const writer = sse;
       writer.onClose(() => stream.close());
       stream.open({
-        event: (event: StreamResponse, eventId: string) => writer.event(JSON.stringify(event), eventId),
+        event: (event: StreamResponse, eventId: string) =>
+          writer.event(JSON.stringify(event), eventId),
         error: (err: A2AError) => writer.event(JSON.stringify(statusBody(err))),
         end: () => writer.end(),
       });
@@ -128,11 +178,16 @@ export function restBinding(service: OperationDispatcher, opts: BindingOptions =
  * The JSON object in a POST body, or the error to answer with. An absent or empty body is `{}`
  * (cancel and subscribe need nothing beyond the path). The media type is checked before reading.
  */
-async function bodyOf(ex: HttpExchange, limit: number, maxDepth: number): Promise<Record<string, unknown> | BodyProblem> {
+async function bodyOf(
+  ex: HttpExchange,
+  limit: number,
+  maxDepth: number,
+): Promise<Record<string, unknown> | BodyProblem> {
   const encoding = unsupportedEncoding(ex.header('content-encoding'));
   if (encoding) return new BodyProblem(new A2AError('InvalidRequest', encoding), 415);
   const declared = ex.header('content-length');
-  const announced = ex.header('transfer-encoding') !== undefined || (declared !== undefined && declared !== '0');
+  const announced =
+    ex.header('transfer-encoding') !== undefined || (declared !== undefined && declared !== '0');
   if (announced) {
     const bad = checkContentType(ex.header('content-type'));
     if (bad) return bad;
@@ -141,7 +196,8 @@ async function bodyOf(ex: HttpExchange, limit: number, maxDepth: number): Promis
   try {
     text = await ex.readBody(limit);
   } catch (e) {
-    if (e instanceof BodyTooLargeError) return new BodyProblem(new A2AError('InvalidRequest', e.message), 413);
+    if (e instanceof BodyTooLargeError)
+      return new BodyProblem(new A2AError('InvalidRequest', e.message), 413);
     throw new BodyReadError();
   }
   if (text.length === 0) return {};
@@ -149,15 +205,20 @@ async function bodyOf(ex: HttpExchange, limit: number, maxDepth: number): Promis
     const bad = checkContentType(ex.header('content-type'));
     if (bad) return bad;
   }
-  if (jsonTooDeep(text, maxDepth)) return new BodyProblem(new A2AError('InvalidRequest', tooDeepMessage(maxDepth)));
+  if (jsonTooDeep(text, maxDepth))
+    return new BodyProblem(new A2AError('InvalidRequest', tooDeepMessage(maxDepth)));
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return new BodyProblem(new A2AError('ParseError', 'Invalid JSON payload: the body is not valid JSON'));
+    return new BodyProblem(
+      new A2AError('ParseError', 'Invalid JSON payload: the body is not valid JSON'),
+    );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return new BodyProblem(A2AError.invalidParams([{ field: '(body)', description: 'must be a JSON object' }]));
+    return new BodyProblem(
+      A2AError.invalidParams([{ field: '(body)', description: 'must be a JSON object' }]),
+    );
   }
   // Proto field names (`message_id`) are read as their JSON names; the usual request skips this.
   return (mayHaveProtoNames(text) ? withJsonNames(value) : value) as Record<string, unknown>;
@@ -171,15 +232,21 @@ function checkContentType(header: string | undefined): BodyProblem | undefined {
   return new BodyProblem(new A2AError('InvalidRequest', message), 415);
 }
 
-
 /** Path fields win, but a body or query value that contradicts them is an error, not silently replaced. */
-function merge(input: Record<string, unknown>, path: Record<string, string>, tenant: string | undefined): Record<string, unknown> {
+function merge(
+  input: Record<string, unknown>,
+  path: Record<string, string>,
+  tenant: string | undefined,
+): Record<string, unknown> {
   if (tenant === undefined && isEmpty(path)) return input;
   const violations: FieldViolation[] = [];
   const out = plainCopy(input);
   const pin = (field: string, value: string, where: string): void => {
     if (out[field] !== undefined && out[field] !== value) {
-      violations.push({ field, description: `is "${String(out[field]).slice(0, 80)}" but the ${where} says "${value.slice(0, 80)}"` });
+      violations.push({
+        field,
+        description: `is "${String(out[field]).slice(0, 80)}" but the ${where} says "${value.slice(0, 80)}"`,
+      });
     }
     out[field] = value;
   };

@@ -7,7 +7,12 @@
  * when the host cancels the body or the request's signal aborts (the client went away).
  */
 import type { IncomingMessage } from 'node:http';
-import { BodyReadError, BodyTooLargeError, type HttpExchange, type StreamTarget } from './exchange.js';
+import {
+  BodyReadError,
+  BodyTooLargeError,
+  type HttpExchange,
+  type StreamTarget,
+} from './exchange.js';
 
 const NULL_BODY = new Set([101, 204, 205, 304]);
 // Connection management belongs to the host that serves the Response.

@@ -6,7 +6,12 @@
 import { parseAgentCard, type AgentCard } from '../../protocol/index.js';
 import type { AgentServerOptions } from '../agent-server-options.js';
 import { MountError, ORIGIN_REQUIRED } from '../adapters/framework-common.js';
-import { VersionedCardResponder, cardWithV03, checkV03Urls, publicV03Card } from '../compat/index.js';
+import {
+  VersionedCardResponder,
+  cardWithV03,
+  checkV03Urls,
+  publicV03Card,
+} from '../compat/index.js';
 import type { AgentGrpcHandle } from '../grpc/options.js';
 import { checkHealthPaths, planInterfaces, type PlannedInterface } from '../mount-plan.js';
 import { CardResponder } from './responder.js';
@@ -30,10 +35,12 @@ export interface CardSite {
 
 /** Build the served card; a card that is invalid or needs an origin it was not given is a {@link MountError}. */
 export async function buildCard(o: AgentServerOptions, at: CardSite): Promise<BuiltCard> {
-  if (typeof o.card === 'function' && at.origin === undefined) throw new MountError(ORIGIN_REQUIRED);
+  if (typeof o.card === 'function' && at.origin === undefined)
+    throw new MountError(ORIGIN_REQUIRED);
   let card = typeof o.card === 'function' ? o.card(`${at.origin}${at.mountPath}`, at.grpc) : o.card;
   const checked = parseAgentCard(card);
-  if (!checked.ok) throw new MountError(`the agent card is not valid:\n  ${checked.problems.join('\n  ')}`);
+  if (!checked.ok)
+    throw new MountError(`the agent card is not valid:\n  ${checked.problems.join('\n  ')}`);
   const v03 = o.compat?.v03 === true;
   if (v03) {
     // Each 1.0 interface is listed at 0.3 too, at the same URL (the request's A2A-Version decides).
@@ -43,7 +50,10 @@ export async function buildCard(o: AgentServerOptions, at: CardSite): Promise<Bu
   const planned = planInterfaces(card, at.mountPath, at.grpc?.url, v03);
   if (at.healthPaths) checkHealthPaths(planned, at.mountPath, at.healthPaths);
   if (o.signingKeys?.length) card = await signAgentCard(card, o.signingKeys);
-  const cardOptions = o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {};
-  const responder = v03 ? new VersionedCardResponder(card, await publicV03Card(card, o.signingKeys), cardOptions) : new CardResponder(card, cardOptions);
+  const cardOptions =
+    o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {};
+  const responder = v03
+    ? new VersionedCardResponder(card, await publicV03Card(card, o.signingKeys), cardOptions)
+    : new CardResponder(card, cardOptions);
   return { card, planned, responder };
 }

@@ -32,8 +32,7 @@ export interface CardHttpResponse {
 
 /** Node's `IncomingHttpHeaders`, a plain object with any header-name case, or a Fetch `Headers`. */
 export type RequestHeaderSource =
-  | Record<string, string | string[] | undefined>
-  | { get(name: string): string | null };
+  Record<string, string | string[] | undefined> | { get(name: string): string | null };
 
 /** A request header by lower-case name, from any of the {@link RequestHeaderSource} shapes. */
 export function header(src: RequestHeaderSource, name: string): string | undefined {
@@ -84,7 +83,8 @@ export function parseIfNoneMatch(value: string): string[] | '*' {
 }
 
 /** Weak comparison (RFC 9110 §8.8.3.2): opaque tags equal, `W/` prefixes ignored. */
-const weakEquals = (a: string, b: string): boolean => a.replace(/^W\//, '') === b.replace(/^W\//, '');
+const weakEquals = (a: string, b: string): boolean =>
+  a.replace(/^W\//, '') === b.replace(/^W\//, '');
 
 /**
  * Serves one card. Build it once per card (the body and ETag are computed here, not per request),
@@ -101,7 +101,8 @@ export class CardResponder {
 
   constructor(card: AgentCard, options: CardResponderOptions = {}) {
     const maxAge = options.maxAgeSeconds ?? 300;
-    if (!Number.isInteger(maxAge) || maxAge < 0) throw new RangeError('maxAgeSeconds must be a non-negative integer');
+    if (!Number.isInteger(maxAge) || maxAge < 0)
+      throw new RangeError('maxAgeSeconds must be a non-negative integer');
     const lm = options.lastModified ?? new Date();
     if (Number.isNaN(lm.getTime())) throw new RangeError('lastModified is not a valid date');
     this.body = servedCardBytes(card);
@@ -119,7 +120,10 @@ export class CardResponder {
    * Answer a GET or HEAD for the card. `If-None-Match` decides when present (`*` or any weakly
    * matching tag → 304); only without it is `If-Modified-Since` consulted (RFC 9110 §13.1.3).
    */
-  respond(requestHeaders: RequestHeaderSource = {}, method: 'GET' | 'HEAD' = 'GET'): CardHttpResponse {
+  respond(
+    requestHeaders: RequestHeaderSource = {},
+    method: 'GET' | 'HEAD' = 'GET',
+  ): CardHttpResponse {
     if (this.#notModified(requestHeaders)) return { status: 304, headers: { ...this.#headers } };
     const headers: CardHttpHeaders = { 'content-type': 'application/json', ...this.#headers };
     return method === 'HEAD' ? { status: 200, headers } : { status: 200, headers, body: this.body };

@@ -11,8 +11,17 @@ import type { ExtendedCardSource } from '../dispatch/dispatcher.js';
 
 /** Asymmetric JWS algorithms a card may be signed with. Symmetric (HS*) keys make no sense for a public card. */
 export type CardSigningAlg =
-  | 'ES256' | 'ES384' | 'ES512' | 'EdDSA' | 'Ed25519'
-  | 'RS256' | 'RS384' | 'RS512' | 'PS256' | 'PS384' | 'PS512';
+  | 'ES256'
+  | 'ES384'
+  | 'ES512'
+  | 'EdDSA'
+  | 'Ed25519'
+  | 'RS256'
+  | 'RS384'
+  | 'RS512'
+  | 'PS256'
+  | 'PS384'
+  | 'PS512';
 
 /** A private key and how it is identified to verifiers. */
 export interface CardSigningKey {
@@ -31,7 +40,10 @@ export interface CardSigningKey {
  *
  * The protected header is exactly `{ alg, typ: "JOSE", kid }` plus `jku` when given.
  */
-export async function signAgentCard(card: AgentCard, keys: ReadonlyArray<CardSigningKey>): Promise<AgentCard> {
+export async function signAgentCard(
+  card: AgentCard,
+  keys: ReadonlyArray<CardSigningKey>,
+): Promise<AgentCard> {
   if (keys.length === 0) throw new TypeError('signAgentCard needs at least one key');
   const { signatures: _old, ...unsigned } = card;
   const payload = canonicalCardBytes(unsigned);
@@ -41,7 +53,12 @@ export async function signAgentCard(card: AgentCard, keys: ReadonlyArray<CardSig
     if (key.jku !== undefined && !/^https?:\/\//i.test(key.jku)) {
       throw new TypeError(`jku for key "${key.kid}" must be an absolute http(s) URL`);
     }
-    const header = { alg: key.alg, typ: 'JOSE', kid: key.kid, ...(key.jku !== undefined ? { jku: key.jku } : {}) };
+    const header = {
+      alg: key.alg,
+      typ: 'JOSE',
+      kid: key.kid,
+      ...(key.jku !== undefined ? { jku: key.jku } : {}),
+    };
     const jws = await new FlattenedSign(payload).setProtectedHeader(header).sign(key.privateKey);
     // Detached payload: verifiers recompute it from the card, so only header and signature are kept.
     signatures.push({ protected: jws.protected ?? '', signature: jws.signature });
@@ -50,7 +67,10 @@ export async function signAgentCard(card: AgentCard, keys: ReadonlyArray<CardSig
 }
 
 /** The extended card, signed like the public one (§8.4); each distinct card object is signed once. */
-export function signedSource(source: ExtendedCardSource, keys: readonly CardSigningKey[]): (caller: Caller) => Promise<AgentCard | undefined> {
+export function signedSource(
+  source: ExtendedCardSource,
+  keys: readonly CardSigningKey[],
+): (caller: Caller) => Promise<AgentCard | undefined> {
   const signed = new WeakMap<AgentCard, Promise<AgentCard>>();
   const sign = (card: AgentCard): Promise<AgentCard> => {
     let p = signed.get(card);

@@ -42,10 +42,18 @@ export interface V03Stores {
 }
 
 /** The stores and push format of an agent that speaks 0.3, sharing `registrations` with its 0.3 handlers. */
-export function v03Stores(registrations: V03Registrations, store: TaskStore | undefined, pushConfigStore: PushConfigStore | undefined): V03Stores {
+export function v03Stores(
+  registrations: V03Registrations,
+  store: TaskStore | undefined,
+  pushConfigStore: PushConfigStore | undefined,
+): V03Stores {
   const tasks = store ?? new InMemoryTaskStore();
   const configs = pushConfigStore ?? (isPushConfigStore(tasks) ? tasks : new InMemoryTaskStore());
-  return { store: tasks, pushConfigStore: new V03AwarePushConfigStore(configs, registrations), pushWireFormat: v03PushFormat(registrations) };
+  return {
+    store: tasks,
+    pushConfigStore: new V03AwarePushConfigStore(configs, registrations),
+    pushWireFormat: v03PushFormat(registrations),
+  };
 }
 
 /** The card an agent that speaks 0.3 serves (see {@link withV03Interfaces}). */
@@ -58,7 +66,9 @@ export function publicV03Card(card: AgentCard, keys?: CardSigningKey[]): Promise
 
 /** Checks that every 0.3 entry shares its URL with a 1.0 entry of its binding: that is where 0.3 is served. */
 export function checkV03Urls(card: AgentCard): void {
-  const v10 = new Set(card.supportedInterfaces.filter((i) => majorMinor(i.protocolVersion) === '1.0').map(key));
+  const v10 = new Set(
+    card.supportedInterfaces.filter((i) => majorMinor(i.protocolVersion) === '1.0').map(key),
+  );
   card.supportedInterfaces.forEach((i, n) => {
     if (majorMinor(i.protocolVersion) === V03 && !v10.has(key(i))) {
       throw new Error(
@@ -72,14 +82,28 @@ export function checkV03Urls(card: AgentCard): void {
 const key = (i: AgentInterface): string => `${i.protocolBinding} ${i.url.replace(/\/+$/, '')}`;
 
 /** The 0.3 handler a 1.0 binding hands 0.3 requests to. */
-export function v03Handler(binding: string, service: OperationDispatcher, opts: BindingOptions, registrations: V03Registrations, keys?: CardSigningKey[]): JsonRpcOtherVersion | RestOtherVersion {
+export function v03Handler(
+  binding: string,
+  service: OperationDispatcher,
+  opts: BindingOptions,
+  registrations: V03Registrations,
+  keys?: CardSigningKey[],
+): JsonRpcOtherVersion | RestOtherVersion {
   const form = binding === 'JSONRPC' ? 'json' : 'proto';
   // The extended card is signed by the server in its 1.0 form; its 0.3 form gets its own signatures.
   const extended = (card: AgentCard): Promise<object> => {
     const { signatures: _signed, ...unsigned } = card;
     // An extended card written without 0.3 entries is described with the public card's.
-    const withEntries = v03Interfaces(unsigned).length > 0 ? unsigned : { ...unsigned, supportedInterfaces: [...unsigned.supportedInterfaces, ...v03Interfaces(service.card)] };
+    const withEntries =
+      v03Interfaces(unsigned).length > 0
+        ? unsigned
+        : {
+            ...unsigned,
+            supportedInterfaces: [...unsigned.supportedInterfaces, ...v03Interfaces(service.card)],
+          };
     return signedV03Card(withEntries, form, keys);
   };
-  return binding === 'JSONRPC' ? jsonRpcV03(service, opts, extended, registrations) : restV03(service, opts, extended, registrations);
+  return binding === 'JSONRPC'
+    ? jsonRpcV03(service, opts, extended, registrations)
+    : restV03(service, opts, extended, registrations);
 }

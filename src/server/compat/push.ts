@@ -37,10 +37,17 @@ export class V03AwarePushConfigStore implements PushConfigStore {
   async savePushConfig(scope: Scope, config: StoredPushConfig): Promise<void> {
     // Claiming marks the caller's object too: the dispatcher registers that very object for delivery next.
     if (!this.registrations.claim(config)) return this.inner.savePushConfig(scope, config);
-    await this.inner.savePushConfig(scope, { ...config, [V03_WEBHOOK_MEMBER]: '0.3' } as StoredPushConfig);
+    await this.inner.savePushConfig(scope, {
+      ...config,
+      [V03_WEBHOOK_MEMBER]: '0.3',
+    } as StoredPushConfig);
   }
 
-  async getPushConfig(scope: Scope, taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
+  async getPushConfig(
+    scope: Scope,
+    taskId: string,
+    id: string,
+  ): Promise<TaskPushNotificationConfig | undefined> {
     const c = await this.inner.getPushConfig(scope, taskId, id);
     return c && restore(c);
   }
@@ -67,7 +74,11 @@ export function v03PushFormat(registrations: V03Registrations): PushWireFormat {
     tag(config) {
       registrations.claim(config);
     },
-    body(config: TaskPushNotificationConfig, task: Task, event: StreamResponse): PushBody | undefined {
+    body(
+      config: TaskPushNotificationConfig,
+      task: Task,
+      event: StreamResponse,
+    ): PushBody | undefined {
       if (!isV03Webhook(config)) return undefined;
       if (event !== lastEvent) {
         lastEvent = event;

@@ -18,7 +18,12 @@ export function isV03Webhook(config: TaskPushNotificationConfig): boolean {
 
 /** Marks a config as registered over 0.3. */
 export function markV03Webhook(config: TaskPushNotificationConfig): void {
-  if (!isV03Webhook(config)) Object.defineProperty(config, V03_WEBHOOK, { value: true, enumerable: false, configurable: true });
+  if (!isV03Webhook(config))
+    Object.defineProperty(config, V03_WEBHOOK, {
+      value: true,
+      enumerable: false,
+      configurable: true,
+    });
 }
 
 interface Expected {
@@ -46,7 +51,9 @@ export class V03Registrations {
   claim(config: TaskPushNotificationConfig): boolean {
     if (isV03Webhook(config)) return true;
     if (this.#expected.size === 0 || config.id === undefined) return false;
-    const key = [keyOf(config.id, config.taskId), keyOf(config.id, undefined)].find((k) => this.#expected.has(k));
+    const key = [keyOf(config.id, config.taskId), keyOf(config.id, undefined)].find((k) =>
+      this.#expected.has(k),
+    );
     if (key === undefined) return false;
     const expected = this.#expected.get(key)!;
     this.#expected.delete(key);

@@ -4,8 +4,22 @@
  * form, which is what 0.3 SDKs send and parse (the JSON-RPC form is accepted on input too); errors as
  * a bare `{code, message, data?}`; stream events as bare proto StreamResponses, errors as `error` events.
  */
-import { A2AError, OPERATIONS_BY_NAME, type AgentCard, type OperationName } from '../../protocol/index.js';
-import { ROUTES_V03, V03, errorToV03, eventToV03, proto03, type Event03, type Task03, type TaskPushNotificationConfig03 } from '../../protocol/v03/index.js';
+import {
+  A2AError,
+  OPERATIONS_BY_NAME,
+  type AgentCard,
+  type OperationName,
+} from '../../protocol/index.js';
+import {
+  ROUTES_V03,
+  V03,
+  errorToV03,
+  eventToV03,
+  proto03,
+  type Event03,
+  type Task03,
+  type TaskPushNotificationConfig03,
+} from '../../protocol/v03/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import { answerHeaders, asA2AError, type BindingOptions } from '../bindings/common.js';
@@ -29,7 +43,9 @@ interface Route {
 }
 
 // Longest literal first, so `/v1/tasks/{id}:cancel` is tried before `/v1/tasks/{id}`.
-const ROUTES: Route[] = (Object.entries(ROUTES_V03) as Array<[OperationName, { verbs: string[]; path: string }]>)
+const ROUTES: Route[] = (
+  Object.entries(ROUTES_V03) as Array<[OperationName, { verbs: string[]; path: string }]>
+)
   .map(([op, r]) => {
     const names: string[] = [];
     // The paths hold only letters, `/`, `:` and `{name}`: nothing else needs escaping.
@@ -37,7 +53,13 @@ const ROUTES: Route[] = (Object.entries(ROUTES_V03) as Array<[OperationName, { v
       names.push(name);
       return '([^/]+?)';
     });
-    return { op, verbs: r.verbs, pattern: new RegExp(`^${source}$`), names, weight: r.path.replace(/\{\w+\}/g, '').length };
+    return {
+      op,
+      verbs: r.verbs,
+      pattern: new RegExp(`^${source}$`),
+      names,
+      weight: r.path.replace(/\{\w+\}/g, '').length,
+    };
   })
   .sort((a, b) => b.weight - a.weight);
 
@@ -57,7 +79,9 @@ function match(verb: string, path: string): Match {
       try {
         params[n] = decodeURIComponent(m[i + 1]!);
       } catch {
-        throw A2AError.invalidParams([{ field: n, description: 'is not valid percent-encoded UTF-8' }]);
+        throw A2AError.invalidParams([
+          { field: n, description: 'is not valid percent-encoded UTF-8' },
+        ]);
       }
     }
     return { route, params };
@@ -68,12 +92,20 @@ function match(verb: string, path: string): Match {
 function intParam(query: URLSearchParams | undefined, name: string): number | undefined {
   const v = query?.get(name) ?? query?.get(name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
   if (v === null || v === undefined || v === '') return undefined;
-  if (!/^-?\d{1,15}$/.test(v)) throw A2AError.invalidParams([{ field: name, description: `must be a decimal integer, got "${v.slice(0, 20)}"` }]);
+  if (!/^-?\d{1,15}$/.test(v))
+    throw A2AError.invalidParams([
+      { field: name, description: `must be a decimal integer, got "${v.slice(0, 20)}"` },
+    ]);
   return Number(v);
 }
 
 /** The 0.3 request params of a route (JSON-RPC form), from its path, query and proto-JSON body. */
-function paramsOf(op: OperationName, path: Record<string, string>, query: URLSearchParams | undefined, body: unknown): unknown {
+function paramsOf(
+  op: OperationName,
+  path: Record<string, string>,
+  query: URLSearchParams | undefined,
+  body: unknown,
+): unknown {
   switch (op) {
     case 'SendMessage':
     case 'SendStreamingMessage':
@@ -85,7 +117,12 @@ function paramsOf(op: OperationName, path: Record<string, string>, query: URLSea
     case 'CreateTaskPushNotificationConfig': {
       const { taskId, pushNotificationConfig } = proto03.taskPushConfigFromProto(body);
       if (taskId !== undefined && taskId !== path.id) {
-        throw A2AError.invalidParams([{ field: 'name', description: `names task "${taskId.slice(0, 80)}" but the path says "${path.id!.slice(0, 80)}"` }]);
+        throw A2AError.invalidParams([
+          {
+            field: 'name',
+            description: `names task "${taskId.slice(0, 80)}" but the path says "${path.id!.slice(0, 80)}"`,
+          },
+        ]);
       }
       return { taskId: path.id, pushNotificationConfig };
     }
@@ -110,19 +147,33 @@ function answerOf(op: OperationName, result: unknown): unknown {
     case 'GetTaskPushNotificationConfig':
       return proto03.taskPushConfigToProto(v03 as TaskPushNotificationConfig03);
     case 'ListTaskPushNotificationConfigs':
-      return { configs: (v03 as TaskPushNotificationConfig03[]).map(proto03.taskPushConfigToProto), nextPageToken: '' };
+      return {
+        configs: (v03 as TaskPushNotificationConfig03[]).map(proto03.taskPushConfigToProto),
+        nextPageToken: '',
+      };
     default:
       return v03;
   }
 }
 
 /** The 0.3 HTTP+JSON handler for the 1.0 binding at the same URL. */
-export function restV03(service: OperationDispatcher, opts: BindingOptions, extendedCard: V03CardWriter, registrations: V03Registrations): RestOtherVersion {
+export function restV03(
+  service: OperationDispatcher,
+  opts: BindingOptions,
+  extendedCard: V03CardWriter,
+  registrations: V03Registrations,
+): RestOtherVersion {
   const logger = opts.logger ?? service.logger;
   const run = { service, opts, registrations };
   const limit = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
-  const fail = (ex: HttpExchange, err: A2AError, cc?: CallContext, status = err.spec.httpStatus, extra: Record<string, string> = {}): void => {
+  const fail = (
+    ex: HttpExchange,
+    err: A2AError,
+    cc?: CallContext,
+    status = err.spec.httpStatus,
+    extra: Record<string, string> = {},
+  ): void => {
     if (ex.answered) return ex.drop();
     const headers = { ...answerHeaders(cc, JSON_TYPE, V03_EXTENSIONS_HEADER), ...extra };
     if (err.kind === 'Unauthenticated') headers['www-authenticate'] = opts.challenge ?? 'Bearer';
@@ -144,7 +195,11 @@ export function restV03(service: OperationDispatcher, opts: BindingOptions, exte
       throw new BodyReadError();
     }
     if (text.trim() === '' || text.trim() === 'null') return {}; // some 0.3 clients POST `null` for "no body"
-    if (type !== undefined && !isJsonContentType(type)) throw new A2AError('InvalidRequest', `Unsupported content type "${type.slice(0, 80)}": send application/json`);
+    if (type !== undefined && !isJsonContentType(type))
+      throw new A2AError(
+        'InvalidRequest',
+        `Unsupported content type "${type.slice(0, 80)}": send application/json`,
+      );
     try {
       return JSON.parse(text);
     } catch {
@@ -152,7 +207,12 @@ export function restV03(service: OperationDispatcher, opts: BindingOptions, exte
     }
   };
 
-  const handle = async (ex: HttpExchange, subpath: string, query: URLSearchParams | undefined, sent: string | undefined): Promise<void> => {
+  const handle = async (
+    ex: HttpExchange,
+    subpath: string,
+    query: URLSearchParams | undefined,
+    sent: string | undefined,
+  ): Promise<void> => {
     const why = whyV03(sent);
     let found: Match;
     try {
@@ -168,7 +228,16 @@ export function restV03(service: OperationDispatcher, opts: BindingOptions, exte
       return fail(ex, new A2AError('MethodNotFound', msg));
     }
     if ('allow' in found) {
-      return fail(ex, new A2AError('MethodNotFound', `${ex.method} is not allowed here; use ${found.allow.join(', ')}`), undefined, 405, { allow: found.allow.join(', ') });
+      return fail(
+        ex,
+        new A2AError(
+          'MethodNotFound',
+          `${ex.method} is not allowed here; use ${found.allow.join(', ')}`,
+        ),
+        undefined,
+        405,
+        { allow: found.allow.join(', ') },
+      );
     }
     const { op: name } = found.route;
     const op = OPERATIONS_BY_NAME[name];
@@ -182,7 +251,10 @@ export function restV03(service: OperationDispatcher, opts: BindingOptions, exte
         const result = await callV03(run, name, v10, cc);
         const headers = answerHeaders(cc, JSON_TYPE, V03_EXTENSIONS_HEADER);
         if (name === 'DeleteTaskPushNotificationConfig') return ex.reply(204, headers);
-        const answer = name === 'GetExtendedAgentCard' ? await extendedCard(result as AgentCard) : answerOf(name, result);
+        const answer =
+          name === 'GetExtendedAgentCard'
+            ? await extendedCard(result as AgentCard)
+            : answerOf(name, result);
         ex.reply(200, headers, JSON.stringify(answer));
         return;
       }

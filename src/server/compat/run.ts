@@ -3,7 +3,12 @@
  * names is announced for as long as the call or the stream lasts (so its notifications go out in the
  * 0.3 form), and a stream is written as SSE, each event and error in the binding's own form.
  */
-import { OPERATIONS_BY_NAME, type A2AError, type OperationName, type StreamResponse } from '../../protocol/index.js';
+import {
+  OPERATIONS_BY_NAME,
+  type A2AError,
+  type OperationName,
+  type StreamResponse,
+} from '../../protocol/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { EventStream } from '../tasks/event-stream.js';
@@ -28,7 +33,12 @@ export interface V03StreamForm {
 }
 
 /** Runs a unary operation with the 1.0 request `v10`; its answer is the caller's to write. */
-export async function callV03(run: V03Runner, name: OperationName, v10: Record<string, unknown>, cc: CallContext): Promise<unknown> {
+export async function callV03(
+  run: V03Runner,
+  name: OperationName,
+  v10: Record<string, unknown>,
+  cc: CallContext,
+): Promise<unknown> {
   const withdraw = announceWebhook(run.registrations, name, v10);
   try {
     return await run.service.call(OPERATIONS_BY_NAME[name], v10, cc);
@@ -41,17 +51,32 @@ export async function callV03(run: V03Runner, name: OperationName, v10: Record<s
  * Opens a streaming operation and writes it to `ex` as SSE. An error before the stream opens is thrown
  * (for the binding to answer); once the SSE answer has begun, a failure only ends it.
  */
-export async function streamV03(run: V03Runner, ex: HttpExchange, name: OperationName, v10: Record<string, unknown>, cc: CallContext, form: V03StreamForm): Promise<void> {
+export async function streamV03(
+  run: V03Runner,
+  ex: HttpExchange,
+  name: OperationName,
+  v10: Record<string, unknown>,
+  cc: CallContext,
+  form: V03StreamForm,
+): Promise<void> {
   // A webhook given with a streamed message is registered when its task is created: announced until the stream ends.
   const withdraw = announceWebhook(run.registrations, name, v10);
   let stream: EventStream;
   try {
-    stream = await run.service.stream(OPERATIONS_BY_NAME[name], v10, cc, ex.header('last-event-id'));
+    stream = await run.service.stream(
+      OPERATIONS_BY_NAME[name],
+      v10,
+      cc,
+      ex.header('last-event-id'),
+    );
   } catch (err) {
     withdraw();
     throw err;
   }
-  const writer = new SseWriter(ex, { ...run.opts.sse, headers: answerHeaders(cc, 'text/event-stream', V03_EXTENSIONS_HEADER) });
+  const writer = new SseWriter(ex, {
+    ...run.opts.sse,
+    headers: answerHeaders(cc, 'text/event-stream', V03_EXTENSIONS_HEADER),
+  });
   writer.onClose(() => {
     withdraw();
     stream.close();

@@ -31,6 +31,8 @@ export interface CallContext {
 }
 
 /** A fresh call context (tests and custom bindings). */
-export function callContext(init: Partial<Omit<CallContext, 'activatedExtensions'>> = {}): CallContext {
+export function callContext(
+  init: Partial<Omit<CallContext, 'activatedExtensions'>> = {},
+): CallContext {
   return { requestedExtensions: [], ...init, activatedExtensions: new Set() };
 }

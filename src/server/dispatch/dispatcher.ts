@@ -26,7 +26,12 @@ import { HookRunner, type OperationHooks } from './hooks.js';
 import type { AgentExecutor } from '../agent/executor.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { InMemoryTaskStore } from '../store/memory.js';
-import { isPushConfigStore, type PushConfigStore, type Scope, type TaskStore } from '../store/task-store.js';
+import {
+  isPushConfigStore,
+  type PushConfigStore,
+  type Scope,
+  type TaskStore,
+} from '../store/task-store.js';
 import { TaskManager, type StoreErrorHook } from '../tasks/manager.js';
 import type { TaskLimits } from '../tasks/limits.js';
 import { viewTask } from '../tasks/view.js';
@@ -52,7 +57,8 @@ export interface PushOptions {
 }
 
 /** The extended card: one for everyone, or one per authenticated caller. */
-export type ExtendedCardSource = AgentCard | ((caller: Caller) => AgentCard | undefined | Promise<AgentCard | undefined>);
+export type ExtendedCardSource =
+  AgentCard | ((caller: Caller) => AgentCard | undefined | Promise<AgentCard | undefined>);
 
 /** What an {@link OperationDispatcher} (and so `createAgentServer`) is built from. */
 export interface DispatcherOptions {
@@ -87,7 +93,9 @@ export interface DispatcherOptions {
 }
 
 /** The answer of a unary operation `N`; `never` for the two that stream. */
-export type UnaryResult<N extends OperationName> = N extends UnaryOperationName ? OperationResults[N] : never;
+export type UnaryResult<N extends OperationName> = N extends UnaryOperationName
+  ? OperationResults[N]
+  : never;
 
 /** Runs operation `N` on an admitted request. */
 type Handler<N extends OperationName> = (
@@ -133,7 +141,9 @@ export class OperationDispatcher {
     const telemetry = options.telemetry;
     const store = options.store ?? new InMemoryTaskStore();
     this.store = telemetry?.store ? telemetry.store(store) : store;
-    this.pushConfigs = options.pushConfigStore ?? (isPushConfigStore(this.store) ? this.store : new InMemoryTaskStore());
+    this.pushConfigs =
+      options.pushConfigStore ??
+      (isPushConfigStore(this.store) ? this.store : new InMemoryTaskStore());
     this.logger = options.logger ?? silentLogger;
     this.#extendedCard = options.extendedCard;
     this.tasks = new TaskManager({
@@ -149,13 +159,36 @@ export class OperationDispatcher {
     const policy = options.push?.policy ?? {};
     const sender = options.push?.sender;
     this.pushSender =
-      sender instanceof PushSender ? sender : new PushSender({ logger: this.logger, ...(telemetry?.push ? { tracer: telemetry.push } : {}), ...sender, policy });
-    this.#push = new PushDispatcher(this.pushSender, this.pushConfigs, this.logger, options.pushWireFormat, options.events?.pushQueue?.(this.pushSender));
-    this.#pushOps = new PushConfigOperations(this.pushConfigs, this.#push, policy, (scope, id) => this.#task(scope, id), this.tasks.limits.pushConfigsPerTask);
-    this.#hooks = HookRunner.of(telemetry?.hooks ? [telemetry.hooks, ...[options.hooks ?? []].flat()] : options.hooks, this.logger);
+      sender instanceof PushSender
+        ? sender
+        : new PushSender({
+            logger: this.logger,
+            ...(telemetry?.push ? { tracer: telemetry.push } : {}),
+            ...sender,
+            policy,
+          });
+    this.#push = new PushDispatcher(
+      this.pushSender,
+      this.pushConfigs,
+      this.logger,
+      options.pushWireFormat,
+      options.events?.pushQueue?.(this.pushSender),
+    );
+    this.#pushOps = new PushConfigOperations(
+      this.pushConfigs,
+      this.#push,
+      policy,
+      (scope, id) => this.#task(scope, id),
+      this.tasks.limits.pushConfigsPerTask,
+    );
+    this.#hooks = HookRunner.of(
+      telemetry?.hooks ? [telemetry.hooks, ...[options.hooks ?? []].flat()] : options.hooks,
+      this.logger,
+    );
     if (telemetry?.taskEvent) this.tasks.observe(telemetry.taskEvent);
     this.tasks.observe((scope, task, event) => {
-      if (this.#card.capabilities.pushNotifications === true) this.#push.onEvent(scope, task, event);
+      if (this.#card.capabilities.pushNotifications === true)
+        this.#push.onEvent(scope, task, event);
     });
   }
 
@@ -166,31 +199,54 @@ export class OperationDispatcher {
 
   set card(card: AgentCard) {
     this.#card = card;
-    this.#requiredExtensions = (card.capabilities.extensions ?? []).filter((e) => e.required && e.uri).map((e) => e.uri!);
+    this.#requiredExtensions = (card.capabilities.extensions ?? [])
+      .filter((e) => e.required && e.uri)
+      .map((e) => e.uri!);
     this.#acceptsInput = inputModeMatcher(card);
   }
 
   /** Checks common to every operation; returns the validated request. */
-  #admit<N extends OperationName>(op: Operation<N>, params: unknown, cc: CallContext): OperationRequests[N] {
-    if (this.refusingNewWork !== undefined && (op.streaming || op.name === 'SendMessage')) throw new A2AError('Unavailable', this.refusingNewWork);
+  #admit<N extends OperationName>(
+    op: Operation<N>,
+    params: unknown,
+    cc: CallContext,
+  ): OperationRequests[N] {
+    if (this.refusingNewWork !== undefined && (op.streaming || op.name === 'SendMessage'))
+      throw new A2AError('Unavailable', this.refusingNewWork);
     const version = requestedVersion(cc.version);
     if (version !== PROTOCOL_VERSION) throw versionNotSupported(cc.version);
     if (op.capability && this.card.capabilities[op.capability] !== true) {
       const kind = CAPABILITY_ERROR[op.capability];
-      throw new A2AError(kind, kind === 'PushNotificationNotSupported' ? undefined : `${op.name} is not supported: the agent card does not declare capabilities.${op.capability}`);
+      throw new A2AError(
+        kind,
+        kind === 'PushNotificationNotSupported'
+          ? undefined
+          : `${op.name} is not supported: the agent card does not declare capabilities.${op.capability}`,
+      );
     }
     if (this.#requiredExtensions.length > 0) {
-      const missing = this.#requiredExtensions.filter((uri) => !cc.requestedExtensions.includes(uri));
+      const missing = this.#requiredExtensions.filter(
+        (uri) => !cc.requestedExtensions.includes(uri),
+      );
       if (missing.length > 0) {
-        throw new A2AError('ExtensionSupportRequired', `This agent requires the extension(s) ${missing.join(', ')}; declare them in A2A-Extensions`);
+        throw new A2AError(
+          'ExtensionSupportRequired',
+          `This agent requires the extension(s) ${missing.join(', ')}; declare them in A2A-Extensions`,
+        );
       }
     }
     // The usual requests are checked by hand without a copy; anything else (and every error) goes to zod.
     const valid = validateRequest(op.name, params);
     if (this.#acceptsInput && (op.name === 'SendMessage' || op.name === 'SendStreamingMessage')) {
-      const refused = unsupportedMediaType((valid as SendMessageRequest).message, this.#acceptsInput);
+      const refused = unsupportedMediaType(
+        (valid as SendMessageRequest).message,
+        this.#acceptsInput,
+      );
       if (refused) {
-        throw new A2AError('ContentTypeNotSupported', `This agent does not accept ${refused} parts; its card lists the input modes it does`);
+        throw new A2AError(
+          'ContentTypeNotSupported',
+          `This agent does not accept ${refused} parts; its card lists the input modes it does`,
+        );
       }
     }
     return valid;
@@ -200,7 +256,11 @@ export class OperationDispatcher {
    * Run a unary operation; resolves to its answer in ProtoJSON form (a streaming operation is refused).
    * Not `async`: the operation's own promise is handed back, without a wrapper to adopt it.
    */
-  call<N extends OperationName>(op: Operation<N>, params: unknown, cc: CallContext): Promise<UnaryResult<N>> {
+  call<N extends OperationName>(
+    op: Operation<N>,
+    params: unknown,
+    cc: CallContext,
+  ): Promise<UnaryResult<N>> {
     try {
       const req = this.#admit(op, params, cc);
       const scope: Scope = { tenant: req.tenant ?? '', owner: cc.caller?.id ?? '' };
@@ -222,7 +282,9 @@ export class OperationDispatcher {
     try {
       const pending = hooks.before(call);
       if (pending) await pending;
-      const result = await hooks.run(call, () => OperationDispatcher.#unary[name](this, req, scope, cc));
+      const result = await hooks.run(call, () =>
+        OperationDispatcher.#unary[name](this, req, scope, cc),
+      );
       hooks.after(call, result);
       return result;
     } catch (err) {
@@ -232,7 +294,12 @@ export class OperationDispatcher {
   }
 
   /** Start a streaming operation. Errors before the first event are thrown (the binding answers normally). */
-  async stream<N extends OperationName>(op: Operation<N>, params: unknown, cc: CallContext, lastEventId?: string): Promise<EventStream> {
+  async stream<N extends OperationName>(
+    op: Operation<N>,
+    params: unknown,
+    cc: CallContext,
+    lastEventId?: string,
+  ): Promise<EventStream> {
     const req = this.#admit(op, params, cc);
     const scope: Scope = { tenant: req.tenant ?? '', owner: cc.caller?.id ?? '' };
     const open = OperationDispatcher.#streams[op.name];
@@ -243,7 +310,10 @@ export class OperationDispatcher {
     try {
       const pending = hooks.before(call);
       if (pending) await pending;
-      return hooks.stream(call, await hooks.run(call, () => open(this, req, scope, cc, lastEventId)));
+      return hooks.stream(
+        call,
+        await hooks.run(call, () => open(this, req, scope, cc, lastEventId)),
+      );
     } catch (err) {
       hooks.error(call, err);
       throw err;
@@ -252,7 +322,8 @@ export class OperationDispatcher {
 
   static readonly #unary: { readonly [N in OperationName]: Handler<N> } = {
     SendMessage: (d, req, scope, cc) => d.#sendMessage(req, scope, cc),
-    GetTask: async (d, req, scope) => viewTask(await d.#task(scope, req.id), { historyLength: req.historyLength }),
+    GetTask: async (d, req, scope) =>
+      viewTask(await d.#task(scope, req.id), { historyLength: req.historyLength }),
     ListTasks: (d, req, scope) => d.#listTasks(req, scope),
     CancelTask: (d, req, scope) => d.tasks.cancel(scope, req.id),
     CreateTaskPushNotificationConfig: (d, req, scope) => d.#pushOps.create(req, scope),
@@ -268,7 +339,13 @@ export class OperationDispatcher {
     SendStreamingMessage: async (d, req, scope, cc) => {
       // A push config given with a streamed message works exactly as with SendMessage (§3.2.2).
       const inline = await d.#inlinePush(req, scope);
-      return openRunStream.forMessage(d.tasks, req, scope, cc, inline && { onCreated: inline, stored: (run) => d.#pushOps.save(scope, run) });
+      return openRunStream.forMessage(
+        d.tasks,
+        req,
+        scope,
+        cc,
+        inline && { onCreated: inline, stored: (run) => d.#pushOps.save(scope, run) },
+      );
     },
     SubscribeToTask: async (d, req, scope, _cc, lastEventId) =>
       openRunStream.forSubscription(d.tasks, await d.#task(scope, req.id), scope, lastEventId),
@@ -280,7 +357,11 @@ export class OperationDispatcher {
     return task;
   }
 
-  async #sendMessage(req: SendMessageRequest, scope: Scope, cc: CallContext): Promise<SendMessageResponse> {
+  async #sendMessage(
+    req: SendMessageRequest,
+    scope: Scope,
+    cc: CallContext,
+  ): Promise<SendMessageResponse> {
     const cfg = req.configuration;
     const inline = cfg?.taskPushNotificationConfig ? await this.#inlinePush(req, scope) : undefined;
     const started = this.tasks.send(req, scope, cc, undefined, inline);
@@ -297,10 +378,14 @@ export class OperationDispatcher {
   }
 
   /** The push config given with a message, checked and ready to register when its task is created. */
-  async #inlinePush(req: SendMessageRequest, scope: Scope): Promise<((run: TaskRun) => void) | undefined> {
+  async #inlinePush(
+    req: SendMessageRequest,
+    scope: Scope,
+  ): Promise<((run: TaskRun) => void) | undefined> {
     const given = req.configuration?.taskPushNotificationConfig;
     if (!given) return undefined;
-    if (this.card.capabilities.pushNotifications !== true) throw new A2AError('PushNotificationNotSupported');
+    if (this.card.capabilities.pushNotifications !== true)
+      throw new A2AError('PushNotificationNotSupported');
     return this.#pushOps.inline(given, scope);
   }
 
@@ -311,9 +396,14 @@ export class OperationDispatcher {
       ...(req.contextId !== undefined ? { contextId: req.contextId } : {}),
       ...(req.status !== undefined ? { status: req.status } : {}),
       ...(req.pageToken ? { pageToken: req.pageToken } : {}),
-      ...(req.statusTimestampAfter ? { statusTimestampAfter: Date.parse(req.statusTimestampAfter) } : {}),
+      ...(req.statusTimestampAfter
+        ? { statusTimestampAfter: Date.parse(req.statusTimestampAfter) }
+        : {}),
     });
-    const opts = { historyLength: req.historyLength, includeArtifacts: req.includeArtifacts === true };
+    const opts = {
+      historyLength: req.historyLength,
+      includeArtifacts: req.includeArtifacts === true,
+    };
     return {
       tasks: page.tasks.map((t) => viewTask(t, opts)),
       nextPageToken: page.nextPageToken,
@@ -324,15 +414,27 @@ export class OperationDispatcher {
 
   async #extended(cc: CallContext): Promise<AgentCard> {
     // §13.3: who is asking comes first, so an anonymous caller learns nothing about configuration.
-    if (!cc.caller) throw new A2AError('Unauthenticated', 'The extended agent card is only served to authenticated callers');
+    if (!cc.caller)
+      throw new A2AError(
+        'Unauthenticated',
+        'The extended agent card is only served to authenticated callers',
+      );
     if (!this.#extendedCard) throw new A2AError('ExtendedAgentCardNotConfigured');
-    const card = typeof this.#extendedCard === 'function' ? await this.#extendedCard(cc.caller) : this.#extendedCard;
-    if (!card) throw new A2AError('ExtendedAgentCardNotConfigured', 'No extended agent card is configured for this caller');
+    const card =
+      typeof this.#extendedCard === 'function'
+        ? await this.#extendedCard(cc.caller)
+        : this.#extendedCard;
+    if (!card)
+      throw new A2AError(
+        'ExtendedAgentCardNotConfigured',
+        'No extended agent card is configured for this caller',
+      );
     return card;
   }
 }
 
 /** The handler of a streaming operation called as a unary one. */
 function streamsOnly(name: OperationName): () => Promise<never> {
-  return () => Promise.reject(new A2AError('UnsupportedOperation', `${name} answers with a stream`));
+  return () =>
+    Promise.reject(new A2AError('UnsupportedOperation', `${name} answers with a stream`));
 }

@@ -23,7 +23,9 @@ export interface StreamSummary {
 }
 
 /** What `after` receives as the result of operation `N`: its answer, or a {@link StreamSummary} for a stream. */
-export type HookResult<N extends OperationName> = N extends StreamingOperationName ? StreamSummary : OperationResults[N];
+export type HookResult<N extends OperationName> = N extends StreamingOperationName
+  ? StreamSummary
+  : OperationResults[N];
 
 /** One admitted call of operation `N`, as its hooks see it. */
 export interface OperationCallOf<N extends OperationName> {
@@ -133,9 +135,15 @@ export class HookRunner {
   readonly #logger: Logger;
 
   /** A runner for `hooks`, or undefined when there is nothing to run (then the dispatcher skips hooks entirely). */
-  static of(hooks: OperationHooks | readonly OperationHooks[] | undefined, logger: Logger): HookRunner | undefined {
-    const list = hooks === undefined ? [] : Array.isArray(hooks) ? [...hooks] : [hooks as OperationHooks];
-    return list.some((h) => h.before || h.after || h.error || h.around) ? new HookRunner(list, logger) : undefined;
+  static of(
+    hooks: OperationHooks | readonly OperationHooks[] | undefined,
+    logger: Logger,
+  ): HookRunner | undefined {
+    const list =
+      hooks === undefined ? [] : Array.isArray(hooks) ? [...hooks] : [hooks as OperationHooks];
+    return list.some((h) => h.before || h.after || h.error || h.around)
+      ? new HookRunner(list, logger)
+      : undefined;
   }
 
   private constructor(hooks: OperationHooks[], logger: Logger) {
@@ -159,7 +167,12 @@ export class HookRunner {
   }
 
   /** The object every hook of this call receives. */
-  call<N extends OperationName>(operation: N, params: OperationRequests[N], context: CallContext, tenant: string): HookedCall {
+  call<N extends OperationName>(
+    operation: N,
+    params: OperationRequests[N],
+    context: CallContext,
+    tenant: string,
+  ): HookedCall {
     return new LiveCall(operation, params, context, tenant);
   }
 
@@ -175,7 +188,8 @@ export class HookRunner {
 
   async #beforeFrom(call: HookedCall, pending: Promise<void>, next: number): Promise<void> {
     await pending;
-    for (let i = next; i < this.#before.length; i++) await this.#before[i]!.before!(call as OperationCall);
+    for (let i = next; i < this.#before.length; i++)
+      await this.#before[i]!.before!(call as OperationCall);
   }
 
   /** Runs the `after` hooks with the result. */
@@ -188,16 +202,20 @@ export class HookRunner {
   error(call: HookedCall, err: unknown): void {
     if (this.#error.length === 0) return;
     const error = isA2AError(err) ? err : new A2AError('Internal');
-    for (const h of this.#error) this.#guard(call, () => h.error!(call as OperationCall, error), 'error');
+    for (const h of this.#error)
+      this.#guard(call, () => h.error!(call as OperationCall, error), 'error');
   }
 
   /** `stream`, counting the events written to the client; `after` runs once when it ends or is closed. */
   stream(call: HookedCall, stream: EventStream): EventStream {
-    return new CountedStream(stream, (events) => this.after(call, { events } satisfies StreamSummary));
+    return new CountedStream(stream, (events) =>
+      this.after(call, { events } satisfies StreamSummary),
+    );
   }
 
   #guard(call: HookedCall, run: () => void | Promise<void>, kind: string): void {
-    const failed = (err: unknown) => this.#logger.error({ err, operation: call.operation }, `an operation ${kind} hook failed`);
+    const failed = (err: unknown) =>
+      this.#logger.error({ err, operation: call.operation }, `an operation ${kind} hook failed`);
     try {
       const r = run();
       if (isPromise(r)) r.catch(failed);

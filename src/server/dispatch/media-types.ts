@@ -9,7 +9,12 @@ const bare = (t: string): string => t.split(';')[0]!.trim().toLowerCase();
 
 /** A predicate over media types, or undefined when the card accepts anything (no modes, or `*\/*`). */
 export function inputModeMatcher(card: AgentCard): ((mediaType: string) => boolean) | undefined {
-  const modes = new Set([...(card.defaultInputModes ?? []), ...(card.skills ?? []).flatMap((s) => s.inputModes ?? [])].map(bare));
+  const modes = new Set(
+    [
+      ...(card.defaultInputModes ?? []),
+      ...(card.skills ?? []).flatMap((s) => s.inputModes ?? []),
+    ].map(bare),
+  );
   if (modes.size === 0 || modes.has('*/*') || modes.has('*')) return undefined;
   const families = new Set([...modes].filter((m) => m.endsWith('/*')).map((m) => m.slice(0, -1)));
   return (mediaType) => {
@@ -19,7 +24,10 @@ export function inputModeMatcher(card: AgentCard): ((mediaType: string) => boole
 }
 
 /** The first part media type the agent does not accept, if any. */
-export function unsupportedMediaType(message: Message, accepts: (mediaType: string) => boolean): string | undefined {
+export function unsupportedMediaType(
+  message: Message,
+  accepts: (mediaType: string) => boolean,
+): string | undefined {
   for (const p of message.parts) if (p.mediaType && !accepts(p.mediaType)) return p.mediaType;
   return undefined;
 }

@@ -27,7 +27,10 @@ export class PushConfigOperations {
     private readonly maxPerTask: number,
   ) {}
 
-  async create(req: CreateTaskPushNotificationConfigRequest, scope: Scope): Promise<TaskPushNotificationConfig> {
+  async create(
+    req: CreateTaskPushNotificationConfigRequest,
+    scope: Scope,
+  ): Promise<TaskPushNotificationConfig> {
     await this.taskOf(scope, req.taskId);
     await assertWebhookUrl(req.url, this.policy, 'url');
     const existing = await this.configs.listPushConfigs(scope, req.taskId);
@@ -38,20 +41,34 @@ export class PushConfigOperations {
         `Task ${req.taskId} already has ${existing.length} push notification configs, the most this agent keeps per task; delete one first`,
       );
     }
-    const config = { ...req, id: req.id || randomUUID(), ...(scope.tenant ? { tenant: scope.tenant } : {}) };
+    const config = {
+      ...req,
+      id: req.id || randomUUID(),
+      ...(scope.tenant ? { tenant: scope.tenant } : {}),
+    };
     await this.configs.savePushConfig(scope, config);
     this.push.add(scope, req.taskId, config);
     return config;
   }
 
-  async get(req: GetTaskPushNotificationConfigRequest, scope: Scope): Promise<TaskPushNotificationConfig> {
+  async get(
+    req: GetTaskPushNotificationConfigRequest,
+    scope: Scope,
+  ): Promise<TaskPushNotificationConfig> {
     const cfg = await this.configs.getPushConfig(scope, req.taskId, req.id);
-    if (!cfg) throw new A2AError('TaskNotFound', `No push notification config ${req.id} for task ${req.taskId}`);
+    if (!cfg)
+      throw new A2AError(
+        'TaskNotFound',
+        `No push notification config ${req.id} for task ${req.taskId}`,
+      );
     return cfg;
   }
 
   /** One page of the task's configs, in id order; the token is the last id of the page before. */
-  async list(req: ListTaskPushNotificationConfigsRequest, scope: Scope): Promise<ListTaskPushNotificationConfigsResponse> {
+  async list(
+    req: ListTaskPushNotificationConfigsRequest,
+    scope: Scope,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
     await this.taskOf(scope, req.taskId);
     const all = await this.configs.listPushConfigs(scope, req.taskId);
     let start = 0;
@@ -63,10 +80,16 @@ export class PushConfigOperations {
     const size = req.pageSize && req.pageSize > 0 ? req.pageSize : all.length;
     const configs = all.slice(start, start + size);
     const more = start + size < all.length;
-    return { configs, nextPageToken: more ? Buffer.from(configs.at(-1)?.id ?? '').toString('base64url') : '' };
+    return {
+      configs,
+      nextPageToken: more ? Buffer.from(configs.at(-1)?.id ?? '').toString('base64url') : '',
+    };
   }
 
-  async delete(req: GetTaskPushNotificationConfigRequest, scope: Scope): Promise<Record<string, never>> {
+  async delete(
+    req: GetTaskPushNotificationConfigRequest,
+    scope: Scope,
+  ): Promise<Record<string, never>> {
     await this.taskOf(scope, req.taskId);
     await this.configs.deletePushConfig(scope, req.taskId, req.id);
     this.push.remove(scope, req.taskId, req.id);
@@ -80,7 +103,12 @@ export class PushConfigOperations {
   async inline(given: TaskPushNotificationConfig, scope: Scope): Promise<(run: TaskRun) => void> {
     await assertWebhookUrl(given.url, this.policy, 'configuration.taskPushNotificationConfig.url');
     return (run) => {
-      const config = { ...given, id: given.id || randomUUID(), taskId: run.taskId, ...(scope.tenant ? { tenant: scope.tenant } : {}) };
+      const config = {
+        ...given,
+        id: given.id || randomUUID(),
+        taskId: run.taskId,
+        ...(scope.tenant ? { tenant: scope.tenant } : {}),
+      };
       run.pushConfig = config;
       this.push.add(scope, run.taskId, config);
     };

@@ -16,7 +16,10 @@ import {
 const SCHEMAS: Readonly<Record<OperationName, z.ZodType>> = REQUEST_SCHEMAS;
 
 /** The request of operation `name`, validated; throws InvalidParams with a violation per bad field. */
-export function validateRequest<N extends OperationName>(name: N, params: unknown): OperationRequests[N] {
+export function validateRequest<N extends OperationName>(
+  name: N,
+  params: unknown,
+): OperationRequests[N] {
   const fast = FAST_CHECKS[name]?.(params);
   if (fast !== undefined) return fast;
   // Zod 4 leaves `input` off its issues unless asked; violationsOf needs it to tell a missing field from a wrong type.

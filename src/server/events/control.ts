@@ -12,8 +12,20 @@ import type { Logger } from '../logger.js';
 import type { Scope } from '../store/task-store.js';
 import type { RedisKeys } from './redis-keys.js';
 
-type Request = { t: 'cancel'; id: string; from: string; tenant: string; owner: string; taskId: string };
-type Reply = { t: 'reply'; id: string; task?: Task; error?: { kind: A2AErrorKind; message: string } };
+type Request = {
+  t: 'cancel';
+  id: string;
+  from: string;
+  tenant: string;
+  owner: string;
+  taskId: string;
+};
+type Reply = {
+  t: 'reply';
+  id: string;
+  task?: Task;
+  error?: { kind: A2AErrorKind; message: string };
+};
 
 /** Sends and answers control requests for one instance. */
 export class ControlChannel {
@@ -42,14 +54,22 @@ export class ControlChannel {
       }
       if (msg.t !== 'cancel') return;
       const answer = (reply: Reply): void => {
-        this.publisher.publish(this.keys.control(msg.from), JSON.stringify(reply)).catch((err: unknown) => {
-          this.logger.warn({ err, taskId: msg.taskId }, 'could not answer a cancel request from another instance');
-        });
+        this.publisher
+          .publish(this.keys.control(msg.from), JSON.stringify(reply))
+          .catch((err: unknown) => {
+            this.logger.warn(
+              { err, taskId: msg.taskId },
+              'could not answer a cancel request from another instance',
+            );
+          });
       };
       cancel({ tenant: msg.tenant, owner: msg.owner }, msg.taskId).then(
         (task) => answer({ t: 'reply', id: msg.id, task }),
         (err: unknown) => {
-          const e = err instanceof A2AError ? err : new A2AError('Internal', 'The cancel failed on the instance running the task');
+          const e =
+            err instanceof A2AError
+              ? err
+              : new A2AError('Internal', 'The cancel failed on the instance running the task');
           answer({ t: 'reply', id: msg.id, error: { kind: e.kind, message: e.message } });
         },
       );
@@ -61,12 +81,22 @@ export class ControlChannel {
    * Ask `instance` to cancel a task and wait up to `timeoutMs` for its answer. Resolves undefined when
    * nobody listens on that instance's channel (it is gone).
    */
-  async cancel(instance: string, scope: Scope, taskId: string, timeoutMs: number): Promise<Task | undefined> {
+  async cancel(
+    instance: string,
+    scope: Scope,
+    taskId: string,
+    timeoutMs: number,
+  ): Promise<Task | undefined> {
     const id = randomUUID();
     const reply = new Promise<Reply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiting.delete(id);
-        reject(new A2AError('Unavailable', `The instance running task ${taskId} did not answer the cancel within ${timeoutMs} ms; try again`));
+        reject(
+          new A2AError(
+            'Unavailable',
+            `The instance running task ${taskId} did not answer the cancel within ${timeoutMs} ms; try again`,
+          ),
+        );
       }, timeoutMs);
       timer.unref();
       this.#waiting.set(id, (r) => {
@@ -75,8 +105,18 @@ export class ControlChannel {
         resolve(r);
       });
     });
-    const req: Request = { t: 'cancel', id, from: this.me, tenant: scope.tenant, owner: scope.owner, taskId };
-    const receivers = await this.publisher.publish(this.keys.control(instance), JSON.stringify(req));
+    const req: Request = {
+      t: 'cancel',
+      id,
+      from: this.me,
+      tenant: scope.tenant,
+      owner: scope.owner,
+      taskId,
+    };
+    const receivers = await this.publisher.publish(
+      this.keys.control(instance),
+      JSON.stringify(req),
+    );
     if (receivers === 0) {
       this.#waiting.get(id)?.({ t: 'reply', id });
       await reply;

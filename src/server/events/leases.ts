@@ -54,8 +54,22 @@ interface Held {
 }
 
 type LeaseRedis = Redis & {
-  a2aAcquire(lease: string, leases: string, me: string, ttl: number, expiry: number, member: string): Promise<number>;
-  a2aRenew(lease: string, leases: string, me: string, ttl: number, expiry: number, member: string): Promise<number>;
+  a2aAcquire(
+    lease: string,
+    leases: string,
+    me: string,
+    ttl: number,
+    expiry: number,
+    member: string,
+  ): Promise<number>;
+  a2aRenew(
+    lease: string,
+    leases: string,
+    me: string,
+    ttl: number,
+    expiry: number,
+    member: string,
+  ): Promise<number>;
   a2aRelease(lease: string, leases: string, me: string, member: string): Promise<number>;
 };
 
@@ -86,7 +100,10 @@ export class Leases {
   }
 
   /** Start renewing and scanning; `orphaned` is called once per lost task, on one instance. */
-  start(orphaned: (scope: Scope, taskId: string) => Promise<void>, lost: (scope: Scope, taskId: string) => void): void {
+  start(
+    orphaned: (scope: Scope, taskId: string) => Promise<void>,
+    lost: (scope: Scope, taskId: string) => void,
+  ): void {
     this.#lost = lost;
     const renew = setInterval(() => this.#renewAll(), Math.max(20, Math.floor(this.ttlMs / 3)));
     const scan = setInterval(() => void this.#scan(orphaned), this.scanMs);
@@ -102,14 +119,27 @@ export class Leases {
   }
 
   async acquire(scope: Scope, taskId: string): Promise<boolean> {
-    const held: Held = { scope, taskId, key: this.keys.lease(scope, taskId), member: leaseMember(this.me, scope, taskId) };
+    const held: Held = {
+      scope,
+      taskId,
+      key: this.keys.lease(scope, taskId),
+      member: leaseMember(this.me, scope, taskId),
+    };
     // Recorded before the answer: a release in the meantime (a synchronous agent is done before it
     // comes) goes out after the acquire on the same connection, so Redis applies both in order.
     const before = this.#held.get(held.key);
     this.#held.set(held.key, held);
     let ok = false;
     try {
-      ok = (await this.#redis.a2aAcquire(held.key, this.keys.leases, this.me, this.ttlMs, Date.now() + this.ttlMs, held.member)) === 1;
+      ok =
+        (await this.#redis.a2aAcquire(
+          held.key,
+          this.keys.leases,
+          this.me,
+          this.ttlMs,
+          Date.now() + this.ttlMs,
+          held.member,
+        )) === 1;
     } finally {
       if (!ok && this.#held.get(held.key) === held) {
         if (before) this.#held.set(held.key, before);
@@ -143,7 +173,10 @@ export class Leases {
   /** This instance is alive for another TTL (its push outbox is not taken over meanwhile). */
   beat(): Promise<unknown> {
     // Re-registered every beat: a survivor that took this instance for dead (a long stall) removed it.
-    return Promise.all([this.#redis.set(this.keys.alive(this.me), '1', 'PX', this.ttlMs), this.#redis.sadd(this.keys.instances, this.me)]);
+    return Promise.all([
+      this.#redis.set(this.keys.alive(this.me), '1', 'PX', this.ttlMs),
+      this.#redis.sadd(this.keys.instances, this.me),
+    ]);
   }
 
   #renewAll(): void {
@@ -156,7 +189,10 @@ export class Leases {
           if (ok === 1 || this.#held.get(h.key) !== h) return;
           // This instance was taken for lost (it could not renew for a whole TTL) and the task adopted.
           this.#held.delete(h.key);
-          this.logger.warn({ taskId: h.taskId }, 'another instance took over a task running here: its executor is aborted');
+          this.logger.warn(
+            { taskId: h.taskId },
+            'another instance took over a task running here: its executor is aborted',
+          );
           this.#lost?.(h.scope, h.taskId);
         },
         () => undefined, // down: retried at the next tick, and after reconnecting
@@ -168,16 +204,29 @@ export class Leases {
     if (this.#scanning || Date.now() < this.#scanFrom || this.#redis.status !== 'ready') return;
     this.#scanning = true;
     try {
-      const expired = await this.#redis.zrangebyscore(this.keys.leases, '-inf', Date.now(), 'LIMIT', 0, 100);
+      const expired = await this.#redis.zrangebyscore(
+        this.keys.leases,
+        '-inf',
+        Date.now(),
+        'LIMIT',
+        0,
+        100,
+      );
       for (const member of expired) {
         const m = parseLeaseMember(member);
-        if (m && m.instance === this.me && this.#held.has(this.keys.lease(m.scope, m.taskId))) continue; // ours, renewal pending
+        if (m && m.instance === this.me && this.#held.has(this.keys.lease(m.scope, m.taskId)))
+          continue; // ours, renewal pending
         if ((await this.#redis.zrem(this.keys.leases, member)) !== 1) continue; // another survivor took it
         if (!m) continue;
         // Still held (renewed in between by a live owner)? Then it is not lost.
         if (await this.owner(m.scope, m.taskId)) continue;
-        this.logger.warn({ taskId: m.taskId, instance: m.instance }, 'the instance running a task stopped renewing its lease');
-        await orphaned(m.scope, m.taskId).catch((err: unknown) => this.logger.error({ err, taskId: m.taskId }, 'adopting a lost task failed'));
+        this.logger.warn(
+          { taskId: m.taskId, instance: m.instance },
+          'the instance running a task stopped renewing its lease',
+        );
+        await orphaned(m.scope, m.taskId).catch((err: unknown) =>
+          this.logger.error({ err, taskId: m.taskId }, 'adopting a lost task failed'),
+        );
       }
     } catch {
       // Redis down: the next scan after reconnecting (and one TTL) tries again.

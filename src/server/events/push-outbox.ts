@@ -25,7 +25,8 @@ import type { RedisKeys } from './redis-keys.js';
 const TAKEOVER_MS = 10 * 60_000;
 
 /** A dropped notification the sender could not even queue is final; one dropped because it closed is not. */
-const final = (o: DeliveryOutcome): boolean => o.result !== 'dropped' || !/closed/.test(o.error ?? '');
+const final = (o: DeliveryOutcome): boolean =>
+  o.result !== 'dropped' || !/closed/.test(o.error ?? '');
 
 /** The outbox in front of one instance's push sender. */
 export class PushOutbox implements PushQueue {
@@ -54,8 +55,22 @@ export class PushOutbox implements PushQueue {
     }
     if (!redis || body === undefined) return this.sender.enqueue(config, event, custom);
     const key = this.keys.outbox(this.me);
-    const added = redis.xadd(key, '*', 'c', JSON.stringify(config), 'b', body, 't', custom?.contentType ?? '');
-    added.catch((err: unknown) => this.logger.warn({ err, taskId: config.taskId }, 'recording a push notification in the outbox failed; it is sent without'));
+    const added = redis.xadd(
+      key,
+      '*',
+      'c',
+      JSON.stringify(config),
+      'b',
+      body,
+      't',
+      custom?.contentType ?? '',
+    );
+    added.catch((err: unknown) =>
+      this.logger.warn(
+        { err, taskId: config.taskId },
+        'recording a push notification in the outbox failed; it is sent without',
+      ),
+    );
     // Sending does not wait for the outbox: the entry only matters if this instance dies.
     this.sender.enqueue(config, event, custom, (o) => {
       if (final(o)) added.then((id) => (id ? redis.xdel(key, id) : 0)).catch(() => undefined);
@@ -70,7 +85,8 @@ export class PushOutbox implements PushQueue {
     for (const dead of instances) {
       if (dead === this.me || this.#busy.has(dead)) continue;
       if (await redis.exists(this.keys.alive(dead))) continue;
-      if ((await redis.set(this.keys.takeover(dead), this.me, 'PX', TAKEOVER_MS, 'NX')) !== 'OK') continue;
+      if ((await redis.set(this.keys.takeover(dead), this.me, 'PX', TAKEOVER_MS, 'NX')) !== 'OK')
+        continue;
       this.#busy.add(dead);
       void this.#takeOver(redis, dead).finally(() => this.#busy.delete(dead));
     }
@@ -82,18 +98,27 @@ export class PushOutbox implements PushQueue {
       const settled: Promise<void>[] = [];
       let from = '-';
       for (let round = 0; round < 1000; round++) {
-        const rows = (await redis.xrange(key, from, '+', 'COUNT', 500)) as Array<[string, string[]]>;
+        const rows = (await redis.xrange(key, from, '+', 'COUNT', 500)) as Array<
+          [string, string[]]
+        >;
         for (const [id, fields] of rows) settled.push(this.#resend(redis, key, id, fields));
         if (rows.length < 500) break;
         from = `(${rows.at(-1)![0]}`;
       }
-      if (settled.length) this.logger.warn({ instance: dead, notifications: settled.length }, 'taking over push deliveries of a lost instance');
+      if (settled.length)
+        this.logger.warn(
+          { instance: dead, notifications: settled.length },
+          'taking over push deliveries of a lost instance',
+        );
       await Promise.all(settled);
       await redis.del(key);
       await redis.srem(this.keys.instances, dead);
       await redis.del(this.keys.takeover(dead));
     } catch (err) {
-      this.logger.warn({ err, instance: dead }, 'taking over the push outbox of a lost instance failed; another scan retries');
+      this.logger.warn(
+        { err, instance: dead },
+        'taking over the push outbox of a lost instance failed; another scan retries',
+      );
     }
   }
 

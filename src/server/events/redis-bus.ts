@@ -61,7 +61,9 @@ const BLOCK_MS = 5000;
 /** Bound on any other command: past it the call fails (Unavailable) instead of waiting on a hung Redis. */
 const COMMAND_TIMEOUT_MS = 5000;
 
-type BusRedis = Redis & { a2aPublish(key: string, maxlen: number, ttl: number, ...events: string[]): Promise<number> };
+type BusRedis = Redis & {
+  a2aPublish(key: string, maxlen: number, ttl: number, ...events: string[]): Promise<number>;
+};
 
 /** A {@link TaskEventBus} on Redis Streams; build it with {@link redisEvents}. */
 export class RedisEventBus implements TaskEventBus {
@@ -129,12 +131,21 @@ export class RedisEventBus implements TaskEventBus {
     this.#sub = sub;
     const reader = (this.#reader = new StreamReader(blocking, cmd, BLOCK_MS));
     reader.blockedClientId = (await blocking.client('ID')) as number;
-    const leases = (this.#leases = new Leases(cmd, this.#keys, this.instanceId, this.#logger, this.options.lease));
+    const leases = (this.#leases = new Leases(
+      cmd,
+      this.#keys,
+      this.instanceId,
+      this.#logger,
+      this.options.lease,
+    ));
     this.#control = new ControlChannel(cmd, sub, this.#keys, this.instanceId, this.#logger);
     await this.#control.start((scope, taskId) => host.cancelLocal(scope, taskId));
     blocking.on('close', () => reader.failAll(this.#unavailable()));
     blocking.on('ready', () => {
-      blocking.client('ID').then((id) => (reader.blockedClientId = id as number), () => undefined);
+      blocking.client('ID').then(
+        (id) => (reader.blockedClientId = id as number),
+        () => undefined,
+      );
     });
     cmd.on('ready', () => {
       this.#publishFailing = false;
@@ -150,7 +161,10 @@ export class RedisEventBus implements TaskEventBus {
     const outbox = this.#outbox;
     if (outbox) {
       outbox.attach(cmd);
-      this.#outboxScan = setInterval(() => void outbox.scan().catch(() => undefined), leases.scanMs);
+      this.#outboxScan = setInterval(
+        () => void outbox.scan().catch(() => undefined),
+        leases.scanMs,
+      );
       this.#outboxScan.unref();
     }
   }
@@ -180,18 +194,30 @@ export class RedisEventBus implements TaskEventBus {
     const outbox = this.#keys.outbox(this.instanceId);
     try {
       if ((await cmd.xlen(outbox)) > 0) return;
-      await cmd.multi().del(outbox).srem(this.#keys.instances, this.instanceId).del(this.#keys.alive(this.instanceId)).exec();
+      await cmd
+        .multi()
+        .del(outbox)
+        .srem(this.#keys.instances, this.instanceId)
+        .del(this.#keys.alive(this.instanceId))
+        .exec();
     } catch (err) {
-      this.#logger.warn({ err }, 'could not remove this instance from the event bus on close; survivors clean up after it');
+      this.#logger.warn(
+        { err },
+        'could not remove this instance from the event bus on close; survivors clean up after it',
+      );
     }
   }
 
   check(): void {
-    if (this.#cmd?.status !== 'ready' || this.#blocking?.status !== 'ready') throw this.#unavailable();
+    if (this.#cmd?.status !== 'ready' || this.#blocking?.status !== 'ready')
+      throw this.#unavailable();
   }
 
   #unavailable(): A2AError {
-    return new A2AError('Unavailable', `The event bus (${this.#masked}) is unreachable; this instance accepts no new work until it is back`);
+    return new A2AError(
+      'Unavailable',
+      `The event bus (${this.#masked}) is unreachable; this instance accepts no new work until it is back`,
+    );
   }
 
   /**

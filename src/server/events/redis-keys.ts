@@ -57,10 +57,18 @@ export function leaseMember(instance: string, scope: Scope, taskId: string): str
   return JSON.stringify([instance, scope.tenant, scope.owner, taskId]);
 }
 
-export function parseLeaseMember(member: string): { instance: string; scope: Scope; taskId: string } | undefined {
+export function parseLeaseMember(
+  member: string,
+): { instance: string; scope: Scope; taskId: string } | undefined {
   try {
     const [instance, tenant, owner, taskId] = JSON.parse(member) as string[];
-    if (typeof instance !== 'string' || typeof tenant !== 'string' || typeof owner !== 'string' || typeof taskId !== 'string') return undefined;
+    if (
+      typeof instance !== 'string' ||
+      typeof tenant !== 'string' ||
+      typeof owner !== 'string' ||
+      typeof taskId !== 'string'
+    )
+      return undefined;
     return { instance, scope: { tenant, owner }, taskId };
   } catch {
     return undefined;

@@ -27,9 +27,14 @@ export function redisEvents(url: string, options: RedisEventsOptions = {}): Redi
   } catch {
     scheme = undefined;
   }
-  if (scheme !== 'redis:' && scheme !== 'rediss:') throw new TypeError(`redisEvents: expected a redis:// or rediss:// URL, got ${JSON.stringify(url.replace(/\/\/[^@/]*@/, '//***@'))}`);
+  if (scheme !== 'redis:' && scheme !== 'rediss:')
+    throw new TypeError(
+      `redisEvents: expected a redis:// or rediss:// URL, got ${JSON.stringify(url.replace(/\/\/[^@/]*@/, '//***@'))}`,
+    );
   if (options.prefix !== undefined && (options.prefix === '' || /[\s{}]/.test(options.prefix))) {
-    throw new TypeError(`redisEvents: prefix must be non-empty, without spaces or braces, got ${JSON.stringify(options.prefix)}`);
+    throw new TypeError(
+      `redisEvents: prefix must be non-empty, without spaces or braces, got ${JSON.stringify(options.prefix)}`,
+    );
   }
   wholeNumber('redisEvents: retention.ms', options.retention?.ms, 1);
   wholeNumber('redisEvents: retention.maxEvents', options.retention?.maxEvents, 1);

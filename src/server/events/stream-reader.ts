@@ -55,7 +55,12 @@ export class StreamReader {
   }
 
   /** Deliver the entries of `key` after `after` (a stream id) to `onEntry`, in order; returns the unsubscribe. */
-  add(key: string, after: string, onEntry: (e: Entry) => void, onError: (err: unknown) => void): () => void {
+  add(
+    key: string,
+    after: string,
+    onEntry: (e: Entry) => void,
+    onError: (err: unknown) => void,
+  ): () => void {
     const reader: Reader = { after, held: undefined, onEntry, onError };
     let group = this.#groups.get(key);
     if (!group) {
@@ -117,7 +122,8 @@ export class StreamReader {
     this.command.client('UNBLOCK', this.#blockedId).catch(() => undefined);
     // The XREAD may not have reached Redis yet (then the UNBLOCK finds nothing to unblock): try again
     // shortly, so that a new subscription never waits a whole block period to join.
-    if (attempt < 5) setTimeout(() => this.#stale && !this.#closed && this.#interrupt(attempt + 1), 20).unref();
+    if (attempt < 5)
+      setTimeout(() => this.#stale && !this.#closed && this.#interrupt(attempt + 1), 20).unref();
   }
 
   async #loop(): Promise<void> {
@@ -131,7 +137,15 @@ export class StreamReader {
       const ids = keys.map((k) => this.#groups.get(k)!.cursor);
       let res: Array<[string, Array<[string, string[]]>]> | null;
       try {
-        res = (await this.blocking.xread('COUNT', 1000, 'BLOCK', this.blockMs, 'STREAMS', ...keys, ...ids)) as typeof res;
+        res = (await this.blocking.xread(
+          'COUNT',
+          1000,
+          'BLOCK',
+          this.blockMs,
+          'STREAMS',
+          ...keys,
+          ...ids,
+        )) as typeof res;
       } catch (err) {
         if (this.#closed) break;
         this.failAll(err);

@@ -88,7 +88,12 @@ function headersOf(md: Metadata): Record<string, string | string[]> {
     const list = values.filter((v): v is string => typeof v === 'string');
     if (list.length === 0) continue;
     // As node:http does: cookies joined with '; ', authorization and other singletons take the first.
-    headers[key] = key === 'cookie' ? list.join('; ') : list.length === 1 || key === 'authorization' ? list[0]! : list;
+    headers[key] =
+      key === 'cookie'
+        ? list.join('; ')
+        : list.length === 1 || key === 'authorization'
+          ? list[0]!
+          : list;
   }
   return headers;
 }
@@ -110,7 +115,8 @@ export function requestView(call: ServerSurfaceCall): IncomingMessage {
     get url() {
       if (url === undefined) {
         const q = new URLSearchParams();
-        for (const [k, v] of Object.entries(view.headers)) for (const one of Array.isArray(v) ? v : [v]) q.append(k, one);
+        for (const [k, v] of Object.entries(view.headers))
+          for (const one of Array.isArray(v) ? v : [v]) q.append(k, one);
         url = `${call.getPath()}?${q}`;
       }
       return url;
@@ -121,14 +127,20 @@ export function requestView(call: ServerSurfaceCall): IncomingMessage {
 }
 
 /** What the mutualTls verifier asks of a socket: the peer certificate and whether TLS authorized it. */
-function tlsView(call: ServerSurfaceCall): { getPeerCertificate(): PeerCertificate | Record<string, never>; authorized: boolean } {
+function tlsView(call: ServerSurfaceCall): {
+  getPeerCertificate(): PeerCertificate | Record<string, never>;
+  authorized: boolean;
+} {
   let cert: PeerCertificate | undefined;
   let read = false;
   const peer = (): PeerCertificate | undefined => {
     if (!read) {
       read = true;
       // grpc-js only reports a certificate the TLS layer authorized against the server's CA list.
-      cert = typeof call.getAuthContext === 'function' ? call.getAuthContext().sslPeerCertificate : undefined;
+      cert =
+        typeof call.getAuthContext === 'function'
+          ? call.getAuthContext().sslPeerCertificate
+          : undefined;
     }
     return cert;
   };
@@ -141,6 +153,9 @@ function tlsView(call: ServerSurfaceCall): { getPeerCertificate(): PeerCertifica
 }
 
 /** Build the call context: service parameters, then the caller. Synchronous unless the authenticator is not. */
-export function grpcContextOf(call: ServerSurfaceCall, authenticate: Authenticator | undefined): GrpcCallContext | Promise<GrpcCallContext> {
+export function grpcContextOf(
+  call: ServerSurfaceCall,
+  authenticate: Authenticator | undefined,
+): GrpcCallContext | Promise<GrpcCallContext> {
   return withCaller(new GrpcCallContext(call), authenticate, () => requestView(call));
 }

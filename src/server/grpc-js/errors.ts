@@ -4,8 +4,18 @@
  * with reason and domain, BadRequest field violations) in `grpc-status-details-bin`.
  */
 import { Metadata, type StatusObject } from '@grpc/grpc-js';
-import { ERROR_INFO_TYPE, KIT_ERROR_DOMAIN, type A2AError, type ErrorDetail } from '../../protocol/index.js';
-import { GRPC_CODES, GRPC_EXTENSIONS_KEY, STATUS_DETAILS_KEY, encodeStatus } from '../../protocol/grpc/index.js';
+import {
+  ERROR_INFO_TYPE,
+  KIT_ERROR_DOMAIN,
+  type A2AError,
+  type ErrorDetail,
+} from '../../protocol/index.js';
+import {
+  GRPC_CODES,
+  GRPC_EXTENSIONS_KEY,
+  STATUS_DETAILS_KEY,
+  encodeStatus,
+} from '../../protocol/grpc/index.js';
 import type { GrpcCallContext } from './context.js';
 
 /** Metadata echoing the extensions the agent activated (§3.2.6), or undefined when there are none. */
@@ -24,14 +34,24 @@ export function extensionMetadata(cc: GrpcCallContext | undefined): Metadata | u
  * carry the challenge as `www-authenticate` metadata, as the HTTP bindings send it as a header
  * (§3.3.2: say which scheme is required).
  */
-export function statusOf(err: A2AError, cc: GrpcCallContext | undefined, challenge: string | undefined): Partial<StatusObject> {
+export function statusOf(
+  err: A2AError,
+  cc: GrpcCallContext | undefined,
+  challenge: string | undefined,
+): Partial<StatusObject> {
   const code = GRPC_CODES[err.spec.grpcStatus as keyof typeof GRPC_CODES] ?? GRPC_CODES.UNKNOWN;
   const metadata = extensionMetadata(cc) ?? new Metadata();
   let details: ErrorDetail[] = err.wireDetails();
   if (!details.some((d) => d['@type'] === ERROR_INFO_TYPE)) {
-    details = [{ '@type': ERROR_INFO_TYPE, reason: err.spec.reason, domain: KIT_ERROR_DOMAIN }, ...details];
+    details = [
+      { '@type': ERROR_INFO_TYPE, reason: err.spec.reason, domain: KIT_ERROR_DOMAIN },
+      ...details,
+    ];
   }
-  metadata.set(STATUS_DETAILS_KEY, Buffer.from(encodeStatus({ code, message: err.message, details })));
+  metadata.set(
+    STATUS_DETAILS_KEY,
+    Buffer.from(encodeStatus({ code, message: err.message, details })),
+  );
   if (err.kind === 'Unauthenticated') metadata.set('www-authenticate', challenge ?? 'Bearer');
   return { code, details: err.message, metadata };
 }

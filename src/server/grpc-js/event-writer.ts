@@ -5,11 +5,21 @@
  * again to continue: the new stream starts with the task's current state) instead of making the
  * server buffer without limit — the same bound the SSE writer keeps.
  */
-import { Metadata, status as Status, type ServerWritableStream, type StatusObject } from '@grpc/grpc-js';
+import {
+  Metadata,
+  status as Status,
+  type ServerWritableStream,
+  type StatusObject,
+} from '@grpc/grpc-js';
 import type { StreamResponse } from '../../protocol/index.js';
 import type { EventStream } from '../tasks/event-stream.js';
 import type { Logger } from '../logger.js';
-import { DEFAULT_MAX_BUFFERED_BYTES, GrpcStreamSink, encodeEvent, slowReaderMessage } from '../grpc/stream-event.js';
+import {
+  DEFAULT_MAX_BUFFERED_BYTES,
+  GrpcStreamSink,
+  encodeEvent,
+  slowReaderMessage,
+} from '../grpc/stream-event.js';
 import type { GrpcCallContext } from './context.js';
 import { extensionMetadata } from './errors.js';
 
@@ -48,7 +58,8 @@ export class GrpcEventWriter extends GrpcStreamSink {
     this.call.write(bytes, () => {
       this.#pending -= size;
     });
-    if (this.#pending > this.#max) this.fail({ code: Status.UNAVAILABLE, details: slowReaderMessage(this.#max) });
+    if (this.#pending > this.#max)
+      this.fail({ code: Status.UNAVAILABLE, details: slowReaderMessage(this.#max) });
   }
 
   /** The task stopped: end the call with OK. */

@@ -69,12 +69,18 @@ function decodeRequest(op: Operation, bytes: Buffer): Record<string, unknown> {
 }
 
 /** The implementation of every method of {@link A2A_SERVICE_DEFINITION} over `service`. */
-export function grpcHandlers(service: OperationDispatcher, opts: GrpcHandlerOptions): UntypedServiceImplementation {
+export function grpcHandlers(
+  service: OperationDispatcher,
+  opts: GrpcHandlerOptions,
+): UntypedServiceImplementation {
   const { auth, logger } = opts;
 
   const unary = (op: Operation) => {
     const responseType = GRPC_METHODS[op.name].response;
-    const run = async (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): Promise<void> => {
+    const run = async (
+      call: ServerUnaryCall<Buffer, Buffer>,
+      callback: sendUnaryData<Buffer>,
+    ): Promise<void> => {
       let cc: GrpcCallContext | undefined;
       const { authenticate, challenge } = auth();
       try {
@@ -92,7 +98,8 @@ export function grpcHandlers(service: OperationDispatcher, opts: GrpcHandlerOpti
         callback(statusOf(asA2AError(err, logger), cc, challenge));
       }
     };
-    return (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): void => void run(call, callback);
+    return (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): void =>
+      void run(call, callback);
   };
 
   const streaming = (op: Operation) => {
@@ -104,7 +111,10 @@ export function grpcHandlers(service: OperationDispatcher, opts: GrpcHandlerOpti
         const pending = grpcContextOf(call, authenticate);
         cc = pending instanceof Promise ? await pending : pending;
         const stream = await service.stream(op, params, cc);
-        const writer = new GrpcEventWriter(call, cc, stream, { logger, maxBufferedBytes: opts.maxBufferedBytes });
+        const writer = new GrpcEventWriter(call, cc, stream, {
+          logger,
+          maxBufferedBytes: opts.maxBufferedBytes,
+        });
         opts.onStream?.(writer);
         stream.open(writer);
       } catch (err) {

@@ -26,7 +26,12 @@ export class AgentGrpcSlot {
   async start(options: AgentGrpcOptions, host: string): Promise<void> {
     const { startAgentGrpc } = await import('./agent-hook.js');
     // The public options spell grpc-js types as unknown; they are exactly what listenGrpc takes.
-    this.handle = await startAgentGrpc(this.service, { host, ...options } as GrpcListenOptions, this.#authNow, this.streams.track);
+    this.handle = await startAgentGrpc(
+      this.service,
+      { host, ...options } as GrpcListenOptions,
+      this.#authNow,
+      this.streams.track,
+    );
   }
 
   stop(graceMs: number): Promise<void> {

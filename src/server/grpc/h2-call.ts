@@ -103,7 +103,9 @@ export class H2Call implements CallContext {
     this.#timer = setTimeout(() => {
       if (this.finished) return;
       this.#cancel();
-      this.status(plainStatusHeaders(GRPC_CODES.DEADLINE_EXCEEDED, 'Deadline exceeded', 'DEADLINE_EXCEEDED'));
+      this.status(
+        plainStatusHeaders(GRPC_CODES.DEADLINE_EXCEEDED, 'Deadline exceeded', 'DEADLINE_EXCEEDED'),
+      );
     }, ms);
     this.#timer.unref();
   }
@@ -112,7 +114,9 @@ export class H2Call implements CallContext {
   respond(): void {
     const activated = this.#activated;
     const headers =
-      activated && activated.size > 0 ? { ...PLAIN_HEADERS, [GRPC_EXTENSIONS_KEY]: [...activated].join(',') } : PLAIN_HEADERS;
+      activated && activated.size > 0
+        ? { ...PLAIN_HEADERS, [GRPC_EXTENSIONS_KEY]: [...activated].join(',') }
+        : PLAIN_HEADERS;
     this.stream.respond(headers, WITH_TRAILERS);
   }
 
@@ -142,7 +146,11 @@ export class H2Call implements CallContext {
       stream.end();
       return;
     }
-    const headers: Record<string, string | number> = { ':status': 200, 'content-type': 'application/grpc', ...trailers };
+    const headers: Record<string, string | number> = {
+      ':status': 200,
+      'content-type': 'application/grpc',
+      ...trailers,
+    };
     const activated = this.#activated;
     if (activated && activated.size > 0) headers[GRPC_EXTENSIONS_KEY] = [...activated].join(',');
     stream.respond(headers, { endStream: true });
@@ -202,7 +210,8 @@ export function requestView(call: H2Call): IncomingMessage {
     get url() {
       if (url === undefined) {
         const q = new URLSearchParams();
-        for (const [k, v] of Object.entries(view.headers)) for (const one of Array.isArray(v) ? v : [v]) q.append(k, one);
+        for (const [k, v] of Object.entries(view.headers))
+          for (const one of Array.isArray(v) ? v : [v]) q.append(k, one);
         url = `${String(call.headers[':path'])}?${q}`;
       }
       return url;
@@ -215,6 +224,9 @@ export function requestView(call: H2Call): IncomingMessage {
 }
 
 /** Establish the caller; synchronous unless the authenticator is not. */
-export function authenticateCall(call: H2Call, authenticate: Authenticator | undefined): H2Call | Promise<H2Call> {
+export function authenticateCall(
+  call: H2Call,
+  authenticate: Authenticator | undefined,
+): H2Call | Promise<H2Call> {
   return withCaller(call, authenticate, () => requestView(call));
 }

@@ -12,7 +12,12 @@ import type { EventStream } from '../tasks/event-stream.js';
 import type { Logger } from '../logger.js';
 import type { H2Call } from './h2-call.js';
 import { errorHeaders, plainStatusHeaders } from './h2-wire.js';
-import { DEFAULT_MAX_BUFFERED_BYTES, GrpcStreamSink, encodeEvent, slowReaderMessage } from './stream-event.js';
+import {
+  DEFAULT_MAX_BUFFERED_BYTES,
+  GrpcStreamSink,
+  encodeEvent,
+  slowReaderMessage,
+} from './stream-event.js';
 
 /** The sink of one event stream: each event becomes one StreamResponse message on the call. */
 export class H2EventWriter extends GrpcStreamSink {

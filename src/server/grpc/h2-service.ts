@@ -6,14 +6,30 @@
  */
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import { A2AError, OPERATIONS, type Operation } from '../../protocol/index.js';
-import { GRPC_CODES, GRPC_METHODS, decodeMessage, encodeFramed } from '../../protocol/grpc/index.js';
+import {
+  GRPC_CODES,
+  GRPC_METHODS,
+  decodeMessage,
+  encodeFramed,
+} from '../../protocol/grpc/index.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { Logger } from '../logger.js';
 import { asA2AError } from '../bindings/common.js';
 import { H2Call, authenticateCall } from './h2-call.js';
 import { H2EventWriter } from './h2-event-writer.js';
 import type { GrpcAuth } from './options.js';
-import { PREFIX_BYTES, errorHeaders, inflated, oversize, plainStatusHeaders, requestMessage, timeoutMs, undecodable, wireErrorHeaders, type RequestMessage } from './h2-wire.js';
+import {
+  PREFIX_BYTES,
+  errorHeaders,
+  inflated,
+  oversize,
+  plainStatusHeaders,
+  requestMessage,
+  timeoutMs,
+  undecodable,
+  wireErrorHeaders,
+  type RequestMessage,
+} from './h2-wire.js';
 
 /** What the service needs besides the dispatcher. */
 export interface H2ServiceOptions {
@@ -33,13 +49,19 @@ const ROUTES = new Map<string, Operation>(OPERATIONS.map((op) => [GRPC_METHODS[o
 const noop = (): void => {};
 
 /** The `stream` listener of an HTTP/2 server that serves the A2AService over `service`. */
-export function a2aStreamHandler(service: OperationDispatcher, opts: H2ServiceOptions): (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void {
+export function a2aStreamHandler(
+  service: OperationDispatcher,
+  opts: H2ServiceOptions,
+): (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void {
   const { logger, maxReceiveMessageBytes: max } = opts;
 
   const fail = (call: H2Call, err: unknown, challenge: string | undefined): void => {
     const a2a = asA2AError(err, logger);
     try {
-      call.status(errorHeaders(a2a), a2a.kind === 'Unauthenticated' ? { 'www-authenticate': challenge ?? 'Bearer' } : undefined);
+      call.status(
+        errorHeaders(a2a),
+        a2a.kind === 'Unauthenticated' ? { 'www-authenticate': challenge ?? 'Bearer' } : undefined,
+      );
     } catch (e) {
       // The stream went away between the check and the answer: nobody is left to tell.
       logger.debug({ err: e }, 'a gRPC status could not be sent');
@@ -64,7 +86,10 @@ export function a2aStreamHandler(service: OperationDispatcher, opts: H2ServiceOp
         return;
       }
       const events = await service.stream(op, params, call);
-      const writer = new H2EventWriter(call, events, { logger, maxBufferedBytes: opts.maxBufferedBytes });
+      const writer = new H2EventWriter(call, events, {
+        logger,
+        maxBufferedBytes: opts.maxBufferedBytes,
+      });
       if (!writer.ended) opts.onStream(writer);
       events.open(writer);
     } catch (err) {
@@ -76,7 +101,11 @@ export function a2aStreamHandler(service: OperationDispatcher, opts: H2ServiceOp
     // Resets and broken connections are seen as the stream's 'close'; its errors need no other handling.
     stream.on('error', noop);
     const contentType = headers['content-type'];
-    if (headers[':method'] !== 'POST' || typeof contentType !== 'string' || !contentType.startsWith('application/grpc')) {
+    if (
+      headers[':method'] !== 'POST' ||
+      typeof contentType !== 'string' ||
+      !contentType.startsWith('application/grpc')
+    ) {
       // Not a gRPC request: the gRPC spec's HTTP answer rather than a gRPC status.
       stream.respond({ ':status': headers[':method'] !== 'POST' ? 405 : 415 }, { endStream: true });
       return;
@@ -87,8 +116,14 @@ export function a2aStreamHandler(service: OperationDispatcher, opts: H2ServiceOp
     if (!op || (encoding !== undefined && !ACCEPTED_ENCODINGS.has(String(encoding)))) {
       call.status(
         op
-          ? plainStatusHeaders(GRPC_CODES.UNIMPLEMENTED, `This server accepts messages in ${ACCEPT_ENCODING}, not grpc-encoding ${String(encoding)}`, 'UNSUPPORTED_ENCODING')
-          : errorHeaders(new A2AError('MethodNotFound', `Method not found: ${String(headers[':path'])}`)),
+          ? plainStatusHeaders(
+              GRPC_CODES.UNIMPLEMENTED,
+              `This server accepts messages in ${ACCEPT_ENCODING}, not grpc-encoding ${String(encoding)}`,
+              'UNSUPPORTED_ENCODING',
+            )
+          : errorHeaders(
+              new A2AError('MethodNotFound', `Method not found: ${String(headers[':path'])}`),
+            ),
         op ? { 'grpc-accept-encoding': ACCEPT_ENCODING } : undefined,
       );
       discard(call, max);
@@ -99,7 +134,10 @@ export function a2aStreamHandler(service: OperationDispatcher, opts: H2ServiceOp
     readBody(call, max, (body) => {
       const msg = requestMessage(body, max, encoding === 'gzip');
       if (!msg.ok) call.status(wireErrorHeaders(msg));
-      else if (msg.compressed) void inflated(msg.bytes, max).then((plain) => (plain.ok ? run(call, op, plain.bytes) : call.status(wireErrorHeaders(plain))));
+      else if (msg.compressed)
+        void inflated(msg.bytes, max).then((plain) =>
+          plain.ok ? run(call, op, plain.bytes) : call.status(wireErrorHeaders(plain)),
+        );
       else void run(call, op, msg.bytes);
     });
   };
@@ -132,7 +170,8 @@ function readBody(call: H2Call, max: number, done: (body: Buffer) => void): void
       const length = head.readUInt32BE(1);
       if (length > max) return refuse(oversize(length, max) as RequestMessage & { ok: false });
     }
-    if (size > max + PREFIX_BYTES) refuse(oversize(size - PREFIX_BYTES, max) as RequestMessage & { ok: false });
+    if (size > max + PREFIX_BYTES)
+      refuse(oversize(size - PREFIX_BYTES, max) as RequestMessage & { ok: false });
   });
   stream.on('end', () => {
     if (call.finished || call.cancelled) return;

@@ -5,8 +5,20 @@
  */
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { A2AError, ERROR_INFO_TYPE, KIT_ERROR_DOMAIN, type ErrorDetail, type FieldViolation } from '../../protocol/index.js';
-import { GRPC_CODES, ProtoError, STATUS_DETAILS_KEY, encodeGrpcMessage, encodeStatus } from '../../protocol/grpc/index.js';
+import {
+  A2AError,
+  ERROR_INFO_TYPE,
+  KIT_ERROR_DOMAIN,
+  type ErrorDetail,
+  type FieldViolation,
+} from '../../protocol/index.js';
+import {
+  GRPC_CODES,
+  ProtoError,
+  STATUS_DETAILS_KEY,
+  encodeGrpcMessage,
+  encodeStatus,
+} from '../../protocol/grpc/index.js';
 
 /** Bytes before every message: the compressed flag, then the length. */
 export const PREFIX_BYTES = 5;
@@ -14,7 +26,12 @@ export const PREFIX_BYTES = 5;
 /** The one request message of a unary or server-streaming call (`compressed`: gzip bytes still to inflate), or why there is none. */
 export type RequestMessage =
   | { ok: true; bytes: Buffer; compressed?: boolean }
-  | { ok: false; code: number; message: string; oversize?: { length: number | undefined; limit: number } };
+  | {
+      ok: false;
+      code: number;
+      message: string;
+      oversize?: { length: number | undefined; limit: number };
+    };
 
 /**
  * Read the single request message from the whole request body. A body that is not exactly one
@@ -24,17 +41,35 @@ export type RequestMessage =
  */
 export function requestMessage(body: Buffer, max: number, gzip = false): RequestMessage {
   if (body.length < PREFIX_BYTES) {
-    return { ok: false, code: GRPC_CODES.INTERNAL, message: body.length === 0 ? 'The request carries no message' : 'The request ends inside a message prefix' };
+    return {
+      ok: false,
+      code: GRPC_CODES.INTERNAL,
+      message:
+        body.length === 0
+          ? 'The request carries no message'
+          : 'The request ends inside a message prefix',
+    };
   }
   const flag = body[0]!;
   const length = body.readUInt32BE(1);
   if (length > max) return oversize(length, max);
   if (flag > 1 || (flag === 1 && !gzip)) {
-    return { ok: false, code: GRPC_CODES.INTERNAL, message: 'The request message is marked compressed, but no grpc-encoding was negotiated (send grpc-encoding: gzip with it)' };
+    return {
+      ok: false,
+      code: GRPC_CODES.INTERNAL,
+      message:
+        'The request message is marked compressed, but no grpc-encoding was negotiated (send grpc-encoding: gzip with it)',
+    };
   }
   const end = PREFIX_BYTES + length;
-  if (body.length < end) return { ok: false, code: GRPC_CODES.INTERNAL, message: 'The request ends inside a message' };
-  if (body.length > end) return { ok: false, code: GRPC_CODES.UNIMPLEMENTED, message: 'A second request message for a method that takes one' };
+  if (body.length < end)
+    return { ok: false, code: GRPC_CODES.INTERNAL, message: 'The request ends inside a message' };
+  if (body.length > end)
+    return {
+      ok: false,
+      code: GRPC_CODES.UNIMPLEMENTED,
+      message: 'A second request message for a method that takes one',
+    };
   const bytes = body.subarray(PREFIX_BYTES, end);
   return flag === 1 ? { ok: true, bytes, compressed: true } : { ok: true, bytes };
 }
@@ -50,18 +85,39 @@ export async function inflated(bytes: Buffer, max: number): Promise<RequestMessa
     return { ok: true, bytes: await gunzipAsync(bytes, { maxOutputLength: max }) };
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-      return { ok: false, code: GRPC_CODES.RESOURCE_EXHAUSTED, message: `The request message inflates to more than the limit of ${max} bytes`, oversize: { length: undefined, limit: max } };
+      return {
+        ok: false,
+        code: GRPC_CODES.RESOURCE_EXHAUSTED,
+        message: `The request message inflates to more than the limit of ${max} bytes`,
+        oversize: { length: undefined, limit: max },
+      };
     }
-    return { ok: false, code: GRPC_CODES.INTERNAL, message: `The request message is marked gzip-compressed but does not inflate: ${(err as Error).message}` };
+    return {
+      ok: false,
+      code: GRPC_CODES.INTERNAL,
+      message: `The request message is marked gzip-compressed but does not inflate: ${(err as Error).message}`,
+    };
   }
 }
 
 /** The refusal of a message over the limit; `length` is what its prefix announced. */
 export function oversize(length: number, max: number): RequestMessage {
-  return { ok: false, code: GRPC_CODES.RESOURCE_EXHAUSTED, message: `The request message is ${length} bytes, over the limit of ${max} bytes`, oversize: { length, limit: max } };
+  return {
+    ok: false,
+    code: GRPC_CODES.RESOURCE_EXHAUSTED,
+    message: `The request message is ${length} bytes, over the limit of ${max} bytes`,
+    oversize: { length, limit: max },
+  };
 }
 
-const UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 1e-3, n: 1e-6 };
+const UNIT_MS: Record<string, number> = {
+  H: 3_600_000,
+  M: 60_000,
+  S: 1000,
+  m: 1,
+  u: 1e-3,
+  n: 1e-6,
+};
 
 /** Milliseconds of a `grpc-timeout` value (up to 8 digits and a unit), or undefined if there is none or it is unreadable. */
 export function timeoutMs(value: string | string[] | undefined): number | undefined {
@@ -72,9 +128,19 @@ export function timeoutMs(value: string | string[] | undefined): number | undefi
 }
 
 /** The headers of a status: code, message, and the google.rpc.Status in `grpc-status-details-bin`. */
-export function statusHeaders(code: number, message: string, details: ErrorDetail[]): Record<string, string> {
-  const headers: Record<string, string> = { 'grpc-status': String(code), 'grpc-message': encodeGrpcMessage(message) };
-  if (details.length > 0) headers[STATUS_DETAILS_KEY] = Buffer.from(encodeStatus({ code, message, details })).toString('base64');
+export function statusHeaders(
+  code: number,
+  message: string,
+  details: ErrorDetail[],
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    'grpc-status': String(code),
+    'grpc-message': encodeGrpcMessage(message),
+  };
+  if (details.length > 0)
+    headers[STATUS_DETAILS_KEY] = Buffer.from(encodeStatus({ code, message, details })).toString(
+      'base64',
+    );
   return headers;
 }
 
@@ -87,7 +153,10 @@ export function errorHeaders(err: A2AError): Record<string, string> {
   const code = GRPC_CODES[err.spec.grpcStatus as keyof typeof GRPC_CODES] ?? GRPC_CODES.UNKNOWN;
   let details: ErrorDetail[] = err.wireDetails();
   if (!details.some((d) => d['@type'] === ERROR_INFO_TYPE)) {
-    details = [{ '@type': ERROR_INFO_TYPE, reason: err.spec.reason, domain: KIT_ERROR_DOMAIN }, ...details];
+    details = [
+      { '@type': ERROR_INFO_TYPE, reason: err.spec.reason, domain: KIT_ERROR_DOMAIN },
+      ...details,
+    ];
   }
   return statusHeaders(code, err.message, details);
 }
@@ -96,17 +165,34 @@ export function errorHeaders(err: A2AError): Record<string, string> {
  * The status of a request that broke the wire rules. Oversize requests are an invalid request with a
  * field violation naming the limit (RESOURCE_EXHAUSTED, as gRPC servers answer them).
  */
-export function wireErrorHeaders(refused: Extract<RequestMessage, { ok: false }>): Record<string, string> {
+export function wireErrorHeaders(
+  refused: Extract<RequestMessage, { ok: false }>,
+): Record<string, string> {
   const info = { '@type': ERROR_INFO_TYPE, reason: 'INVALID_REQUEST', domain: KIT_ERROR_DOMAIN };
   if (refused.oversize === undefined) return statusHeaders(refused.code, refused.message, [info]);
   const { length, limit } = refused.oversize;
-  const violation = { field: '(request)', description: length === undefined ? `inflates to more than the limit of ${limit} bytes` : `is ${length} bytes, over the limit of ${limit} bytes` };
-  return statusHeaders(refused.code, refused.message, [info, { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [violation] }]);
+  const violation = {
+    field: '(request)',
+    description:
+      length === undefined
+        ? `inflates to more than the limit of ${limit} bytes`
+        : `is ${length} bytes, over the limit of ${limit} bytes`,
+  };
+  return statusHeaders(refused.code, refused.message, [
+    info,
+    { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [violation] },
+  ]);
 }
 
 /** A status that is not an A2A error (shutdown, a slow reader, a passed deadline): the code and message, with an ErrorInfo. */
-export function plainStatusHeaders(code: number, message: string, reason: string): Record<string, string> {
-  return statusHeaders(code, message, [{ '@type': ERROR_INFO_TYPE, reason, domain: KIT_ERROR_DOMAIN }]);
+export function plainStatusHeaders(
+  code: number,
+  message: string,
+  reason: string,
+): Record<string, string> {
+  return statusHeaders(code, message, [
+    { '@type': ERROR_INFO_TYPE, reason, domain: KIT_ERROR_DOMAIN },
+  ]);
 }
 
 /** A request that could not be decoded: INVALID_ARGUMENT naming the field (or the message as a whole). */
@@ -115,5 +201,8 @@ export function undecodable(err: unknown, messageName: string): A2AError {
     err instanceof ProtoError
       ? { field: err.field || '(request)', description: err.problem }
       : { field: '(request)', description: 'is not a readable protobuf message' };
-  return A2AError.invalidParams([violation], `The request is not a valid lf.a2a.v1.${messageName}: ${violation.field}: ${violation.description}`);
+  return A2AError.invalidParams(
+    [violation],
+    `The request is not a valid lf.a2a.v1.${messageName}: ${violation.field}: ${violation.description}`,
+  );
 }

@@ -18,8 +18,13 @@ export function isGrpcInterface(i: Pick<AgentInterface, 'protocolBinding'>): boo
  * port (hosts differ legitimately: a card names the public host, the server binds an address).
  * An agent server refuses to start while this is not empty: a card lists only interfaces that work.
  */
-export function unservedGrpcInterfaces(card: AgentCard, served: readonly string[]): Array<{ index: number; url: string }> {
-  const ports = new Set(served.map((u) => grpcAuthority(u)?.port).filter((p): p is number => p !== undefined));
+export function unservedGrpcInterfaces(
+  card: AgentCard,
+  served: readonly string[],
+): Array<{ index: number; url: string }> {
+  const ports = new Set(
+    served.map((u) => grpcAuthority(u)?.port).filter((p): p is number => p !== undefined),
+  );
   const out: Array<{ index: number; url: string }> = [];
   card.supportedInterfaces.forEach((i, index) => {
     if (!isGrpcInterface(i)) return;

@@ -2,7 +2,14 @@
  * A gRPC server for an agent (§10): the A2AService on its own port, next to (or instead of) the HTTP
  * bindings, over the same dispatcher — the same tasks, stores, authentication and card.
  */
-import { createSecureServer, createServer, type Http2SecureServer, type Http2Server, type Http2Session, type SecureServerOptions } from 'node:http2';
+import {
+  createSecureServer,
+  createServer,
+  type Http2SecureServer,
+  type Http2Server,
+  type Http2Session,
+  type SecureServerOptions,
+} from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import { GRPC_CODES } from '../../protocol/grpc/index.js';
 import { serverAuthOptions, type ServerAuthOptions } from '../auth/authenticator.js';
@@ -16,7 +23,12 @@ import { a2aStreamHandler } from './h2-service.js';
 import type { OpenStream, Untrack } from '../lifecycle/streams.js';
 
 /** How a stream ends when the server goes away: UNAVAILABLE, which clients answer by subscribing again. */
-const goAway = (w: H2EventWriter): void => w.fail(GRPC_CODES.UNAVAILABLE, 'The agent is shutting down; subscribe again to continue', 'SHUTTING_DOWN');
+const goAway = (w: H2EventWriter): void =>
+  w.fail(
+    GRPC_CODES.UNAVAILABLE,
+    'The agent is shutting down; subscribe again to continue',
+    'SHUTTING_DOWN',
+  );
 
 /** Options of {@link serveGrpc}. */
 export interface GrpcServeOptions {
@@ -84,16 +96,23 @@ export interface PreparedServer {
  * from the AgentServer: pass the same `auth` (or `authenticate`) here. Refuses to start when the
  * card requires authentication and none is configured, rather than serving everyone.
  */
-export async function serveGrpc(target: PreparedServer | OperationDispatcher, options: GrpcServeOptions = {}): Promise<GrpcServerHandle> {
+export async function serveGrpc(
+  target: PreparedServer | OperationDispatcher,
+  options: GrpcServeOptions = {},
+): Promise<GrpcServerHandle> {
   if (!(target instanceof OperationDispatcher) && !target.prepared) {
     throw new Error('serveGrpc: the AgentServer has no card yet; call listen() or prepare() first');
   }
   const service = target instanceof OperationDispatcher ? target : target.service;
   const card = service.card;
   const auth: GrpcAuth = serverAuthOptions(card, options);
-  const required = (card.securityRequirements ?? []).length > 0 && (card.securityRequirements ?? []).every((r) => Object.keys(r.schemes ?? {}).length > 0);
+  const required =
+    (card.securityRequirements ?? []).length > 0 &&
+    (card.securityRequirements ?? []).every((r) => Object.keys(r.schemes ?? {}).length > 0);
   if (required && !auth.authenticate) {
-    throw new Error('serveGrpc: the card requires authentication (securityRequirements) but neither `auth` nor `authenticate` was given');
+    throw new Error(
+      'serveGrpc: the card requires authentication (securityRequirements) but neither `auth` nor `authenticate` was given',
+    );
   }
   return listenGrpc(service, options, () => auth);
 }
@@ -120,14 +139,18 @@ export async function listenGrpc(
     ...(typeof maxStreams === 'number' ? { settings: { maxConcurrentStreams: maxStreams } } : {}),
   };
   const tls = tlsOptionsOf(options.credentials);
-  const server: Http2Server | Http2SecureServer = tls ? createSecureServer({ ...common, ...tls, allowHTTP1: false }) : createServer(common);
+  const server: Http2Server | Http2SecureServer = tls
+    ? createSecureServer({ ...common, ...tls, allowHTTP1: false })
+    : createServer(common);
   const limit = channel['grpc.max_receive_message_length'];
   server.on(
     'stream',
     a2aStreamHandler(service, {
       auth,
       logger,
-      maxReceiveMessageBytes: options.maxReceiveMessageBytes ?? (typeof limit === 'number' ? limit : DEFAULT_MAX_BODY_BYTES),
+      maxReceiveMessageBytes:
+        options.maxReceiveMessageBytes ??
+        (typeof limit === 'number' ? limit : DEFAULT_MAX_BODY_BYTES),
       maxBufferedBytes: options.maxBufferedBytes,
       onStream: (w) => {
         streams.add(w);
@@ -189,15 +212,25 @@ export async function listenGrpc(
  * The TLS options of `credentials`: node's own (`key`, `cert`, `ca`, `requestCert`…), or what grpc-js
  * `ServerCredentials.createSsl` holds (read the way grpc-js's server reads it). Undefined = plaintext.
  */
-function tlsOptionsOf(credentials: GrpcServeOptions['credentials']): SecureServerOptions | undefined {
+function tlsOptionsOf(
+  credentials: GrpcServeOptions['credentials'],
+): SecureServerOptions | undefined {
   if (!credentials) return undefined;
   const grpcJs = credentials as Partial<GrpcJsServerCredentials>;
   if (typeof grpcJs._isSecure === 'function') {
     if (!grpcJs._isSecure()) return undefined;
-    if (typeof grpcJs._getConstructorOptions !== 'function' || typeof grpcJs._getSecureContextOptions !== 'function') {
-      throw new Error('serveGrpc: these grpc-js ServerCredentials cannot be read; pass node TLS options ({ key, cert, ca, requestCert }) instead');
+    if (
+      typeof grpcJs._getConstructorOptions !== 'function' ||
+      typeof grpcJs._getSecureContextOptions !== 'function'
+    ) {
+      throw new Error(
+        'serveGrpc: these grpc-js ServerCredentials cannot be read; pass node TLS options ({ key, cert, ca, requestCert }) instead',
+      );
     }
-    return { ...grpcJs._getConstructorOptions(), ...grpcJs._getSecureContextOptions() } as SecureServerOptions;
+    return {
+      ...grpcJs._getConstructorOptions(),
+      ...grpcJs._getSecureContextOptions(),
+    } as SecureServerOptions;
   }
   return credentials as SecureServerOptions;
 }

@@ -17,7 +17,11 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
  * the wire), or undefined when it cannot be encoded (logged here; the writer then ends the stream with
  * INTERNAL, since the client could not read the event).
  */
-export function encodeEvent(event: StreamResponse, logger: Logger, framed = false): Buffer | undefined {
+export function encodeEvent(
+  event: StreamResponse,
+  logger: Logger,
+  framed = false,
+): Buffer | undefined {
   try {
     return framed ? encodeFramed('StreamResponse', event) : encodeMessage('StreamResponse', event);
   } catch (err) {

@@ -68,7 +68,13 @@ const IDLE_SWEEP_MS = 100;
 function within(p: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  return Promise.race([p.then(() => true, () => true), late]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p.then(
+      () => true,
+      () => true,
+    ),
+    late,
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** Run the drain; the readiness endpoint and the dispatcher were already told by the caller. */
@@ -77,10 +83,15 @@ export async function drain(p: DrainParts, deadlineMs: number): Promise<DrainRep
   const deadline = started + deadlineMs;
   const left = (): number => Math.max(0, deadline - Date.now());
   const running = p.tasks.running();
-  p.logger.info({ deadlineMs, streams: p.streams.size, tasks: running.length }, 'draining: taking no new work');
+  p.logger.info(
+    { deadlineMs, streams: p.streams.size, tasks: running.length },
+    'draining: taking no new work',
+  );
 
   // Stop accepting: no new connections; idle keep-alive ones close (and the ones streams leave idle).
-  const httpClosed = Promise.all(p.servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+  const httpClosed = Promise.all(
+    p.servers.map((s) => new Promise<void>((r) => s.close(() => r()))),
+  );
   const sweep = setInterval(() => {
     for (const s of p.servers) s.closeIdleConnections();
   }, IDLE_SWEEP_MS);
@@ -108,7 +119,9 @@ export async function drain(p: DrainParts, deadlineMs: number): Promise<DrainRep
   if (!closedInTime) {
     for (const s of p.servers) {
       s.closeIdleConnections(); // an idle keep-alive socket loses nothing: only busy ones count as cut
-      connectionsCut += await new Promise<number>((r) => s.getConnections((err, n) => r(err ? 0 : n)));
+      connectionsCut += await new Promise<number>((r) =>
+        s.getConnections((err, n) => r(err ? 0 : n)),
+      );
       s.closeAllConnections();
     }
     await httpClosed;
@@ -128,13 +141,18 @@ export async function drain(p: DrainParts, deadlineMs: number): Promise<DrainRep
   };
   if (report.deadlineExceeded) {
     const parts = [
-      tasksAborted.length > 0 ? `${tasksAborted.length} task(s) aborted (${tasksAborted.map((t) => t.taskId).join(', ')})` : '',
+      tasksAborted.length > 0
+        ? `${tasksAborted.length} task(s) aborted (${tasksAborted.map((t) => t.taskId).join(', ')})`
+        : '',
       pushesDropped > 0 ? `${pushesDropped} push notification(s) not delivered` : '',
       connectionsCut > 0 ? `${connectionsCut} connection(s) cut` : '',
     ].filter(Boolean);
     p.logger.warn({ ...report }, `drain deadline of ${deadlineMs} ms passed: ${parts.join(', ')}`);
   } else {
-    p.logger.info({ ...report }, `drained in ${report.durationMs} ms: ${streams.sse + streams.grpc} stream(s) told to resubscribe, nothing dropped`);
+    p.logger.info(
+      { ...report },
+      `drained in ${report.durationMs} ms: ${streams.sse + streams.grpc} stream(s) told to resubscribe, nothing dropped`,
+    );
   }
   return report;
 }
@@ -143,7 +161,10 @@ export async function drain(p: DrainParts, deadlineMs: number): Promise<DrainRep
  * The last step of a drain: the event bus, then the stores. A listener mounted in someone else's server
  * (`owns` false) leaves the stores to their owner, as before drains existed.
  */
-export async function closeServiceStores(service: OperationDispatcher, owns: boolean): Promise<void> {
+export async function closeServiceStores(
+  service: OperationDispatcher,
+  owns: boolean,
+): Promise<void> {
   await service.tasks.options.bus?.close();
   if (!owns) return;
   const { store, pushConfigs } = service;

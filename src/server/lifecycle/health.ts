@@ -56,21 +56,33 @@ export class Health {
   ) {
     this.live = healthPath(options.live ?? '/healthz', 'live');
     this.ready = healthPath(options.ready ?? '/readyz', 'ready');
-    if (this.live === this.ready) throw new RangeError(`health: the liveness and readiness paths must differ (both ${this.live})`);
+    if (this.live === this.ready)
+      throw new RangeError(
+        `health: the liveness and readiness paths must differ (both ${this.live})`,
+      );
     this.#timeoutMs = options.checkTimeoutMs ?? 2000;
   }
 
   /** Register a readiness check; names are unique. */
   add(check: ReadinessCheck): void {
-    if (this.#checks.some((c) => c.name === check.name)) throw new RangeError(`a readiness check named "${check.name}" is already registered`);
+    if (this.#checks.some((c) => c.name === check.name))
+      throw new RangeError(`a readiness check named "${check.name}" is already registered`);
     this.#checks.push(check);
   }
 
   /** Run every check (in parallel, each bounded by the timeout), unless the server itself is not taking work. */
   async report(): Promise<ReadinessReport> {
     const phase = this.phase();
-    if (phase !== 'serving') return { status: 'unavailable', failing: ['server'], checks: [{ name: 'server', status: phase }] };
-    const checks = [{ name: 'server', status: 'ok' }, ...(await Promise.all(this.#checks.map((c) => this.#run(c))))];
+    if (phase !== 'serving')
+      return {
+        status: 'unavailable',
+        failing: ['server'],
+        checks: [{ name: 'server', status: phase }],
+      };
+    const checks = [
+      { name: 'server', status: 'ok' },
+      ...(await Promise.all(this.#checks.map((c) => this.#run(c)))),
+    ];
     const failing = checks.filter((c) => c.status !== 'ok').map((c) => c.name);
     return { status: failing.length === 0 ? 'ready' : 'unavailable', failing, checks };
   }
@@ -84,7 +96,8 @@ export class Health {
     try {
       const outcome = await Promise.race([Promise.resolve().then(() => c.check()), timeout]);
       const status = outcome === 'timed out' ? outcome : outcome === false ? 'failed' : 'ok';
-      if (status !== 'ok') this.logger.warn({ check: c.name, status }, `readiness check ${c.name} ${status}`);
+      if (status !== 'ok')
+        this.logger.warn({ check: c.name, status }, `readiness check ${c.name} ${status}`);
       return { name: c.name, status };
     } catch (err) {
       this.logger.warn({ err, check: c.name }, `readiness check ${c.name} failed`);
@@ -107,7 +120,10 @@ export class Health {
       return true;
     }
     this.report().then(
-      (r) => res.writeHead(r.status === 'ready' ? 200 : 503, headers).end(req.method === 'HEAD' ? undefined : JSON.stringify(r)),
+      (r) =>
+        res
+          .writeHead(r.status === 'ready' ? 200 : 503, headers)
+          .end(req.method === 'HEAD' ? undefined : JSON.stringify(r)),
       () => res.writeHead(503, headers).end(),
     );
     return true;
@@ -115,7 +131,8 @@ export class Health {
 }
 
 function healthPath(p: string, which: string): string {
-  if (!/^\/[\w\-./]*$/.test(p)) throw new RangeError(`health.${which} must be a path starting with /, got "${p}"`);
+  if (!/^\/[\w\-./]*$/.test(p))
+    throw new RangeError(`health.${which} must be a path starting with /, got "${p}"`);
   return p.replace(/\/+$/, '') || '/';
 }
 
@@ -124,12 +141,17 @@ function healthPath(p: string, which: string): string {
  * is another), the event bus when there is one (without it this instance cannot serve streams or take
  * over tasks), then the application's own checks.
  */
-export function serviceHealth(option: boolean | HealthOptions | undefined, service: OperationDispatcher, phase: () => ServerPhase): Health {
+export function serviceHealth(
+  option: boolean | HealthOptions | undefined,
+  service: OperationDispatcher,
+  phase: () => ServerPhase,
+): Health {
   const options = typeof option === 'object' ? option : {};
   const health = new Health(options, phase, service.logger);
   const { store, pushConfigs } = service;
   health.add({ name: 'store', check: () => store.ping?.() });
-  if (pushConfigs !== (store as object)) health.add({ name: 'push-config-store', check: () => pushConfigs.ping?.() });
+  if (pushConfigs !== (store as object))
+    health.add({ name: 'push-config-store', check: () => pushConfigs.ping?.() });
   const bus = service.tasks.options.bus;
   if (bus) health.add({ name: 'event-bus', check: async () => bus.check() });
   for (const c of options.checks ?? []) health.add(c);

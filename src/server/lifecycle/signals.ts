@@ -31,7 +31,12 @@ export interface CloseOnSignalsOptions {
 }
 
 /** Exit status after a second signal: 128 + the signal's number, as shells expect. */
-const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129, SIGQUIT: 131 };
+const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = {
+  SIGINT: 130,
+  SIGTERM: 143,
+  SIGHUP: 129,
+  SIGQUIT: 131,
+};
 
 /**
  * Drain `targets` on the first of `signals`, then exit (or call `onClosed`); a second signal exits at once.
@@ -46,7 +51,10 @@ const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGT
  * closeOnSignals(server); // or server.closeOnSignals()
  * ```
  */
-export function closeOnSignals(targets: Closeable | readonly Closeable[], options: CloseOnSignalsOptions = {}): () => void {
+export function closeOnSignals(
+  targets: Closeable | readonly Closeable[],
+  options: CloseOnSignalsOptions = {},
+): () => void {
   const list = Array.isArray(targets) ? (targets as readonly Closeable[]) : [targets as Closeable];
   const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
   const logger = options.logger ?? silentLogger;

@@ -2,7 +2,14 @@
  * The agent's work as a child span of the call, timed store calls, push deliveries as CLIENT spans
  * that carry `traceparent` to the webhook, and task state transitions as a counter.
  */
-import { SpanKind, SpanStatusCode, context, trace, type Context, type Span } from '@opentelemetry/api';
+import {
+  SpanKind,
+  SpanStatusCode,
+  context,
+  trace,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import type { StreamResponse, Task } from '../../protocol/index.js';
 import type { AgentExecutor } from '../agent/executor.js';
 import type { PushTracer } from '../push/options.js';
@@ -11,7 +18,10 @@ import type { Telemetry } from './setup.js';
 
 function failed(span: Span, err: unknown): void {
   span.recordException(err instanceof Error ? err : String(err));
-  span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+  span.setStatus({
+    code: SpanStatusCode.ERROR,
+    message: err instanceof Error ? err.message : String(err),
+  });
 }
 
 /** Runs the agent inside an INTERNAL span, child of the call's span, named after what it handles. */
@@ -24,7 +34,19 @@ export function tracedExecutor(t: Telemetry, executor: AgentExecutor): AgentExec
       server.setAttribute('a2a.task.id', ctx.taskId);
       server.setAttribute('a2a.context.id', ctx.contextId);
     }
-    const span = t.tracer.startSpan('a2a.agent.execute', { kind: SpanKind.INTERNAL, attributes: { ...t.attributes, 'a2a.task.id': ctx.taskId, 'a2a.context.id': ctx.contextId, ...(ctx.tenant ? { 'a2a.tenant': ctx.tenant } : {}) } }, parent);
+    const span = t.tracer.startSpan(
+      'a2a.agent.execute',
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          ...t.attributes,
+          'a2a.task.id': ctx.taskId,
+          'a2a.context.id': ctx.contextId,
+          ...(ctx.tenant ? { 'a2a.tenant': ctx.tenant } : {}),
+        },
+      },
+      parent,
+    );
     let result: void | Promise<void>;
     try {
       result = context.with(trace.setSpan(parent, span), () => executor(ctx, task));
@@ -48,7 +70,15 @@ export function tracedExecutor(t: Telemetry, executor: AgentExecutor): AgentExec
   };
 }
 
-const TIMED = new Set(['getTask', 'saveTask', 'listTasks', 'savePushConfig', 'getPushConfig', 'listPushConfigs', 'deletePushConfig']);
+const TIMED = new Set([
+  'getTask',
+  'saveTask',
+  'listTasks',
+  'savePushConfig',
+  'getPushConfig',
+  'listPushConfigs',
+  'deletePushConfig',
+]);
 
 /** The same store, its calls timed into `a2a.server.store.duration`. Other members pass through untouched. */
 export function timedStore(t: Telemetry, store: TaskStore): TaskStore {
@@ -92,7 +122,14 @@ export function pushTracer(t: Telemetry): PushTracer {
         'a2a.push POST',
         {
           kind: SpanKind.CLIENT,
-          attributes: { ...t.attributes, 'http.request.method': 'POST', 'url.full': a.url, 'a2a.task.id': a.taskId, 'a2a.push.attempt': a.attempt, 'a2a.push.notification_id': a.notificationId },
+          attributes: {
+            ...t.attributes,
+            'http.request.method': 'POST',
+            'url.full': a.url,
+            'a2a.task.id': a.taskId,
+            'a2a.push.attempt': a.attempt,
+            'a2a.push.notification_id': a.notificationId,
+          },
         },
         parent,
       );
@@ -100,7 +137,8 @@ export function pushTracer(t: Telemetry): PushTracer {
       return (r) => {
         if (r.status !== undefined) span.setAttribute('http.response.status_code', r.status);
         if (!r.ok) {
-          const type = r.status !== undefined ? String(r.status) : (r.error?.split(':')[0] ?? 'error');
+          const type =
+            r.status !== undefined ? String(r.status) : (r.error?.split(':')[0] ?? 'error');
           span.setAttribute('error.type', type);
           span.setStatus({ code: SpanStatusCode.ERROR, ...(r.error ? { message: r.error } : {}) });
           instruments.pushAttempts.add(1, { 'a2a.outcome': 'error', 'error.type': type });
@@ -117,10 +155,17 @@ export function pushTracer(t: Telemetry): PushTracer {
 }
 
 /** Counts each state a task enters: the state it is created in, then every status update. */
-export function taskStateCounter(t: Telemetry): (scope: Scope, task: Task | undefined, event: StreamResponse) => void {
+export function taskStateCounter(
+  t: Telemetry,
+): (scope: Scope, task: Task | undefined, event: StreamResponse) => void {
   const counter = t.instruments.taskStates;
   return (_scope, _task, event) => {
-    const state = 'statusUpdate' in event ? event.statusUpdate.status.state : 'task' in event ? event.task.status.state : undefined;
+    const state =
+      'statusUpdate' in event
+        ? event.statusUpdate.status.state
+        : 'task' in event
+          ? event.task.status.state
+          : undefined;
     if (state) counter.add(1, { 'a2a.task.state': state });
   };
 }

@@ -3,7 +3,17 @@
  * runs (so the agent's span, store calls and push deliveries hang below it), plus the request metrics.
  * Attribute names follow OpenTelemetry's RPC conventions where they fit; the rest are `a2a.*`.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Attributes, type Context, type Span, type TextMapGetter } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  context,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type TextMapGetter,
+} from '@opentelemetry/api';
 import type { A2AError } from '../../protocol/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { CompletedCall, OperationCall, OperationHooks } from '../dispatch/hooks.js';
@@ -50,13 +60,25 @@ function requestIds(call: OperationCall): { task?: string; context?: string } {
 
 /** The task and context of an answer (SendMessage, GetTask, CancelTask). */
 function resultIds(call: CompletedCall): { task?: string; context?: string } {
-  const r = call.result as { task?: { id: string; contextId: string }; message?: { taskId?: string; contextId?: string }; id?: string; contextId?: string };
-  if (call.operation === 'SendMessage') return r.task ? { task: r.task.id, context: r.task.contextId } : { task: r.message?.taskId, context: r.message?.contextId };
-  if (call.operation === 'GetTask' || call.operation === 'CancelTask') return { task: r.id, context: r.contextId };
+  const r = call.result as {
+    task?: { id: string; contextId: string };
+    message?: { taskId?: string; contextId?: string };
+    id?: string;
+    contextId?: string;
+  };
+  if (call.operation === 'SendMessage')
+    return r.task
+      ? { task: r.task.id, context: r.task.contextId }
+      : { task: r.message?.taskId, context: r.message?.contextId };
+  if (call.operation === 'GetTask' || call.operation === 'CancelTask')
+    return { task: r.id, context: r.contextId };
   return {};
 }
 
-function setIds(span: Span, ids: { task?: string | undefined; context?: string | undefined }): void {
+function setIds(
+  span: Span,
+  ids: { task?: string | undefined; context?: string | undefined },
+): void {
   if (ids.task) span.setAttribute('a2a.task.id', ids.task);
   if (ids.context) span.setAttribute('a2a.context.id', ids.context);
 }
@@ -75,13 +97,23 @@ export function operationHooks(t: Telemetry): OperationHooks {
     const key = `${operation}\u0000${binding}\u0000${kind ?? ''}`;
     let a = metricAttrs.get(key);
     if (!a) {
-      a = { ...t.attributes, 'rpc.method': operation, 'a2a.binding': binding, 'a2a.outcome': kind ? 'error' : 'ok', ...(kind ? { 'error.type': kind } : {}) };
+      a = {
+        ...t.attributes,
+        'rpc.method': operation,
+        'a2a.binding': binding,
+        'a2a.outcome': kind ? 'error' : 'ok',
+        ...(kind ? { 'error.type': kind } : {}),
+      };
       metricAttrs.set(key, a);
     }
     return a;
   };
 
-  const finish = (call: OperationCall, error: A2AError | undefined, events: number | undefined): void => {
+  const finish = (
+    call: OperationCall,
+    error: A2AError | undefined,
+    events: number | undefined,
+  ): void => {
     const l = live.get(call);
     if (!l) return;
     live.delete(call);
@@ -101,18 +133,29 @@ export function operationHooks(t: Telemetry): OperationHooks {
   return {
     before(call) {
       const binding = call.context.binding ?? 'unknown';
-      const attributes: Attributes = { ...t.attributes, 'rpc.system': 'a2a', 'rpc.service': RPC_SERVICE, 'rpc.method': call.operation, 'a2a.binding': binding };
+      const attributes: Attributes = {
+        ...t.attributes,
+        'rpc.system': 'a2a',
+        'rpc.service': RPC_SERVICE,
+        'rpc.method': call.operation,
+        'a2a.binding': binding,
+      };
       const parent = propagator.extract(ROOT_CONTEXT, call.context, headerGetter);
       // A call without `traceparent` continues whatever trace is active here (an in-process caller).
       const base = trace.getSpanContext(parent) ? parent : context.active();
-      const span = tracer.startSpan(`${RPC_SERVICE}/${call.operation}`, { kind: SpanKind.SERVER, attributes }, base);
+      const span = tracer.startSpan(
+        `${RPC_SERVICE}/${call.operation}`,
+        { kind: SpanKind.SERVER, attributes },
+        base,
+      );
       if (span.isRecording()) {
         if (call.tenant) span.setAttribute('a2a.tenant', call.tenant);
         if (call.context.version) span.setAttribute('a2a.protocol.version', call.context.version);
         setIds(span, requestIds(call));
       }
       live.set(call, { span, ctx: trace.setSpan(base, span), start: performance.now(), binding });
-      if (STREAMING.has(call.operation)) instruments.openStreams.add(1, streamAttrs[call.operation]);
+      if (STREAMING.has(call.operation))
+        instruments.openStreams.add(1, streamAttrs[call.operation]);
     },
     around(call, run) {
       const l = live.get(call);
@@ -123,7 +166,9 @@ export function operationHooks(t: Telemetry): OperationHooks {
       if (l?.span.isRecording()) {
         setIds(l.span, resultIds(call));
       }
-      const events = STREAMING.has(call.operation) ? (call.result as { events: number }).events : undefined;
+      const events = STREAMING.has(call.operation)
+        ? (call.result as { events: number }).events
+        : undefined;
       finish(call, undefined, events);
     },
     error(call, error) {

@@ -81,19 +81,47 @@ export interface Telemetry {
 export function telemetryOf(options: OtelServerOptions): Telemetry {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE);
-  const seconds = { unit: 's', advice: { explicitBucketBoundaries: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] } };
+  const seconds = {
+    unit: 's',
+    advice: {
+      explicitBucketBoundaries: [
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
+      ],
+    },
+  };
   return {
     tracer,
     propagator: options.propagator ?? propagation,
     attributes: { ...options.attributes },
     instruments: {
-      requests: meter.createCounter('a2a.server.requests', { description: 'A2A calls handled, by operation and outcome', unit: '{request}' }),
-      duration: meter.createHistogram('a2a.server.request.duration', { description: 'Duration of A2A calls (streams: until they end)', ...seconds }),
-      openStreams: meter.createUpDownCounter('a2a.server.streams.open', { description: 'A2A streams open now', unit: '{stream}' }),
-      taskStates: meter.createCounter('a2a.server.task.transitions', { description: 'Task state transitions, by the state entered', unit: '{transition}' }),
-      pushDeliveries: meter.createCounter('a2a.server.push.deliveries', { description: 'Push notifications by final result', unit: '{notification}' }),
-      pushAttempts: meter.createCounter('a2a.server.push.attempts', { description: 'Push delivery attempts by outcome', unit: '{attempt}' }),
-      storeDuration: meter.createHistogram('a2a.server.store.duration', { description: 'Duration of task store calls', ...seconds }),
+      requests: meter.createCounter('a2a.server.requests', {
+        description: 'A2A calls handled, by operation and outcome',
+        unit: '{request}',
+      }),
+      duration: meter.createHistogram('a2a.server.request.duration', {
+        description: 'Duration of A2A calls (streams: until they end)',
+        ...seconds,
+      }),
+      openStreams: meter.createUpDownCounter('a2a.server.streams.open', {
+        description: 'A2A streams open now',
+        unit: '{stream}',
+      }),
+      taskStates: meter.createCounter('a2a.server.task.transitions', {
+        description: 'Task state transitions, by the state entered',
+        unit: '{transition}',
+      }),
+      pushDeliveries: meter.createCounter('a2a.server.push.deliveries', {
+        description: 'Push notifications by final result',
+        unit: '{notification}',
+      }),
+      pushAttempts: meter.createCounter('a2a.server.push.attempts', {
+        description: 'Push delivery attempts by outcome',
+        unit: '{attempt}',
+      }),
+      storeDuration: meter.createHistogram('a2a.server.store.duration', {
+        description: 'Duration of task store calls',
+        ...seconds,
+      }),
     },
   };
 }

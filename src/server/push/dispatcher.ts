@@ -3,7 +3,12 @@
  * push config of that task. Configs are cached in memory (the bus never re-reads the store per event);
  * with a persistent store, a task's configs are loaded once, on its first event in this process.
  */
-import { isTerminal, type StreamResponse, type Task, type TaskPushNotificationConfig } from '../../protocol/index.js';
+import {
+  isTerminal,
+  type StreamResponse,
+  type Task,
+  type TaskPushNotificationConfig,
+} from '../../protocol/index.js';
 import type { Logger } from '../logger.js';
 import type { PushConfigStore, Scope } from '../store/task-store.js';
 import type { PushSender } from './sender.js';
@@ -11,7 +16,8 @@ import type { PushBody, PushWireFormat } from './wire-format.js';
 // Events held back while configs load are snapshotted; the sender itself serialises at enqueue.
 import { snapshotEvent, snapshotTask } from '../tasks/view.js';
 
-const keyOf = (scope: Scope, taskId: string): string => `${scope.tenant}\u0000${scope.owner}\u0000${taskId}`;
+const keyOf = (scope: Scope, taskId: string): string =>
+  `${scope.tenant}\u0000${scope.owner}\u0000${taskId}`;
 
 /** Where the dispatcher hands each (webhook, event): the sender itself, or an outbox in front of it. */
 export interface PushQueue {
@@ -42,7 +48,11 @@ export class PushDispatcher {
   remove(scope: Scope, taskId: string, id: string): void {
     const key = keyOf(scope, taskId);
     const list = this.#configs.get(key);
-    if (list) this.#configs.set(key, list.filter((c) => c.id !== id));
+    if (list)
+      this.#configs.set(
+        key,
+        list.filter((c) => c.id !== id),
+      );
   }
 
   /** Task event observer: deliver to every config of the task. */
@@ -57,12 +67,16 @@ export class PushDispatcher {
     const list = this.#configs.get(key);
     // A task's first event ('task') is its creation: nothing can be stored for it yet, so nothing is loaded.
     if (list === undefined && this.store.persistent && !('task' in event)) {
-      this.#load(scope, task.id, key, [snapshotEvent(event), this.format ? snapshotTask(task) : task]);
+      this.#load(scope, task.id, key, [
+        snapshotEvent(event),
+        this.format ? snapshotTask(task) : task,
+      ]);
       return;
     }
     this.#send(list, event, task);
     if (isTerminal(task.status.state)) this.#configs.delete(key);
-    else if (list === undefined && 'task' in event && this.store.persistent) this.#configs.set(key, []);
+    else if (list === undefined && 'task' in event && this.store.persistent)
+      this.#configs.set(key, []);
   };
 
   #send(list: TaskPushNotificationConfig[] | undefined, event: StreamResponse, task: Task): void {
@@ -77,12 +91,18 @@ export class PushDispatcher {
     this.store
       .listPushConfigs(scope, taskId)
       .catch((err: unknown) => {
-        this.logger.warn({ err, taskId }, 'could not load push configs; notifications for this task are skipped');
+        this.logger.warn(
+          { err, taskId },
+          'could not load push configs; notifications for this task are skipped',
+        );
         return [] as TaskPushNotificationConfig[];
       })
       .then((configs) => {
         this.#loading.delete(key);
-        const merged = [...configs, ...(this.#configs.get(key) ?? []).filter((c) => !configs.some((s) => s.id === c.id))];
+        const merged = [
+          ...configs,
+          ...(this.#configs.get(key) ?? []).filter((c) => !configs.some((s) => s.id === c.id)),
+        ];
         for (const [e, t] of queue) this.#send(merged, e, t);
         // A task that finished while its configs loaded is done with them; keeping the entry would leak it.
         if (queue.some(([e]) => isFinal(e))) this.#configs.delete(key);

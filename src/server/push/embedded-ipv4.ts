@@ -19,7 +19,9 @@ export function ipv6Bytes(address: string): number[] | undefined {
   if (dotted) {
     const o = dotted.slice(1, 5).map(Number);
     if (o.some((x) => x > 255)) return undefined;
-    text = text.slice(0, -dotted[0].length) + `${((o[0]! << 8) | o[1]!).toString(16)}:${((o[2]! << 8) | o[3]!).toString(16)}`;
+    text =
+      text.slice(0, -dotted[0].length) +
+      `${((o[0]! << 8) | o[1]!).toString(16)}:${((o[2]! << 8) | o[3]!).toString(16)}`;
   }
   const halves = text.split('::');
   if (halves.length > 2) return undefined;
@@ -52,8 +54,13 @@ const NAT64_LAYOUTS: [prefix: number, v4: number[], suffixFrom: number][] = [
 
 /** Candidates under the local-use NAT64 prefix 64:ff9b:1::/48 (RFC 8215), whose length the operator picks. */
 function localNat64(b: number[]): EmbeddedIPv4[] {
-  const fits = NAT64_LAYOUTS.filter(([prefix, , from]) => zero(b.slice(from)) && (prefix === 96 || b[8] === 0));
-  const found = fits.map(([prefix, at]) => ({ address: quad(at.map((i) => b[i]!)), via: `NAT64 (local-use, /${prefix})` }));
+  const fits = NAT64_LAYOUTS.filter(
+    ([prefix, , from]) => zero(b.slice(from)) && (prefix === 96 || b[8] === 0),
+  );
+  const found = fits.map(([prefix, at]) => ({
+    address: quad(at.map((i) => b[i]!)),
+    via: `NAT64 (local-use, /${prefix})`,
+  }));
   // A zero suffix read as /96 gives 0.0.0.0, which no translator forwards; it only matters when nothing else fits.
   const meaningful = found.filter((e) => e.address !== '0.0.0.0');
   return meaningful.length > 0 ? meaningful : found;
@@ -72,7 +79,8 @@ export function embeddedIPv4(address: string): EmbeddedIPv4[] {
   const first10 = zero(b.slice(0, 10));
   const last4 = b.slice(12, 16);
   const out: EmbeddedIPv4[] = [];
-  if (first10 && b[10] === 0xff && b[11] === 0xff) out.push({ address: quad(last4), via: 'IPv4-mapped' });
+  if (first10 && b[10] === 0xff && b[11] === 0xff)
+    out.push({ address: quad(last4), via: 'IPv4-mapped' });
   else if (zero(b.slice(0, 8)) && b[8] === 0xff && b[9] === 0xff && b[10] === 0 && b[11] === 0) {
     out.push({ address: quad(last4), via: 'IPv4-translated' });
   } else if (first10 && b[10] === 0 && b[11] === 0 && !(zero(b.slice(12, 15)) && b[15]! <= 1)) {

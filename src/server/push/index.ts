@@ -4,4 +4,9 @@ export * from './options.js';
 export * from './ssrf.js';
 export * from './retry.js';
 export * from './signing.js';
-export type { DeliveryRequest, DeliveryResponse, DeliveryTransport, FetchLike } from './transport.js';
+export type {
+  DeliveryRequest,
+  DeliveryResponse,
+  DeliveryTransport,
+  FetchLike,
+} from './transport.js';

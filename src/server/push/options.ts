@@ -138,4 +138,3 @@ export function taskIdOf(event: StreamResponse): string | undefined {
   if ('artifactUpdate' in event) return event.artifactUpdate.taskId;
   return (event as { message?: { taskId?: string } }).message?.taskId;
 }
-

@@ -28,7 +28,10 @@ export function isRetryableStatus(status: number): boolean {
  * Milliseconds from now a Retry-After value asks for: delta-seconds or an HTTP-date.
  * Undefined when absent or unparsable (the computed backoff applies then).
  */
-export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+export function parseRetryAfter(
+  value: string | null | undefined,
+  nowMs: number,
+): number | undefined {
   if (!value) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
@@ -42,7 +45,12 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
  * (uniform in [0, min(maxDelay, base·2^(retry-1))]) so many senders do not retry in lockstep; a server's
  * Retry-After replaces it, capped at maxRetryAfterMs.
  */
-export function retryDelay(retry: number, opts: RetryOptions, random: () => number, retryAfterMs?: number): number {
+export function retryDelay(
+  retry: number,
+  opts: RetryOptions,
+  random: () => number,
+  retryAfterMs?: number,
+): number {
   if (retryAfterMs !== undefined) return Math.min(retryAfterMs, opts.maxRetryAfterMs);
   const ceiling = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (retry - 1));
   return Math.floor(random() * ceiling);

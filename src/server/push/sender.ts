@@ -7,15 +7,41 @@
  * another webhook, another task, or the caller ({@link PushSender.enqueue} is synchronous and does no I/O).
  */
 import { randomUUID } from 'node:crypto';
-import { silentLogger, type Logger, type StreamResponse, type TaskPushNotificationConfig } from '../../protocol/index.js';
-import { cachingResolver, checkWebhookUrl, redactUrl, systemResolve, type WebhookPolicy } from './ssrf.js';
+import {
+  silentLogger,
+  type Logger,
+  type StreamResponse,
+  type TaskPushNotificationConfig,
+} from '../../protocol/index.js';
+import {
+  cachingResolver,
+  checkWebhookUrl,
+  redactUrl,
+  systemResolve,
+  type WebhookPolicy,
+} from './ssrf.js';
 import { createPinnedTransport, fetchTransport, type DeliveryTransport } from './transport.js';
-import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, type RetryOptions } from './retry.js';
+import {
+  DEFAULT_RETRY,
+  isRetryableStatus,
+  parseRetryAfter,
+  retryDelay,
+  type RetryOptions,
+} from './retry.js';
 import { PUSH_SIGNATURE_HEADER, type PushSigner } from './signing.js';
 import type { PushBody } from './wire-format.js';
 import {
-  PUSH_CONTENT_TYPE, PUSH_ID_HEADER, PUSH_TOKEN_HEADER, realClock, taskIdOf,
-  type DeliveryOutcome, type PushAttemptResult, type PushClock, type PushSenderOptions, type PushStats, type PushTracer,
+  PUSH_CONTENT_TYPE,
+  PUSH_ID_HEADER,
+  PUSH_TOKEN_HEADER,
+  realClock,
+  taskIdOf,
+  type DeliveryOutcome,
+  type PushAttemptResult,
+  type PushClock,
+  type PushSenderOptions,
+  type PushStats,
+  type PushTracer,
 } from './options.js';
 
 interface Item {
@@ -66,7 +92,14 @@ export class PushSender {
   readonly #bodies = new WeakMap<StreamResponse, Buffer>();
   readonly #abort = new AbortController();
   readonly #idleWaiters = new Set<() => void>();
-  readonly #stats: PushStats = { delivered: 0, retried: 0, failed: 0, dropped: 0, queued: 0, inFlight: 0 };
+  readonly #stats: PushStats = {
+    delivered: 0,
+    retried: 0,
+    failed: 0,
+    dropped: 0,
+    queued: 0,
+    inFlight: 0,
+  };
   #running = 0;
   #closed = false;
 
@@ -84,7 +117,10 @@ export class PushSender {
     const policy = opts.policy ?? {};
     const dnsCacheMs = opts.dnsCacheMs ?? 10_000;
     const resolve = policy.resolve ?? systemResolve;
-    this.#policy = { ...policy, resolve: dnsCacheMs > 0 ? cachingResolver(resolve, dnsCacheMs) : resolve };
+    this.#policy = {
+      ...policy,
+      resolve: dnsCacheMs > 0 ? cachingResolver(resolve, dnsCacheMs) : resolve,
+    };
     this.#signer = opts.signer;
     if (opts.fetch) {
       this.#send = fetchTransport(opts.fetch);
@@ -119,7 +155,12 @@ export class PushSender {
    * webhook registered over A2A 0.3 gets the body 0.3 defined). `settled` is told of this event's
    * final outcome for this webhook.
    */
-  enqueue(config: TaskPushNotificationConfig, event: StreamResponse, custom?: PushBody, settled?: (outcome: DeliveryOutcome) => void): void {
+  enqueue(
+    config: TaskPushNotificationConfig,
+    event: StreamResponse,
+    custom?: PushBody,
+    settled?: (outcome: DeliveryOutcome) => void,
+  ): void {
     let body = custom ? Buffer.from(custom.body, 'utf8') : this.#bodies.get(event);
     let unserialisable: string | undefined;
     if (!body) {
@@ -130,12 +171,19 @@ export class PushSender {
         unserialisable = `event is not serialisable: ${(e as Error).message}`;
       }
     }
-    const item: Item = { id: randomUUID(), config, body: body ?? Buffer.alloc(0), taskId: config.taskId ?? taskIdOf(event) ?? '' };
+    const item: Item = {
+      id: randomUUID(),
+      config,
+      body: body ?? Buffer.alloc(0),
+      taskId: config.taskId ?? taskIdOf(event) ?? '',
+    };
     if (custom) item.contentType = custom.contentType;
     if (this.#tracer?.queued) item.origin = this.#traced(() => this.#tracer!.queued!(item.taskId));
     if (settled) item.settled = settled;
-    if (unserialisable) return this.#finish(item, { result: 'failed', attempts: 0, error: unserialisable });
-    if (this.#closed) return this.#finish(item, { result: 'dropped', attempts: 0, error: 'sender is closed' });
+    if (unserialisable)
+      return this.#finish(item, { result: 'failed', attempts: 0, error: unserialisable });
+    if (this.#closed)
+      return this.#finish(item, { result: 'dropped', attempts: 0, error: 'sender is closed' });
     const key = `${item.taskId}\u0000${config.id ?? ''}\u0000${config.url}`;
     let lane = this.#lanes.get(key);
     if (!lane) {
@@ -144,7 +192,12 @@ export class PushSender {
     }
     if (lane.items.length - lane.head >= this.#maxQueue) {
       const oldest = this.#shift(lane);
-      if (oldest) this.#finish(oldest, { result: 'dropped', attempts: 0, error: `queue full (${this.#maxQueue})` });
+      if (oldest)
+        this.#finish(oldest, {
+          result: 'dropped',
+          attempts: 0,
+          error: `queue full (${this.#maxQueue})`,
+        });
     }
     lane.items.push(item);
     this.#stats.queued++;
@@ -211,7 +264,11 @@ export class PushSender {
         try {
           await this.#deliver(item);
         } catch (e) {
-          this.#finish(item, { result: 'failed', attempts: 0, error: `internal: ${(e as Error).message}` });
+          this.#finish(item, {
+            result: 'failed',
+            attempts: 0,
+            error: `internal: ${(e as Error).message}`,
+          });
         } finally {
           this.#stats.inFlight--;
         }
@@ -227,14 +284,25 @@ export class PushSender {
   async #deliver(item: Item): Promise<void> {
     const { body } = item;
     for (let attempt = 1; ; attempt++) {
-      const r = this.#tracer?.attempt ? await this.#tracedAttempt(item, body, attempt) : await this.#attempt(item, body);
-      if (r.ok) return this.#finish(item, { result: 'delivered', attempts: attempt, status: r.status });
-      const base = { attempts: attempt, error: r.error, ...(r.status !== undefined ? { status: r.status } : {}) };
+      const r = this.#tracer?.attempt
+        ? await this.#tracedAttempt(item, body, attempt)
+        : await this.#attempt(item, body);
+      if (r.ok)
+        return this.#finish(item, { result: 'delivered', attempts: attempt, status: r.status });
+      const base = {
+        attempts: attempt,
+        error: r.error,
+        ...(r.status !== undefined ? { status: r.status } : {}),
+      };
       if (this.#abort.signal.aborted) return this.#finish(item, { result: 'dropped', ...base });
-      if (!r.retryable || attempt >= this.#retry.maxAttempts) return this.#finish(item, { result: 'failed', ...base });
+      if (!r.retryable || attempt >= this.#retry.maxAttempts)
+        return this.#finish(item, { result: 'failed', ...base });
       const delay = retryDelay(attempt, this.#retry, this.#random, r.retryAfterMs);
       this.#stats.retried++;
-      this.#log.debug({ ...this.#where(item), ...base, delayMs: delay }, 'push delivery failed, will retry');
+      this.#log.debug(
+        { ...this.#where(item), ...base, delayMs: delay },
+        'push delivery failed, will retry',
+      );
       await this.#clock.sleep(delay, this.#abort.signal);
       if (this.#abort.signal.aborted) return this.#finish(item, { result: 'dropped', ...base });
     }
@@ -253,10 +321,19 @@ export class PushSender {
   async #tracedAttempt(item: Item, body: Buffer, attempt: number): Promise<Attempt> {
     const extra: Record<string, string> = {};
     const done = this.#traced(() =>
-      this.#tracer!.attempt!({ notificationId: item.id, taskId: item.taskId, url: redactUrl(item.config.url), attempt, origin: item.origin, headers: extra }),
+      this.#tracer!.attempt!({
+        notificationId: item.id,
+        taskId: item.taskId,
+        url: redactUrl(item.config.url),
+        attempt,
+        origin: item.origin,
+        headers: extra,
+      }),
     );
     const r = await this.#attempt(item, body, extra);
-    const result: PushAttemptResult = r.ok ? { ok: true, status: r.status } : { ok: false, error: r.error, ...(r.status !== undefined ? { status: r.status } : {}) };
+    const result: PushAttemptResult = r.ok
+      ? { ok: true, status: r.status }
+      : { ok: false, error: r.error, ...(r.status !== undefined ? { status: r.status } : {}) };
     if (done) this.#traced(() => done(result));
     return r;
   }
@@ -264,7 +341,8 @@ export class PushSender {
   async #attempt(item: Item, body: Buffer, extra?: Record<string, string>): Promise<Attempt> {
     const { config } = item;
     const check = await checkWebhookUrl(config.url, this.#policy);
-    if (!check.ok) return { ok: false, retryable: check.reason === 'resolution-failed', error: check.message };
+    if (!check.ok)
+      return { ok: false, retryable: check.reason === 'resolution-failed', error: check.message };
     const headers: Record<string, string> = {
       'Content-Type': item.contentType ?? PUSH_CONTENT_TYPE,
       'User-Agent': this.#userAgent,
@@ -274,13 +352,19 @@ export class PushSender {
       const { scheme, credentials } = config.authentication;
       headers['Authorization'] = credentials ? `${scheme} ${credentials}` : scheme;
     }
-    if (config.token !== undefined && config.token !== '') headers[PUSH_TOKEN_HEADER] = config.token;
+    if (config.token !== undefined && config.token !== '')
+      headers[PUSH_TOKEN_HEADER] = config.token;
     if (!Object.values(headers).every((v) => SAFE_HEADER.test(v))) {
-      return { ok: false, retryable: false, error: 'token or authentication contains characters not allowed in a header' };
+      return {
+        ok: false,
+        retryable: false,
+        error: 'token or authentication contains characters not allowed in a header',
+      };
     }
     if (extra) {
       // Only headers the request does not have already, and only ones that are safe to send.
-      for (const [k, v] of Object.entries(extra)) if (!(k in headers) && SAFE_HEADER.test(v)) headers[k] = v;
+      for (const [k, v] of Object.entries(extra))
+        if (!(k in headers) && SAFE_HEADER.test(v)) headers[k] = v;
     }
     if (this.#signer) headers[PUSH_SIGNATURE_HEADER] = await this.#signer.sign(body, item.id);
     let status: number;
@@ -298,15 +382,31 @@ export class PushSender {
     } catch (e) {
       const err = e as { code?: string; message?: string; name?: string };
       const code = err.code ?? err.name ?? 'Error';
-      return { ok: false, retryable: !code.startsWith('ERR_INVALID'), error: `${code}: ${err.message ?? ''}`.trim() };
+      return {
+        ok: false,
+        retryable: !code.startsWith('ERR_INVALID'),
+        error: `${code}: ${err.message ?? ''}`.trim(),
+      };
     }
     if (status >= 200 && status <= 299) return { ok: true, status };
     if (status >= 300 && status <= 399) {
-      return { ok: false, retryable: false, status, error: `HTTP ${status}: redirects are not followed` };
+      return {
+        ok: false,
+        retryable: false,
+        status,
+        error: `HTTP ${status}: redirects are not followed`,
+      };
     }
-    if (!isRetryableStatus(status)) return { ok: false, retryable: false, status, error: `HTTP ${status}` };
+    if (!isRetryableStatus(status))
+      return { ok: false, retryable: false, status, error: `HTTP ${status}` };
     const retryAfterMs = parseRetryAfter(retryAfter, this.#clock.now());
-    return { ok: false, retryable: true, status, error: `HTTP ${status}`, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+    return {
+      ok: false,
+      retryable: true,
+      status,
+      error: `HTTP ${status}`,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    };
   }
 
   #where(item: Item): { taskId: string; configId?: string; url: string; notificationId: string } {
@@ -318,7 +418,10 @@ export class PushSender {
     };
   }
 
-  #finish(item: Item, o: Omit<DeliveryOutcome, 'notificationId' | 'taskId' | 'configId' | 'url'>): void {
+  #finish(
+    item: Item,
+    o: Omit<DeliveryOutcome, 'notificationId' | 'taskId' | 'configId' | 'url'>,
+  ): void {
     const outcome: DeliveryOutcome = { ...this.#where(item), ...o };
     if (o.result === 'delivered') {
       this.#stats.delivered++;

@@ -9,7 +9,13 @@
  * `jti` is the notification id (stable across retries, for de-duplication), `sha256` is the base64url
  * SHA-256 of the body. Receivers fetch the public keys from {@link PUSH_JWKS_PATH} on the agent.
  */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  KeyObject,
+} from 'node:crypto';
 import { CompactSign, calculateJwkThumbprint, type CryptoKey, type JWK } from 'jose';
 
 /** Header carrying the detached JWS. */
@@ -45,7 +51,8 @@ export interface PushSigner {
 function toKeyObject(key: PushSignerOptions['privateKey']): KeyObject {
   if (key instanceof KeyObject) return key;
   if (typeof key === 'string') return createPrivateKey(key);
-  if (typeof (key as CryptoKey).algorithm === 'object' && 'type' in key) return KeyObject.from(key as CryptoKey);
+  if (typeof (key as CryptoKey).algorithm === 'object' && 'type' in key)
+    return KeyObject.from(key as CryptoKey);
   return createPrivateKey({ key: key as JWK as import('node:crypto').JsonWebKey, format: 'jwk' });
 }
 
@@ -64,7 +71,9 @@ function inferAlg(key: KeyObject): PushSigningAlg {
     case 'rsa-pss':
       return 'PS256';
   }
-  throw new Error(`push signing: unsupported key type ${key.asymmetricKeyType ?? key.type}${curve ? ` (${curve})` : ''}`);
+  throw new Error(
+    `push signing: unsupported key type ${key.asymmetricKeyType ?? key.type}${curve ? ` (${curve})` : ''}`,
+  );
 }
 
 /** SHA-256 of a body, base64url, as carried in the `sha256` header parameter. */
@@ -75,11 +84,15 @@ export function bodySha256(body: Uint8Array): string {
 /** Builds a signer from a private key. Throws for symmetric or unsupported keys. */
 export async function createPushSigner(opts: PushSignerOptions): Promise<PushSigner> {
   const privateKey = toKeyObject(opts.privateKey);
-  if (privateKey.type !== 'private') throw new Error('push signing: a private asymmetric key is required');
+  if (privateKey.type !== 'private')
+    throw new Error('push signing: a private asymmetric key is required');
   const alg = opts.alg ?? inferAlg(privateKey);
   const publicJwk = createPublicKey(privateKey).export({ format: 'jwk' }) as JWK;
   const kid = opts.kid ?? (await calculateJwkThumbprint(publicJwk, 'sha256'));
-  const published: JWK[] = [{ ...publicJwk, kid, alg, use: 'sig' }, ...(opts.additionalPublicKeys ?? [])];
+  const published: JWK[] = [
+    { ...publicJwk, kid, alg, use: 'sig' },
+    ...(opts.additionalPublicKeys ?? []),
+  ];
   const now = opts.now ?? Date.now;
   return {
     kid,
@@ -102,8 +115,13 @@ export async function createPushSigner(opts: PushSignerOptions): Promise<PushSig
 }
 
 /** A signer with a fresh key pair (ES256 unless told otherwise), for servers that do not manage keys. */
-export async function generatePushSigner(alg: 'ES256' | 'EdDSA' = 'ES256', kid?: string): Promise<PushSigner> {
-  const { privateKey } = alg === 'EdDSA' ? generateKeyPairSync('ed25519') : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+export async function generatePushSigner(
+  alg: 'ES256' | 'EdDSA' = 'ES256',
+  kid?: string,
+): Promise<PushSigner> {
+  const { privateKey } =
+    alg === 'EdDSA'
+      ? generateKeyPairSync('ed25519')
+      : generateKeyPairSync('ec', { namedCurve: 'P-256' });
   return createPushSigner({ privateKey, alg, ...(kid ? { kid } : {}) });
 }
-

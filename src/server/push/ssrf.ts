@@ -58,7 +58,10 @@ export type WebhookCheck =
   | { ok: true; url: URL; hostname: string; addresses: ResolvedAddress[] }
   | { ok: false; reason: WebhookRefusal; message: string };
 
-type AddressClass = Exclude<WebhookRefusal, 'invalid-url' | 'scheme' | 'userinfo' | 'not-allowlisted' | 'resolution-failed'>;
+type AddressClass = Exclude<
+  WebhookRefusal,
+  'invalid-url' | 'scheme' | 'userinfo' | 'not-allowlisted' | 'resolution-failed'
+>;
 
 const DESCRIPTIONS: Record<AddressClass, string> = {
   loopback: 'a loopback address',
@@ -82,18 +85,63 @@ function blockList(v4: [string, number][], v6: [string, number][]): BlockList {
 // other embeddings are decoded by embedded-ipv4.ts.
 const CLASSES: [AddressClass, BlockList][] = [
   ['unspecified', blockList([['0.0.0.0', 32]], [['::', 128]])],
-  ['metadata', blockList([['169.254.169.254', 32], ['169.254.170.2', 32], ['100.100.100.200', 32], ['168.63.129.16', 32]],
-    [['fd00:ec2::254', 128]])],
+  [
+    'metadata',
+    blockList(
+      [
+        ['169.254.169.254', 32],
+        ['169.254.170.2', 32],
+        ['100.100.100.200', 32],
+        ['168.63.129.16', 32],
+      ],
+      [['fd00:ec2::254', 128]],
+    ),
+  ],
   ['loopback', blockList([['127.0.0.0', 8]], [['::1', 128]])],
   ['link-local', blockList([['169.254.0.0', 16]], [['fe80::', 10]])],
-  ['private', blockList([['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['100.64.0.0', 10]],
-    [['fc00::', 7], ['fec0::', 10]])],
-  ['multicast', blockList([['224.0.0.0', 4], ['255.255.255.255', 32]], [['ff00::', 8]])],
-  ['reserved', blockList(
-    [['0.0.0.0', 8], ['192.0.0.0', 24], ['192.0.2.0', 24], ['198.18.0.0', 15], ['198.51.100.0', 24],
-      ['203.0.113.0', 24], ['240.0.0.0', 4]],
-    [['2001:db8::', 32], ['100::', 64]],
-  )],
+  [
+    'private',
+    blockList(
+      [
+        ['10.0.0.0', 8],
+        ['172.16.0.0', 12],
+        ['192.168.0.0', 16],
+        ['100.64.0.0', 10],
+      ],
+      [
+        ['fc00::', 7],
+        ['fec0::', 10],
+      ],
+    ),
+  ],
+  [
+    'multicast',
+    blockList(
+      [
+        ['224.0.0.0', 4],
+        ['255.255.255.255', 32],
+      ],
+      [['ff00::', 8]],
+    ),
+  ],
+  [
+    'reserved',
+    blockList(
+      [
+        ['0.0.0.0', 8],
+        ['192.0.0.0', 24],
+        ['192.0.2.0', 24],
+        ['198.18.0.0', 15],
+        ['198.51.100.0', 24],
+        ['203.0.113.0', 24],
+        ['240.0.0.0', 4],
+      ],
+      [
+        ['2001:db8::', 32],
+        ['100::', 64],
+      ],
+    ),
+  ],
 ];
 
 /** The class of an address and, when it came from an IPv4 address embedded in an IPv6 one, that IPv4 address. */
@@ -111,7 +159,8 @@ function classify(address: string): Classified | undefined {
     const found = classify(inner.address);
     if (found) return { cls: found.cls, embedded: inner };
   }
-  for (const [cls, list] of CLASSES) if (list.check(bare, family === 4 ? 'ipv4' : 'ipv6')) return { cls };
+  for (const [cls, list] of CLASSES)
+    if (list.check(bare, family === 4 ? 'ipv4' : 'ipv6')) return { cls };
   return undefined;
 }
 
@@ -126,20 +175,30 @@ export function classifyAddress(address: string): AddressClass | undefined {
 function hostMatches(host: string, patterns: readonly string[]): boolean {
   return patterns.some((raw) => {
     const p = raw.toLowerCase().replace(/\.$/, '');
-    return p.startsWith('*.') ? host.endsWith(p.slice(1)) && host.length > p.length - 1 : host === p;
+    return p.startsWith('*.')
+      ? host.endsWith(p.slice(1)) && host.length > p.length - 1
+      : host === p;
   });
 }
 
 /** `dns.lookup` with every address, in resolver order. */
 export const systemResolve: HostResolver = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+  (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }));
 
 /**
  * Remembers successful resolutions for `ttlMs`. Safe against DNS rebinding because the sender connects
  * to the addresses that were checked, never to a fresh answer; it only spares the libuv thread pool a
  * lookup per delivery. Failures are not cached.
  */
-export function cachingResolver(inner: HostResolver, ttlMs: number, now: () => number = Date.now, maxEntries = 1000): HostResolver {
+export function cachingResolver(
+  inner: HostResolver,
+  ttlMs: number,
+  now: () => number = Date.now,
+  maxEntries = 1000,
+): HostResolver {
   const cache = new Map<string, { at: number; addresses: ResolvedAddress[] }>();
   return async (hostname) => {
     const hit = cache.get(hostname);
@@ -153,13 +212,20 @@ export function cachingResolver(inner: HostResolver, ttlMs: number, now: () => n
   };
 }
 
-const refuse = (reason: WebhookRefusal, message: string): WebhookCheck => ({ ok: false, reason, message });
+const refuse = (reason: WebhookRefusal, message: string): WebhookCheck => ({
+  ok: false,
+  reason,
+  message,
+});
 
 /**
  * Checks a webhook URL against the policy: scheme, credentials in the URL, allowlist, then every address
  * the host resolves to. Never opens a connection; the only traffic is name resolution.
  */
-export async function checkWebhookUrl(rawUrl: string, policy: WebhookPolicy = {}): Promise<WebhookCheck> {
+export async function checkWebhookUrl(
+  rawUrl: string,
+  policy: WebhookPolicy = {},
+): Promise<WebhookCheck> {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -168,19 +234,35 @@ export async function checkWebhookUrl(rawUrl: string, policy: WebhookPolicy = {}
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && !policy.requireHttps)) {
     const allowed = policy.requireHttps ? 'https' : 'http or https';
-    return refuse('scheme', `webhook URL scheme ${url.protocol.replace(':', '')} is not allowed (only ${allowed})`);
+    return refuse(
+      'scheme',
+      `webhook URL scheme ${url.protocol.replace(':', '')} is not allowed (only ${allowed})`,
+    );
   }
   if (url.username || url.password) {
-    return refuse('userinfo', 'webhook URL must not embed credentials; use the config\'s authentication instead');
+    return refuse(
+      'userinfo',
+      "webhook URL must not embed credentials; use the config's authentication instead",
+    );
   }
-  const hostname = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const hostname = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
   const allowlisted = hostMatches(hostname, policy.allowedHosts ?? []);
   if (policy.onlyAllowedHosts && !allowlisted) {
     return refuse('not-allowlisted', `webhook host ${hostname} is not in the operator's allowlist`);
   }
   // RFC 6761: these names are loopback whatever a resolver claims.
-  if ((hostname === 'localhost' || hostname.endsWith('.localhost')) && !allowlisted && !policy.allowLoopback) {
-    return refuse('loopback', `webhook host ${hostname} is a loopback name; loopback destinations are not allowed`);
+  if (
+    (hostname === 'localhost' || hostname.endsWith('.localhost')) &&
+    !allowlisted &&
+    !policy.allowLoopback
+  ) {
+    return refuse(
+      'loopback',
+      `webhook host ${hostname} is a loopback name; loopback destinations are not allowed`,
+    );
   }
   let addresses: ResolvedAddress[];
   const literal = isIP(hostname);
@@ -191,9 +273,13 @@ export async function checkWebhookUrl(rawUrl: string, policy: WebhookPolicy = {}
       addresses = await (policy.resolve ?? systemResolve)(hostname);
     } catch (e) {
       const code = (e as { code?: string }).code ?? (e as Error).message;
-      return refuse('resolution-failed', `webhook host ${hostname} could not be resolved (${code})`);
+      return refuse(
+        'resolution-failed',
+        `webhook host ${hostname} could not be resolved (${code})`,
+      );
     }
-    if (addresses.length === 0) return refuse('resolution-failed', `webhook host ${hostname} has no addresses`);
+    if (addresses.length === 0)
+      return refuse('resolution-failed', `webhook host ${hostname} has no addresses`);
   }
   for (const { address } of addresses) {
     const found = classify(address);
@@ -201,11 +287,19 @@ export async function checkWebhookUrl(rawUrl: string, policy: WebhookPolicy = {}
     const { cls, embedded } = found;
     const permitted =
       cls !== 'metadata' &&
-      (allowlisted || (cls === 'loopback' && policy.allowLoopback) || (cls === 'private' && policy.allowPrivate));
+      (allowlisted ||
+        (cls === 'loopback' && policy.allowLoopback) ||
+        (cls === 'private' && policy.allowPrivate));
     if (!permitted) {
-      const notes = [literal ? '' : `it resolves to ${address}`, embedded ? `it embeds ${embedded.address}, ${embedded.via}` : ''];
+      const notes = [
+        literal ? '' : `it resolves to ${address}`,
+        embedded ? `it embeds ${embedded.address}, ${embedded.via}` : '',
+      ];
       const via = notes.some(Boolean) ? ` (${notes.filter(Boolean).join('; ')})` : '';
-      return refuse(cls, `webhook host ${hostname} is ${DESCRIPTIONS[cls]}${via}; such destinations are not allowed`);
+      return refuse(
+        cls,
+        `webhook host ${hostname} is ${DESCRIPTIONS[cls]}${via}; such destinations are not allowed`,
+      );
     }
   }
   return { ok: true, url, hostname, addresses };
@@ -215,7 +309,11 @@ export async function checkWebhookUrl(rawUrl: string, policy: WebhookPolicy = {}
  * Config-creation check: throws an InvalidParams A2AError naming `field` when the URL is refused, so the
  * client learns why (e.g. "webhook host 10.0.0.1 is a private-network address").
  */
-export async function assertWebhookUrl(rawUrl: string, policy: WebhookPolicy = {}, field = 'url'): Promise<URL> {
+export async function assertWebhookUrl(
+  rawUrl: string,
+  policy: WebhookPolicy = {},
+  field = 'url',
+): Promise<URL> {
   const check = await checkWebhookUrl(rawUrl, policy);
   if (!check.ok) throw A2AError.invalidParams([{ field, description: check.message }]);
   return check.url;

@@ -51,9 +51,16 @@ function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
     // net.connect asks for every address when happy-eyeballs (autoSelectFamily) is on, one otherwise.
     const cb = callback as (err: Error | null, a: unknown, f?: number) => void;
-    const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+    const wanted =
+      options.family === 4 || options.family === 6
+        ? addresses.filter((a) => a.family === options.family)
+        : addresses;
     const list = wanted.length > 0 ? wanted : addresses;
-    if (options.all) cb(null, list.map((a) => ({ address: a.address, family: a.family })));
+    if (options.all)
+      cb(
+        null,
+        list.map((a) => ({ address: a.address, family: a.family })),
+      );
     else cb(null, list[0]!.address, list[0]!.family);
   };
 }
@@ -64,10 +71,16 @@ class TimeoutError extends Error {
 }
 
 /** The default transport: node:http(s), connection pinned to the checked addresses, redirects never followed. */
-export function createPinnedTransport(tls: { ca?: string | Buffer | Array<string | Buffer> } = {}): PinnedTransport {
+export function createPinnedTransport(
+  tls: { ca?: string | Buffer | Array<string | Buffer> } = {},
+): PinnedTransport {
   const agents = {
     'http:': new http.Agent({ keepAlive: true, maxFreeSockets: 16 }),
-    'https:': new https.Agent({ keepAlive: true, maxFreeSockets: 16, ...(tls.ca ? { ca: tls.ca } : {}) }),
+    'https:': new https.Agent({
+      keepAlive: true,
+      maxFreeSockets: 16,
+      ...(tls.ca ? { ca: tls.ca } : {}),
+    }),
   };
   const send: DeliveryTransport = (req) =>
     new Promise<DeliveryResponse>((resolve, reject) => {
@@ -86,7 +99,10 @@ export function createPinnedTransport(tls: { ca?: string | Buffer | Array<string
         agent: isHttps ? agents['https:'] : agents['http:'],
         lookup: pinnedLookup(req.addresses),
       });
-      const timer = setTimeout(() => request.destroy(new TimeoutError(`no response within ${req.timeoutMs} ms`)), req.timeoutMs);
+      const timer = setTimeout(
+        () => request.destroy(new TimeoutError(`no response within ${req.timeoutMs} ms`)),
+        req.timeoutMs,
+      );
       const onAbort = () => request.destroy(new Error('push sender closed'));
       req.signal.addEventListener('abort', onAbort, { once: true });
       const cleanup = () => {
@@ -96,7 +112,10 @@ export function createPinnedTransport(tls: { ca?: string | Buffer | Array<string
       request.on('error', fail);
       request.on('response', (res) => {
         settled = true;
-        resolve({ status: res.statusCode ?? 0, retryAfter: headerValue(res.headers['retry-after']) });
+        resolve({
+          status: res.statusCode ?? 0,
+          retryAfter: headerValue(res.headers['retry-after']),
+        });
         // Read (and discard) a small body so the socket can be reused; anything larger or slower is cut off.
         let seen = 0;
         res.on('data', (chunk: Buffer) => {

@@ -1,5 +1,10 @@
 /** In-memory TaskStore: the default. Bounded: past `maxTasks`, the oldest terminal tasks are evicted. */
-import { A2AError, isTerminal, type Task, type TaskPushNotificationConfig } from '../../protocol/index.js';
+import {
+  A2AError,
+  isTerminal,
+  type Task,
+  type TaskPushNotificationConfig,
+} from '../../protocol/index.js';
 import {
   decodeCursor,
   encodeCursor,
@@ -119,7 +124,10 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
   async readTask(scope: Scope, id: string): Promise<VersionedTask | undefined> {
     const e = this.#visible(scope, id);
     if (!e) return undefined;
-    return { task: typeof e.value === 'string' ? e.task : structuredClone(e.value), version: e.version };
+    return {
+      task: typeof e.value === 'string' ? e.task : structuredClone(e.value),
+      version: e.version,
+    };
   }
 
   async saveTask(scope: Scope, task: Task, expected?: number): Promise<number | void> {
@@ -127,8 +135,10 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     const e = this.#entries.get(key);
     let version = 1;
     if (e) {
-      if (e.owner !== scope.owner || e.tenant !== scope.tenant) throw A2AError.taskNotFound(task.id);
-      if (expected !== undefined && expected !== e.version) throw new TaskVersionConflict(task.id, expected);
+      if (e.owner !== scope.owner || e.tenant !== scope.tenant)
+        throw A2AError.taskNotFound(task.id);
+      if (expected !== undefined && expected !== e.version)
+        throw new TaskVersionConflict(task.id, expected);
       this.#bytes -= e.bytes;
       e.fill(task);
       version = ++e.version;
@@ -173,12 +183,19 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     let start = 0;
     if (q.pageToken) {
       const cursor = decodeCursor(q.pageToken);
-      if (!cursor) throw A2AError.invalidParams([{ field: 'pageToken', description: 'is not a token this server issued' }]);
+      if (!cursor)
+        throw A2AError.invalidParams([
+          { field: 'pageToken', description: 'is not a token this server issued' },
+        ]);
       while (start < matches.length && !listsBefore(cursor, matches[start]!)) start++;
     }
     const tasks = matches.slice(start, start + q.pageSize).map((e) => e.task);
     const more = start + q.pageSize < matches.length;
-    return { tasks, nextPageToken: more ? encodeCursor(tasks[tasks.length - 1]!) : '', totalSize: matches.length };
+    return {
+      tasks,
+      nextPageToken: more ? encodeCursor(tasks[tasks.length - 1]!) : '',
+      totalSize: matches.length,
+    };
   }
 
   async savePushConfig(scope: Scope, config: StoredPushConfig): Promise<void> {
@@ -187,7 +204,11 @@ export class InMemoryTaskStore implements TaskStore, PushConfigStore {
     (e.configs ??= new Map()).set(config.id, config);
   }
 
-  async getPushConfig(scope: Scope, taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
+  async getPushConfig(
+    scope: Scope,
+    taskId: string,
+    id: string,
+  ): Promise<TaskPushNotificationConfig | undefined> {
     return this.#visible(scope, taskId)?.configs?.get(id);
   }
 

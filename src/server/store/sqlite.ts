@@ -72,10 +72,17 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     this.#db.pragma('synchronous = NORMAL');
     this.#db.exec(SCHEMA);
     // Files written before versions existed get the column (every old row at version 1).
-    const columns = this.#db.prepare('PRAGMA table_info(a2a_tasks)').all() as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === 'version')) this.#db.exec('ALTER TABLE a2a_tasks ADD COLUMN version INTEGER NOT NULL DEFAULT 1');
-    this.#get = this.#db.prepare('SELECT body FROM a2a_tasks WHERE tenant = ? AND id = ? AND owner = ?');
-    this.#version = this.#db.prepare('SELECT body, version FROM a2a_tasks WHERE tenant = ? AND id = ? AND owner = ?');
+    const columns = this.#db.prepare('PRAGMA table_info(a2a_tasks)').all() as Array<{
+      name: string;
+    }>;
+    if (!columns.some((c) => c.name === 'version'))
+      this.#db.exec('ALTER TABLE a2a_tasks ADD COLUMN version INTEGER NOT NULL DEFAULT 1');
+    this.#get = this.#db.prepare(
+      'SELECT body FROM a2a_tasks WHERE tenant = ? AND id = ? AND owner = ?',
+    );
+    this.#version = this.#db.prepare(
+      'SELECT body, version FROM a2a_tasks WHERE tenant = ? AND id = ? AND owner = ?',
+    );
     this.#insert = this.#db.prepare(
       `INSERT INTO a2a_tasks (tenant, id, owner, context_id, state, status_ts, body, version) VALUES (?, ?, ?, ?, ?, ?, ?, 1)
        ON CONFLICT (tenant, id) DO NOTHING`,
@@ -94,9 +101,15 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     this.#putConfig = this.#db.prepare(
       'INSERT INTO a2a_push_configs (tenant, task_id, id, body) VALUES (?, ?, ?, ?) ON CONFLICT (tenant, task_id, id) DO UPDATE SET body = excluded.body',
     );
-    this.#getConfig = this.#db.prepare('SELECT body FROM a2a_push_configs WHERE tenant = ? AND task_id = ? AND id = ?');
-    this.#listConfigs = this.#db.prepare('SELECT body FROM a2a_push_configs WHERE tenant = ? AND task_id = ? ORDER BY id');
-    this.#deleteConfig = this.#db.prepare('DELETE FROM a2a_push_configs WHERE tenant = ? AND task_id = ? AND id = ?');
+    this.#getConfig = this.#db.prepare(
+      'SELECT body FROM a2a_push_configs WHERE tenant = ? AND task_id = ? AND id = ?',
+    );
+    this.#listConfigs = this.#db.prepare(
+      'SELECT body FROM a2a_push_configs WHERE tenant = ? AND task_id = ? ORDER BY id',
+    );
+    this.#deleteConfig = this.#db.prepare(
+      'DELETE FROM a2a_push_configs WHERE tenant = ? AND task_id = ? AND id = ?',
+    );
   }
 
   async getTask(scope: Scope, id: string): Promise<Task | undefined> {
@@ -105,21 +118,49 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
   }
 
   async readTask(scope: Scope, id: string): Promise<VersionedTask | undefined> {
-    const row = this.#version.get(scope.tenant, id, scope.owner) as { body: string; version: number } | undefined;
-    return row ? { task: knownTaskJson(parse<Task>(row.body, id), row.body), version: row.version } : undefined;
+    const row = this.#version.get(scope.tenant, id, scope.owner) as
+      { body: string; version: number } | undefined;
+    return row
+      ? { task: knownTaskJson(parse<Task>(row.body, id), row.body), version: row.version }
+      : undefined;
   }
 
   async saveTask(scope: Scope, task: Task, expected?: number): Promise<number> {
     const body = storedTaskJson(task);
     if (expected === undefined) {
-      const row = this.#upsert.get(scope.tenant, task.id, scope.owner, task.contextId, task.status.state, statusTime(task), body) as { version: number } | undefined;
+      const row = this.#upsert.get(
+        scope.tenant,
+        task.id,
+        scope.owner,
+        task.contextId,
+        task.status.state,
+        statusTime(task),
+        body,
+      ) as { version: number } | undefined;
       if (!row) throw A2AError.taskNotFound(task.id);
       return row.version;
     }
     const r =
       expected === 0
-        ? this.#insert.run(scope.tenant, task.id, scope.owner, task.contextId, task.status.state, statusTime(task), body)
-        : this.#update.run(task.contextId, task.status.state, statusTime(task), body, scope.tenant, task.id, scope.owner, expected);
+        ? this.#insert.run(
+            scope.tenant,
+            task.id,
+            scope.owner,
+            task.contextId,
+            task.status.state,
+            statusTime(task),
+            body,
+          )
+        : this.#update.run(
+            task.contextId,
+            task.status.state,
+            statusTime(task),
+            body,
+            scope.tenant,
+            task.id,
+            scope.owner,
+            expected,
+          );
     if (r.changes === 1) return expected + 1;
     const row = this.#owner.get(scope.tenant, task.id) as { owner: string } | undefined;
     if (row && row.owner !== scope.owner) throw A2AError.taskNotFound(task.id);
@@ -137,28 +178,47 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     if (q.status !== undefined) add('state = ?', q.status);
     if (q.statusTimestampAfter !== undefined) add('status_ts >= ?', q.statusTimestampAfter);
     const filter = where.join(' AND ');
-    const total = (this.#db.prepare(`SELECT COUNT(*) AS n FROM a2a_tasks WHERE ${filter}`).get(...args) as { n: number }).n;
+    const total = (
+      this.#db.prepare(`SELECT COUNT(*) AS n FROM a2a_tasks WHERE ${filter}`).get(...args) as {
+        n: number;
+      }
+    ).n;
     const pageArgs = [...args];
     let page = filter;
     if (q.pageToken) {
       const c = decodeCursor(q.pageToken);
-      if (!c) throw A2AError.invalidParams([{ field: 'pageToken', description: 'is not a token this server issued' }]);
+      if (!c)
+        throw A2AError.invalidParams([
+          { field: 'pageToken', description: 'is not a token this server issued' },
+        ]);
       page += ' AND (status_ts < ? OR (status_ts = ? AND id > ?))';
       pageArgs.push(c.time, c.time, c.id);
     }
     const rows = this.#db
-      .prepare(`SELECT id, body FROM a2a_tasks WHERE ${page} ORDER BY status_ts DESC, id ASC LIMIT ?`)
+      .prepare(
+        `SELECT id, body FROM a2a_tasks WHERE ${page} ORDER BY status_ts DESC, id ASC LIMIT ?`,
+      )
       .all(...pageArgs, q.pageSize + 1) as Array<{ id: string; body: string }>;
     const tasks = rows.slice(0, q.pageSize).map((r) => parse<Task>(r.body, r.id));
     const more = rows.length > q.pageSize;
-    return { tasks, nextPageToken: more ? encodeCursor(tasks[tasks.length - 1]!) : '', totalSize: total };
+    return {
+      tasks,
+      nextPageToken: more ? encodeCursor(tasks[tasks.length - 1]!) : '',
+      totalSize: total,
+    };
   }
 
   async unfinishedTasks(): Promise<Array<{ scope: Scope; task: Task; version: number }>> {
     const rows = this.#db
-      .prepare(`SELECT tenant, owner, id, body, version FROM a2a_tasks WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')`)
+      .prepare(
+        `SELECT tenant, owner, id, body, version FROM a2a_tasks WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')`,
+      )
       .all() as Array<{ tenant: string; owner: string; id: string; body: string; version: number }>;
-    return rows.map((r) => ({ scope: { tenant: r.tenant, owner: r.owner }, task: parse<Task>(r.body, r.id), version: r.version }));
+    return rows.map((r) => ({
+      scope: { tenant: r.tenant, owner: r.owner },
+      task: parse<Task>(r.body, r.id),
+      version: r.version,
+    }));
   }
 
   #visible(scope: Scope, taskId: string): boolean {
@@ -171,7 +231,11 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     this.#putConfig.run(scope.tenant, config.taskId, config.id, JSON.stringify(config));
   }
 
-  async getPushConfig(scope: Scope, taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
+  async getPushConfig(
+    scope: Scope,
+    taskId: string,
+    id: string,
+  ): Promise<TaskPushNotificationConfig | undefined> {
     if (!this.#visible(scope, taskId)) return undefined;
     const row = this.#getConfig.get(scope.tenant, taskId, id) as { body: string } | undefined;
     return row ? parse<TaskPushNotificationConfig>(row.body, id) : undefined;
@@ -179,7 +243,9 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
 
   async listPushConfigs(scope: Scope, taskId: string): Promise<TaskPushNotificationConfig[]> {
     if (!this.#visible(scope, taskId)) throw A2AError.taskNotFound(taskId);
-    return (this.#listConfigs.all(scope.tenant, taskId) as Array<{ body: string }>).map((r) => parse(r.body, taskId));
+    return (this.#listConfigs.all(scope.tenant, taskId) as Array<{ body: string }>).map((r) =>
+      parse(r.body, taskId),
+    );
   }
 
   async deletePushConfig(scope: Scope, taskId: string, id: string): Promise<void> {
@@ -210,6 +276,9 @@ function loadDriver(): typeof import('better-sqlite3') {
     return createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3');
   } catch (err) {
     if ((err as { code?: string }).code !== 'MODULE_NOT_FOUND') throw err;
-    throw new Error('SqliteTaskStore needs the package better-sqlite3 (version 12 on Node 20): npm install better-sqlite3@12', { cause: err });
+    throw new Error(
+      'SqliteTaskStore needs the package better-sqlite3 (version 12 on Node 20): npm install better-sqlite3@12',
+      { cause: err },
+    );
   }
 }

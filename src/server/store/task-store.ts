@@ -105,7 +105,11 @@ export interface PushConfigStore {
   readonly persistent?: boolean;
   /** Insert or replace the config with this task id and id. */
   savePushConfig(scope: Scope, config: StoredPushConfig): Promise<void>;
-  getPushConfig(scope: Scope, taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined>;
+  getPushConfig(
+    scope: Scope,
+    taskId: string,
+    id: string,
+  ): Promise<TaskPushNotificationConfig | undefined>;
   /** Every config of the task, ordered by id. */
   listPushConfigs(scope: Scope, taskId: string): Promise<TaskPushNotificationConfig[]>;
   /** Idempotent. */
@@ -118,7 +122,12 @@ export interface PushConfigStore {
 /** Whether a task store also keeps push configs (the built-in ones do). */
 export function isPushConfigStore(store: object): store is PushConfigStore {
   const s = store as Partial<PushConfigStore>;
-  return typeof s.savePushConfig === 'function' && typeof s.getPushConfig === 'function' && typeof s.listPushConfigs === 'function' && typeof s.deletePushConfig === 'function';
+  return (
+    typeof s.savePushConfig === 'function' &&
+    typeof s.getPushConfig === 'function' &&
+    typeof s.listPushConfigs === 'function' &&
+    typeof s.deletePushConfig === 'function'
+  );
 }
 
 /**
@@ -158,6 +167,9 @@ export function decodeCursor(token: string): { time: number; id: string } | unde
 }
 
 /** True when `a` comes before `b` in listing order. */
-export function listsBefore(a: { time: number; id: string }, b: { time: number; id: string }): boolean {
+export function listsBefore(
+  a: { time: number; id: string },
+  b: { time: number; id: string },
+): boolean {
   return a.time > b.time || (a.time === b.time && a.id < b.id);
 }

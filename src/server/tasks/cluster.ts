@@ -22,7 +22,8 @@ export interface ClusterHost {
 }
 
 /** The status message of a task whose instance was lost. */
-export const LOST_INSTANCE_TEXT = 'The agent instance working on this task was lost (it stopped renewing its lease) before finishing it';
+export const LOST_INSTANCE_TEXT =
+  'The agent instance working on this task was lost (it stopped renewing its lease) before finishing it';
 
 /**
  * Take a task's lease for a follow-up. An interrupted task's executor may still be returning on the
@@ -94,7 +95,10 @@ export async function recoverUnfinished(host: ClusterHost): Promise<number> {
       host.rerun(run, last);
       continue;
     }
-    failWithNote(run, 'The agent process working on this task stopped (restart or crash) before finishing it');
+    failWithNote(
+      run,
+      'The agent process working on this task stopped (restart or crash) before finishing it',
+    );
     host.detached(run);
   }
   await Promise.allSettled(runs.map((r) => host.flush(r)));

@@ -65,7 +65,9 @@ class BufferedStream implements EventStream {
     } catch {
       // An event that cannot be written (e.g. nested too deep to serialise) ends this stream with an
       // error; it must never throw into the agent's update call or the other listeners of the task.
-      this.fail(new A2AError('Internal', 'An event of this task could not be sent; the stream ends here'));
+      this.fail(
+        new A2AError('Internal', 'An event of this task could not be sent; the stream ends here'),
+      );
       return;
     }
     if (this.endAtStop && stops(event)) this.finish();
@@ -125,18 +127,32 @@ export interface InlinePush {
   stored(run: TaskRun): Promise<void>;
 }
 
-async function forMessage(tasks: TaskManager, req: SendMessageRequest, scope: Scope, cc: CallContext, push?: InlinePush): Promise<EventStream> {
+async function forMessage(
+  tasks: TaskManager,
+  req: SendMessageRequest,
+  scope: Scope,
+  cc: CallContext,
+  push?: InlinePush,
+): Promise<EventStream> {
   const stream = new BufferedStream(false);
-  const exec = await tasks.send(req, scope, cc, (event, seq) => stream.push(event, String(seq)), push?.onCreated);
+  const exec = await tasks.send(
+    req,
+    scope,
+    cc,
+    (event, seq) => stream.push(event, String(seq)),
+    push?.onCreated,
+  );
   await exec.first;
-  if (!exec.run.task && !exec.run.reply) throw exec.run.error ?? new A2AError('Internal', 'The agent produced no answer');
+  if (!exec.run.task && !exec.run.reply)
+    throw exec.run.error ?? new A2AError('Internal', 'The agent produced no answer');
   // The stream ends when the task stops and its state is stored; a failed save ends it with an error.
   void exec.done
     .then(() => tasks.flush(exec.run))
     .then(() => (push && exec.run.task ? push.stored(exec.run) : undefined))
     .then(
       () => stream.finish(),
-      (err: unknown) => stream.fail(err instanceof A2AError ? err : new A2AError('Internal', 'The stream failed')),
+      (err: unknown) =>
+        stream.fail(err instanceof A2AError ? err : new A2AError('Internal', 'The stream failed')),
     );
   return stream;
 }
@@ -145,11 +161,19 @@ async function forMessage(tasks: TaskManager, req: SendMessageRequest, scope: Sc
  * A subscription: from the run in this process when it runs here (and, for a resume, still holds the
  * events after Last-Event-ID); otherwise, with a bus, from the task's events on the bus.
  */
-function forSubscription(tasks: TaskManager, task: Task, scope: Scope, lastEventId?: string): EventStream | Promise<EventStream> {
+function forSubscription(
+  tasks: TaskManager,
+  task: Task,
+  scope: Scope,
+  lastEventId?: string,
+): EventStream | Promise<EventStream> {
   const bus = tasks.options.bus;
   if (bus) {
     const live = tasks.liveRun(scope, task.id);
-    const here = (live?.active || live?.execution) && (lastEventId === undefined || (/^\d+$/.test(lastEventId) && live.eventsAfter(Number(lastEventId)) !== undefined));
+    const here =
+      (live?.active || live?.execution) &&
+      (lastEventId === undefined ||
+        (/^\d+$/.test(lastEventId) && live.eventsAfter(Number(lastEventId)) !== undefined));
     if (!here) return fromBus(tasks, bus, task, scope, lastEventId);
   }
   return fromRun(tasks, task, scope, lastEventId);
@@ -159,27 +183,41 @@ function forSubscription(tasks: TaskManager, task: Task, scope: Scope, lastEvent
  * The task's events as another instance published them. A new subscription opens with the stored
  * task, read after the position on the bus was fixed, so it never lacks an event that follows it.
  */
-async function fromBus(tasks: TaskManager, bus: TaskEventBus, task: Task, scope: Scope, lastEventId?: string): Promise<EventStream> {
+async function fromBus(
+  tasks: TaskManager,
+  bus: TaskEventBus,
+  task: Task,
+  scope: Scope,
+  lastEventId?: string,
+): Promise<EventStream> {
   const sub = await bus.subscribe(scope, task.id, lastEventId);
   const stream = new BufferedStream();
   if (!sub.resumed) {
-    const current = (await tasks.options.store.getTask(scope, task.id).catch(() => undefined)) ?? task;
+    const current =
+      (await tasks.options.store.getTask(scope, task.id).catch(() => undefined)) ?? task;
     if (isTerminal(current.status.state)) {
       sub.close();
-      throw new A2AError('UnsupportedOperation', `Task ${task.id} is ${current.status.state}; subscribing needs a task that is not in a terminal state`);
+      throw new A2AError(
+        'UnsupportedOperation',
+        `Task ${task.id} is ${current.status.state}; subscribing needs a task that is not in a terminal state`,
+      );
     }
     stream.push({ task: current }, sub.headId || '0');
   }
   stream.onClose = () => sub.close();
   // A task's creation is on the bus too; a subscriber read it as this stream's opening Task (or, when
   // resuming, in its earlier stream), so it never comes again mid-stream.
-  sub.start({ event: (e, id) => 'task' in e || stream.push(e, id), error: (err) => stream.fail(err) });
+  sub.start({
+    event: (e, id) => 'task' in e || stream.push(e, id),
+    error: (err) => stream.fail(err),
+  });
   return stream;
 }
 
 function fromRun(tasks: TaskManager, task: Task, scope: Scope, lastEventId?: string): EventStream {
   const run = tasks.attach(scope, task);
-  const resumeFrom = lastEventId !== undefined && /^\d+$/.test(lastEventId) ? Number(lastEventId) : undefined;
+  const resumeFrom =
+    lastEventId !== undefined && /^\d+$/.test(lastEventId) ? Number(lastEventId) : undefined;
   const missed = resumeFrom !== undefined ? run.eventsAfter(resumeFrom) : undefined;
   const current = run.task ?? task;
   if (isTerminal(current.status.state) && !missed) {

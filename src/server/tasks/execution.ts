@@ -5,7 +5,12 @@
  * queue and finish later. Promises are made only for whoever waits before that happens: a unary call to
  * a synchronous agent finds both already settled and allocates nothing.
  */
-import { isInterrupted, isTerminal, type StreamResponse, type TaskState } from '../../protocol/index.js';
+import {
+  isInterrupted,
+  isTerminal,
+  type StreamResponse,
+  type TaskState,
+} from '../../protocol/index.js';
 import { RESOLVED } from '../util/settled.js';
 import type { RunWatcher, TaskRun } from './run.js';
 

@@ -42,7 +42,12 @@ export function sizeOfMessage(m: Message): number {
 }
 
 /** A client's follow-up that would take a task past its limits is refused with what was exceeded. */
-export function refuseFollowUp(taskId: string, historyLength: number, bytes: number, limits: Required<TaskLimits>): void {
+export function refuseFollowUp(
+  taskId: string,
+  historyLength: number,
+  bytes: number,
+  limits: Required<TaskLimits>,
+): void {
   if (historyLength >= limits.historyMessages) {
     throw new A2AError(
       'UnsupportedOperation',

@@ -16,7 +16,13 @@ import type { CallContext } from '../dispatch/call-context.js';
 import { Execution, stopsAt } from './execution.js';
 import { RESOLVED } from '../util/settled.js';
 import { RunContext, RunUpdater } from './updater.js';
-import { DEFAULT_TASK_LIMITS, contentSize, refuseFollowUp, sizeOfMessage, type TaskLimits } from './limits.js';
+import {
+  DEFAULT_TASK_LIMITS,
+  contentSize,
+  refuseFollowUp,
+  sizeOfMessage,
+  type TaskLimits,
+} from './limits.js';
 import { failWithNote, ownMessage, refuseTerminal } from './messages.js';
 import { taskKey, type Scope } from '../store/task-store.js';
 import { TaskRun, type RunListener } from './run.js';
@@ -75,13 +81,17 @@ export class TaskManager {
     if (!r || r.scope.owner !== scope.owner || r.scope.tenant !== scope.tenant) return undefined;
     // With other instances, a run kept here that is neither executing nor saving may be behind the
     // store (a follow-up ran elsewhere): the store is the truth then.
-    if (this.options.bus && (r.lost || (!r.active && !r.execution && !r.saving && !r.dirty))) return undefined;
+    if (this.options.bus && (r.lost || (!r.active && !r.execution && !r.saving && !r.dirty)))
+      return undefined;
     return r;
   }
 
   /** The run of a stored task, tracked so that later events reach its listeners. */
   attach(scope: Scope, task: Task): TaskRun {
-    return this.liveRun(scope, task.id) ?? this.#track(new TaskRun(scope, task.id, task.contextId, this, task));
+    return (
+      this.liveRun(scope, task.id) ??
+      this.#track(new TaskRun(scope, task.id, task.contextId, this, task))
+    );
   }
 
   /**
@@ -97,7 +107,8 @@ export class TaskManager {
   ): Execution | Promise<Execution> {
     this.options.bus?.check();
     const incoming = req.message;
-    if (incoming.taskId) return this.#continue(incoming.taskId, req, scope, cc, listener, onCreated);
+    if (incoming.taskId)
+      return this.#continue(incoming.taskId, req, scope, cc, listener, onCreated);
     const run = this.#track(new TaskRun(scope, newId(), incoming.contextId || newId(), this));
     run.version = 0; // a new task: its first save is an insert, with no read before it
     if (onCreated) run.onCreated = onCreated;
@@ -114,25 +125,40 @@ export class TaskManager {
   ): Promise<Execution> {
     const incoming = req.message;
     // The live run is ahead of the store (saves are queued), e.g. right after a cancel.
-    const read = this.liveRun(scope, taskId) ?? (await readVersioned(this.options.store, scope, taskId));
+    const read =
+      this.liveRun(scope, taskId) ?? (await readVersioned(this.options.store, scope, taskId));
     const existing = read?.task;
     if (!existing) throw A2AError.taskNotFound(taskId);
     refuseTerminal(existing);
     if (incoming.contextId && incoming.contextId !== existing.contextId) {
-      throw A2AError.invalidParams([{ field: 'message.contextId', description: `does not match the context of task ${existing.id}` }]);
+      throw A2AError.invalidParams([
+        {
+          field: 'message.contextId',
+          description: `does not match the context of task ${existing.id}`,
+        },
+      ]);
     }
-    const run = this.liveRun(scope, existing.id) ?? this.#track(new TaskRun(scope, existing.id, existing.contextId, this, existing));
+    const run =
+      this.liveRun(scope, existing.id) ??
+      this.#track(new TaskRun(scope, existing.id, existing.contextId, this, existing));
     if (run !== read) run.version ??= read!.version;
     if (run.active || run.execution) {
       // An interrupted task may still be finishing its previous executor call: give it a moment.
       if (isInterrupted(existing.status.state)) await Promise.race([run.settled, delay(5000)]);
-      if (run.active || run.execution) throw new A2AError('UnsupportedOperation', `Task ${existing.id} is still processing a message`);
+      if (run.active || run.execution)
+        throw new A2AError(
+          'UnsupportedOperation',
+          `Task ${existing.id} is still processing a message`,
+        );
       // That call may have ended the task while we waited.
       refuseTerminal(run.task ?? existing);
     }
     // Whichever instance receives the follow-up runs it, unless another one is still processing the task.
     if (this.options.bus && !(await leaseFollowUp(this.options.bus, scope, existing))) {
-      throw new A2AError('UnsupportedOperation', `Task ${existing.id} is still processing a message on another instance`);
+      throw new A2AError(
+        'UnsupportedOperation',
+        `Task ${existing.id} is still processing a message on another instance`,
+      );
     }
     if (onCreated) {
       if (run.task) onCreated(run);
@@ -140,7 +166,12 @@ export class TaskManager {
     }
     const task = run.task ?? existing;
     if (run.bytes === 0) run.bytes = contentSize(task);
-    refuseFollowUp(task.id, task.history?.length ?? 0, run.bytes + sizeOfMessage(incoming), this.limits);
+    refuseFollowUp(
+      task.id,
+      task.history?.length ?? 0,
+      run.bytes + sizeOfMessage(incoming),
+      this.limits,
+    );
     const message = ownMessage(incoming, run);
     run.bytes += sizeOfMessage(message);
     (task.history ??= []).push(message);
@@ -150,7 +181,13 @@ export class TaskManager {
     return this.#execute(run, message, req, cc, listener);
   }
 
-  #execute(run: TaskRun, message: Message, req: SendMessageRequest, cc: CallContext, listener?: RunListener): Execution {
+  #execute(
+    run: TaskRun,
+    message: Message,
+    req: SendMessageRequest,
+    cc: CallContext,
+    listener?: RunListener,
+  ): Execution {
     const exec = new Execution(run, this);
     if (listener) exec.unlisten = run.listen(listener, true);
     run.execution = exec;
@@ -158,13 +195,23 @@ export class TaskManager {
     const bus = this.options.bus;
     if (bus && !run.task) {
       // A new task: its id is fresh, so nobody else can hold its lease; taken without waiting.
-      bus.acquire(run.scope, run.taskId).catch((err: unknown) => this.options.logger.warn({ err, taskId: run.taskId }, 'taking the task lease failed'));
+      bus
+        .acquire(run.scope, run.taskId)
+        .catch((err: unknown) =>
+          this.options.logger.warn({ err, taskId: run.taskId }, 'taking the task lease failed'),
+        );
     }
     const end = (err?: unknown, threw = false): void => {
       run.active = false;
       if (threw) this.#failed(run, err);
       else if (!run.task && !run.reply) {
-        this.#failed(run, new A2AError('InvalidAgentResponse', 'The agent finished without replying or creating a task'));
+        this.#failed(
+          run,
+          new A2AError(
+            'InvalidAgentResponse',
+            'The agent finished without replying or creating a task',
+          ),
+        );
       }
       exec.returned();
       if (exec.finished) {
@@ -175,13 +222,19 @@ export class TaskManager {
     // Called directly, not from an async wrapper: a synchronous agent is done before this returns.
     let result: void | Promise<void>;
     try {
-      result = this.options.executor(new RunContext(run, message, req, cc), new RunUpdater(run, message));
+      result = this.options.executor(
+        new RunContext(run, message, req, cc),
+        new RunUpdater(run, message),
+      );
     } catch (err) {
       end(err, true);
       return exec;
     }
     if (result && typeof (result as Promise<void>).then === 'function') {
-      run.settled = Promise.resolve(result).then(() => end(), (err: unknown) => end(err, true));
+      run.settled = Promise.resolve(result).then(
+        () => end(),
+        (err: unknown) => end(err, true),
+      );
     } else {
       end();
     }
@@ -220,7 +273,10 @@ export class TaskManager {
         setTimeout(check, ms - idle).unref();
         return;
       }
-      failWithNote(run, `The agent stopped updating this task: no event for ${Math.round(ms / 1000)} s after it returned without finishing it`);
+      failWithNote(
+        run,
+        `The agent stopped updating this task: no event for ${Math.round(ms / 1000)} s after it returned without finishing it`,
+      );
       run.abortRun(new Error('idle limit reached'));
     };
     setTimeout(check, ms).unref();
@@ -256,9 +312,13 @@ export class TaskManager {
     const task = read?.task;
     if (!task) throw A2AError.taskNotFound(id);
     if (isTerminal(task.status.state)) {
-      throw new A2AError('TaskNotCancelable', `Task ${id} is already ${task.status.state} and cannot be canceled`);
+      throw new A2AError(
+        'TaskNotCancelable',
+        `Task ${id} is already ${task.status.state} and cannot be canceled`,
+      );
     }
-    const run = this.liveRun(scope, id) ?? this.#track(new TaskRun(scope, id, task.contextId, this, task));
+    const run =
+      this.liveRun(scope, id) ?? this.#track(new TaskRun(scope, id, task.contextId, this, task));
     if (run !== read) run.version ??= read!.version;
     run.setStatus('TASK_STATE_CANCELED');
     run.abortRun(new A2AError('TaskNotCancelable', 'canceled'));
@@ -290,7 +350,8 @@ export class TaskManager {
 
   onEvent(run: TaskRun, event: StreamResponse, seq: number): void {
     // Published first: the bus sends from a microtask queued now, before the store write queued next.
-    if (this.options.bus && run.task) this.options.bus.publish(run.scope, run.taskId, event, String(seq));
+    if (this.options.bus && run.task)
+      this.options.bus.publish(run.scope, run.taskId, event, String(seq));
     if (!('task' in event)) this.#persist(run);
     for (const o of this.#observers) o(run.scope, run.task, event);
   }
@@ -319,14 +380,18 @@ export class TaskManager {
   /** Forget a run once nothing needs it in memory; keep it a while for stream resumes. */
   #release(run: TaskRun): void {
     if (run.active || run.listening) return;
-    if (run.task && !isTerminal(run.task.status.state) && !isInterrupted(run.task.status.state)) return;
+    if (run.task && !isTerminal(run.task.status.state) && !isInterrupted(run.task.status.state))
+      return;
     const key = taskKey(run.scope, run.taskId);
     if (!run.hadStreams) {
       if (this.#runs.get(key) === run) this.#runs.delete(key);
       return;
     }
     this.#retained.delete(key); // re-inserted last: the map stays in expiry order
-    this.#retained.set(key, { run, until: Date.now() + (this.options.replayRetentionMs ?? 60_000) });
+    this.#retained.set(key, {
+      run,
+      until: Date.now() + (this.options.replayRetentionMs ?? 60_000),
+    });
     this.#sweep();
   }
 
@@ -337,7 +402,8 @@ export class TaskManager {
     for (const [key, r] of this.#retained) {
       if (this.#retained.size <= cap && r.until > now) break;
       this.#retained.delete(key);
-      if (this.#runs.get(key) === r.run && !r.run.active && !r.run.listening) this.#runs.delete(key);
+      if (this.#runs.get(key) === r.run && !r.run.active && !r.run.listening)
+        this.#runs.delete(key);
     }
   }
 
@@ -379,7 +445,12 @@ export class TaskManager {
   rerun(run: TaskRun, last: Message): void {
     const cc: CallContext = { requestedExtensions: [], activatedExtensions: new Set() };
     if (run.scope.owner) cc.caller = { id: run.scope.owner };
-    this.#execute(run, last, { message: last, ...(run.scope.tenant ? { tenant: run.scope.tenant } : {}) }, cc);
+    this.#execute(
+      run,
+      last,
+      { message: last, ...(run.scope.tenant ? { tenant: run.scope.tenant } : {}) },
+      cc,
+    );
   }
 
   /** Abort every running executor (server shutdown). */

@@ -25,11 +25,18 @@ export function refuseTerminal(task: Task): void {
 /** The last message the user sent, to hand to the executor again when a task is resumed after a restart. */
 export function lastUserMessage(task: Task): Message | undefined {
   const history = task.history ?? [];
-  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.role === 'ROLE_USER') return history[i];
+  for (let i = history.length - 1; i >= 0; i--)
+    if (history[i]!.role === 'ROLE_USER') return history[i];
   return undefined;
 }
 
 /** Fail the task with a status message from the agent saying why (the agent failed, stalled, or its instance was lost). */
 export function failWithNote(run: TaskRun, text: string): void {
-  run.setStatus('TASK_STATE_FAILED', { messageId: newId(), role: 'ROLE_AGENT', taskId: run.taskId, contextId: run.contextId, parts: [{ text }] });
+  run.setStatus('TASK_STATE_FAILED', {
+    messageId: newId(),
+    role: 'ROLE_AGENT',
+    taskId: run.taskId,
+    contextId: run.contextId,
+    parts: [{ text }],
+  });
 }

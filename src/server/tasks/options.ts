@@ -7,7 +7,11 @@ import type { Scope, TaskStore } from '../store/task-store.js';
 import type { TaskLimits } from './limits.js';
 
 /** Something that wants every event of every task (push delivery, metrics…). */
-export type TaskEventObserver = (scope: Scope, task: Task | undefined, event: StreamResponse) => void;
+export type TaskEventObserver = (
+  scope: Scope,
+  task: Task | undefined,
+  event: StreamResponse,
+) => void;
 
 export interface TaskManagerOptions {
   store: TaskStore;
@@ -37,4 +41,7 @@ export interface TaskManagerOptions {
 }
 
 /** Receives store failures: what was being done, on which task. */
-export type StoreErrorHook = (err: unknown, info: { operation: string; taskId: string; tenant: string }) => void;
+export type StoreErrorHook = (
+  err: unknown,
+  info: { operation: string; taskId: string; tenant: string },
+) => void;

@@ -12,7 +12,11 @@ import type { TaskRun } from './run.js';
 export const MAX_CONFLICT_RETRIES = 5;
 
 /** The task and version, from `readTask` when the store has it. */
-export async function readVersioned(store: TaskStore, scope: TaskRun['scope'], id: string): Promise<VersionedTask | { task: Task; version: undefined } | undefined> {
+export async function readVersioned(
+  store: TaskStore,
+  scope: TaskRun['scope'],
+  id: string,
+): Promise<VersionedTask | { task: Task; version: undefined } | undefined> {
   if (store.readTask) return store.readTask(scope, id);
   const task = await store.getTask(scope, id);
   return task && { task, version: undefined };
@@ -21,7 +25,10 @@ export async function readVersioned(store: TaskStore, scope: TaskRun['scope'], i
 /** This run's task laid over the stored one: the stored history and artifacts kept, ours added or replacing by id. */
 export function merged(ours: Task, stored: Task): Task {
   const seen = new Set((stored.history ?? []).map((m) => m.messageId));
-  const history = [...(stored.history ?? []), ...(ours.history ?? []).filter((m) => !seen.has(m.messageId))];
+  const history = [
+    ...(stored.history ?? []),
+    ...(ours.history ?? []).filter((m) => !seen.has(m.messageId)),
+  ];
   const artifacts = [...(stored.artifacts ?? [])];
   for (const a of ours.artifacts ?? []) {
     const i = artifacts.findIndex((b) => b.artifactId === a.artifactId);
@@ -39,15 +46,27 @@ export function merged(ours: Task, stored: Task): Task {
  */
 export async function reapply(store: TaskStore, run: TaskRun): Promise<boolean> {
   const read = await readVersioned(store, run.scope, run.taskId);
-  if (!read) throw new A2AError('Internal', `Task ${run.taskId} was removed while this instance was updating it`);
+  if (!read)
+    throw new A2AError(
+      'Internal',
+      `Task ${run.taskId} was removed while this instance was updating it`,
+    );
   const ours = run.task!;
   run.version = read.version;
   if (isTerminal(read.task.status.state)) {
     // Finished elsewhere (canceled through another instance…): that outcome stands, our executor stops.
     run.task = { ...merged(ours, read.task), status: read.task.status };
-    run.abortRun(new A2AError('TaskNotCancelable', `Task ${run.taskId} was finished elsewhere (${read.task.status.state})`));
+    run.abortRun(
+      new A2AError(
+        'TaskNotCancelable',
+        `Task ${run.taskId} was finished elsewhere (${read.task.status.state})`,
+      ),
+    );
     // Listeners here (a stream, a waiting call) learn the real outcome; storing it again is harmless.
-    if (!isTerminal(ours.status.state)) run.emit({ statusUpdate: { taskId: run.taskId, contextId: run.contextId, status: read.task.status } });
+    if (!isTerminal(ours.status.state))
+      run.emit({
+        statusUpdate: { taskId: run.taskId, contextId: run.contextId, status: read.task.status },
+      });
     return false;
   }
   run.task = merged(ours, read.task);

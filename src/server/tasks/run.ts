@@ -168,7 +168,8 @@ export class TaskRun {
   /** Create the task object (SUBMITTED) with the first message in its history. */
   create(first: Message): Task {
     if (this.task) return this.task;
-    if (this.reply) throw new Error('the agent already replied with a message; it cannot also create a task');
+    if (this.reply)
+      throw new Error('the agent already replied with a message; it cannot also create a task');
     this.task = {
       id: this.taskId,
       contextId: this.contextId,
@@ -203,7 +204,10 @@ export class TaskRun {
     return true;
   }
 
-  addArtifact(init: ArtifactInit, opts: { append?: boolean; lastChunk?: boolean; metadata?: JsonObject }): string {
+  addArtifact(
+    init: ArtifactInit,
+    opts: { append?: boolean; lastChunk?: boolean; metadata?: JsonObject },
+  ): string {
     const task = this.task!;
     if (isTerminal(task.status.state) || this.lost) return init.artifactId ?? '';
     const size = sizeOfParts(init.parts);
@@ -222,7 +226,11 @@ export class TaskRun {
     if (i < 0) list.push(artifact);
     else if (opts.append) list[i] = { ...list[i]!, parts: [...list[i]!.parts, ...artifact.parts] };
     else list[i] = artifact;
-    const update: TaskArtifactUpdateEvent = { taskId: task.id, contextId: task.contextId, artifact };
+    const update: TaskArtifactUpdateEvent = {
+      taskId: task.id,
+      contextId: task.contextId,
+      artifact,
+    };
     if (opts.append) update.append = true;
     if (opts.lastChunk) update.lastChunk = true;
     if (opts.metadata) update.metadata = opts.metadata;

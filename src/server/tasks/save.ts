@@ -10,7 +10,10 @@ import { MAX_CONFLICT_RETRIES, reapply } from './reapply.js';
 import type { TaskRun } from './run.js';
 
 /** Save the run's task until nothing is left dirty; resolves with the run when its latest save failed. */
-export async function saveRun(run: TaskRun, options: Pick<TaskManagerOptions, 'store' | 'logger' | 'onStoreError'>): Promise<TaskRun | undefined> {
+export async function saveRun(
+  run: TaskRun,
+  options: Pick<TaskManagerOptions, 'store' | 'logger' | 'onStoreError'>,
+): Promise<TaskRun | undefined> {
   await undefined;
   const store = options.store;
   let conflicts = 0;
@@ -32,14 +35,21 @@ export async function saveRun(run: TaskRun, options: Pick<TaskManagerOptions, 's
     } catch (err) {
       if (err instanceof TaskVersionConflict && conflicts++ < MAX_CONFLICT_RETRIES) {
         // Lost a race with another writer: re-read, re-apply our change, save again.
-        options.logger.warn({ taskId: run.taskId, expected: err.expected }, 'task changed concurrently; re-applying');
+        options.logger.warn(
+          { taskId: run.taskId, expected: err.expected },
+          'task changed concurrently; re-applying',
+        );
         stale = true;
         run.dirty = true;
         continue;
       }
       run.saveError = err;
       options.logger.error({ err, taskId: run.taskId }, 'saving the task failed');
-      options.onStoreError?.(err, { operation: 'saveTask', taskId: run.taskId, tenant: run.scope.tenant });
+      options.onStoreError?.(err, {
+        operation: 'saveTask',
+        taskId: run.taskId,
+        tenant: run.scope.tenant,
+      });
     }
   }
   run.saving = undefined;
@@ -50,9 +60,24 @@ export async function saveRun(run: TaskRun, options: Pick<TaskManagerOptions, 's
 export function saveFailure(run: TaskRun): A2AError {
   const err = run.saveError;
   // A database that is down for now says so (retry later); any other failure is the server's.
-  if (err instanceof A2AError && err.kind === 'Unavailable') return new A2AError('Unavailable', `Task ${run.taskId} could not be saved: ${err.message}`, [], { cause: err });
-  if (err instanceof TaskVersionConflict) return new A2AError('Internal', `Task ${run.taskId} could not be saved: it kept changing concurrently (${MAX_CONFLICT_RETRIES} re-applied updates lost the race)`, [], { cause: err });
-  return new A2AError('Internal', `Task ${run.taskId} could not be saved: the agent's task store failed`);
+  if (err instanceof A2AError && err.kind === 'Unavailable')
+    return new A2AError(
+      'Unavailable',
+      `Task ${run.taskId} could not be saved: ${err.message}`,
+      [],
+      { cause: err },
+    );
+  if (err instanceof TaskVersionConflict)
+    return new A2AError(
+      'Internal',
+      `Task ${run.taskId} could not be saved: it kept changing concurrently (${MAX_CONFLICT_RETRIES} re-applied updates lost the race)`,
+      [],
+      { cause: err },
+    );
+  return new A2AError(
+    'Internal',
+    `Task ${run.taskId} could not be saved: the agent's task store failed`,
+  );
 }
 
 /** A module function, not a closure: flush runs on every SendMessage. */

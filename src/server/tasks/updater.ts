@@ -3,9 +3,23 @@
  * its handle on the task ({@link RunUpdater}). Plain classes: one small
  * object each per call (closures built per state and per method used to cost ~2 KB per message).
  */
-import { A2AError, type JsonObject, type Message, type SendMessageRequest, type Task, type TaskState } from '../../protocol/index.js';
+import {
+  A2AError,
+  type JsonObject,
+  type Message,
+  type SendMessageRequest,
+  type Task,
+  type TaskState,
+} from '../../protocol/index.js';
 import type { Caller, CallContext } from '../dispatch/call-context.js';
-import { agentMessage, textOf, type AgentMessageInit, type ArtifactInit, type RequestContext, type TaskUpdater } from '../agent/executor.js';
+import {
+  agentMessage,
+  textOf,
+  type AgentMessageInit,
+  type ArtifactInit,
+  type RequestContext,
+  type TaskUpdater,
+} from '../agent/executor.js';
 import { newId } from '../util/ids.js';
 import type { TaskRun } from './run.js';
 
@@ -76,8 +90,10 @@ export class RunUpdater implements TaskUpdater {
 
   readonly submit = (): void => void this.#run.create(this.#first);
   readonly working = (m?: AgentMessageInit): void => this.setStatus('TASK_STATE_WORKING', m);
-  readonly inputRequired = (m?: AgentMessageInit): void => this.setStatus('TASK_STATE_INPUT_REQUIRED', m);
-  readonly authRequired = (m?: AgentMessageInit): void => this.setStatus('TASK_STATE_AUTH_REQUIRED', m);
+  readonly inputRequired = (m?: AgentMessageInit): void =>
+    this.setStatus('TASK_STATE_INPUT_REQUIRED', m);
+  readonly authRequired = (m?: AgentMessageInit): void =>
+    this.setStatus('TASK_STATE_AUTH_REQUIRED', m);
   readonly complete = (m?: AgentMessageInit): void => this.setStatus('TASK_STATE_COMPLETED', m);
   readonly fail = (m?: AgentMessageInit): void => this.setStatus('TASK_STATE_FAILED', m);
   readonly reject = (m?: AgentMessageInit): void => this.setStatus('TASK_STATE_REJECTED', m);
@@ -86,17 +102,28 @@ export class RunUpdater implements TaskUpdater {
   readonly setStatus = (state: TaskState, m?: AgentMessageInit, metadata?: JsonObject): void => {
     const run = this.#run;
     run.create(this.#first);
-    run.setStatus(state, m === undefined ? undefined : agentMessage(m, run.taskId, run.contextId, newId()), metadata);
+    run.setStatus(
+      state,
+      m === undefined ? undefined : agentMessage(m, run.taskId, run.contextId, newId()),
+      metadata,
+    );
   };
 
-  readonly addArtifact = (artifact: ArtifactInit, options: { append?: boolean; lastChunk?: boolean; metadata?: JsonObject } = {}): string => {
+  readonly addArtifact = (
+    artifact: ArtifactInit,
+    options: { append?: boolean; lastChunk?: boolean; metadata?: JsonObject } = {},
+  ): string => {
     this.#run.create(this.#first);
     return this.#run.addArtifact(artifact, options);
   };
 
   readonly reply = (m: AgentMessageInit): void => {
     const run = this.#run;
-    if (run.task) throw new A2AError('InvalidAgentResponse', 'the agent replied with a message after creating a task');
+    if (run.task)
+      throw new A2AError(
+        'InvalidAgentResponse',
+        'the agent replied with a message after creating a task',
+      );
     if (run.reply) throw new A2AError('InvalidAgentResponse', 'the agent replied twice');
     run.reply = agentMessage(m, undefined, run.contextId, newId());
     run.emit({ message: run.reply });

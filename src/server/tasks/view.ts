@@ -10,7 +10,10 @@ export interface ViewOptions {
 
 export function viewTask(task: Task, opts: ViewOptions): Task {
   const { historyLength, includeArtifacts = true } = opts;
-  const trimHistory = historyLength !== undefined && task.history !== undefined && task.history.length > historyLength;
+  const trimHistory =
+    historyLength !== undefined &&
+    task.history !== undefined &&
+    task.history.length > historyLength;
   const dropArtifacts = !includeArtifacts && task.artifacts !== undefined;
   if (!trimHistory && !dropArtifacts && !(historyLength === 0 && task.history)) return task;
   const view: Task = { ...task };

@@ -22,7 +22,8 @@ export function newId(): string {
   let j = 0;
   for (let i = 0; i < 16; i++) {
     let b = pool[o + i]!;
-    if (i === 6) b = (b & 0x0f) | 0x40; // version 4
+    if (i === 6)
+      b = (b & 0x0f) | 0x40; // version 4
     else if (i === 8) b = (b & 0x3f) | 0x80; // RFC 9562 variant
     if (j === 8 || j === 13 || j === 18 || j === 23) j++;
     codes[j++] = HEX[b >> 4]!;

@@ -36,14 +36,30 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /** The schema name, checked: it is spliced into SQL text. */
 export function schemaName(options: PostgresStoreOptions): string {
   const schema = options.schema ?? 'public';
-  if (!NAME.test(schema)) throw new TypeError(`PostgreSQL schema name must be a plain identifier (letters, digits, _): ${JSON.stringify(schema)}`);
+  if (!NAME.test(schema))
+    throw new TypeError(
+      `PostgreSQL schema name must be a plain identifier (letters, digits, _): ${JSON.stringify(schema)}`,
+    );
   return schema;
 }
 
-
 /** Socket errors, and PostgreSQL's admin shutdown / starting up / connection failure classes. */
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', '57P01', '57P02', '57P03', '53300']);
-const CONNECTION_TEXT = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|not queryable/i;
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+const CONNECTION_TEXT =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|not queryable/i;
 
 /** Whether the error says the database is out of reach (down, restarting, too many connections). */
 export function isConnectionError(err: unknown): boolean {
@@ -58,6 +74,12 @@ export function isConnectionError(err: unknown): boolean {
 /** A connection failure as `Unavailable` naming the (masked) URL; anything else unchanged. */
 export function translate(err: unknown, where: string): unknown {
   if (err instanceof A2AError || !isConnectionError(err)) return err;
-  const why = (err as Error).message || String((err as { code?: string }).code ?? 'connection failed');
-  return new A2AError('Unavailable', `The task database (PostgreSQL at ${where}) is unavailable: ${why}`, [], { cause: err });
+  const why =
+    (err as Error).message || String((err as { code?: string }).code ?? 'connection failed');
+  return new A2AError(
+    'Unavailable',
+    `The task database (PostgreSQL at ${where}) is unavailable: ${why}`,
+    [],
+    { cause: err },
+  );
 }

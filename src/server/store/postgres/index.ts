@@ -29,9 +29,18 @@ export { maskUrl } from '../../util/mask-url.js';
  * postgresStore('postgres://app@127.0.0.1:5432/agents', { schema: 'a2a', pool: { max: 20 } });
  * ```
  */
-export function postgresStore(target: string | pg.Pool, options: PostgresStoreOptions = {}): PostgresTaskStore {
-  if (typeof target !== 'string') return new PostgresTaskStore({ pool: target, owned: false, label: 'the given pool' }, options);
-  const pool = new pg.Pool({ connectionTimeoutMillis: 5000, max: 10, ...options.pool, connectionString: target });
+export function postgresStore(
+  target: string | pg.Pool,
+  options: PostgresStoreOptions = {},
+): PostgresTaskStore {
+  if (typeof target !== 'string')
+    return new PostgresTaskStore({ pool: target, owned: false, label: 'the given pool' }, options);
+  const pool = new pg.Pool({
+    connectionTimeoutMillis: 5000,
+    max: 10,
+    ...options.pool,
+    connectionString: target,
+  });
   return new PostgresTaskStore({ pool, owned: true, label: maskUrl(target) }, options);
 }
 
@@ -39,7 +48,10 @@ export function postgresStore(target: string | pg.Pool, options: PostgresStoreOp
  * Apply the store's pending schema migrations and return them (empty when the schema is current): for
  * operators who migrate before deploying (`a2a db migrate URL` does this). Safe to run concurrently.
  */
-export async function migrate(url: string, options: Pick<PostgresStoreOptions, 'schema'> = {}): Promise<AppliedMigration[]> {
+export async function migrate(
+  url: string,
+  options: Pick<PostgresStoreOptions, 'schema'> = {},
+): Promise<AppliedMigration[]> {
   const schema = schemaName(options);
   const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5000 });
   pool.on('error', () => undefined);

@@ -7,7 +7,11 @@ import { A2AError } from '../../../protocol/index.js';
 import { decodeCursor, type Scope, type TaskQuery } from '../task-store.js';
 
 /** The SQL text and parameters of one `ListTasks` page over `table` (schema-qualified). */
-export function listQuery(table: string, scope: Scope, q: TaskQuery): { text: string; values: unknown[] } {
+export function listQuery(
+  table: string,
+  scope: Scope,
+  q: TaskQuery,
+): { text: string; values: unknown[] } {
   const values: unknown[] = [scope.tenant, scope.owner];
   const where = ['tenant = $1', 'owner = $2'];
   const add = (column: string, op: string, value: unknown): void => {
@@ -21,7 +25,10 @@ export function listQuery(table: string, scope: Scope, q: TaskQuery): { text: st
   let page = filter;
   if (q.pageToken) {
     const c = decodeCursor(q.pageToken);
-    if (!c) throw A2AError.invalidParams([{ field: 'pageToken', description: 'is not a token this server issued' }]);
+    if (!c)
+      throw A2AError.invalidParams([
+        { field: 'pageToken', description: 'is not a token this server issued' },
+      ]);
     values.push(c.time, c.id);
     const t = `$${values.length - 1}`;
     const id = `$${values.length}`;

@@ -40,7 +40,11 @@ export interface AppliedMigration {
 }
 
 /** Apply the pending migrations of `schema` (created when missing); resolves with those applied now. */
-export async function applyMigrations(pool: Pool, schema: string, migrations: readonly Migration[] = MIGRATIONS): Promise<AppliedMigration[]> {
+export async function applyMigrations(
+  pool: Pool,
+  schema: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<AppliedMigration[]> {
   const s = `"${schema}"`;
   const client = await pool.connect();
   let broken = false;
@@ -50,19 +54,28 @@ export async function applyMigrations(pool: Pool, schema: string, migrations: re
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
       await client.query(`CREATE TABLE IF NOT EXISTS ${s}.a2a_schema_migrations (
         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
-      const done = new Set((await client.query<{ version: number }>(`SELECT version FROM ${s}.a2a_schema_migrations`)).rows.map((r) => r.version));
+      const done = new Set(
+        (
+          await client.query<{ version: number }>(`SELECT version FROM ${s}.a2a_schema_migrations`)
+        ).rows.map((r) => r.version),
+      );
       const applied: AppliedMigration[] = [];
       for (const m of migrations) {
         if (done.has(m.version)) continue;
         await inTransaction(client, async () => {
           await client.query(m.sql(s));
-          await client.query(`INSERT INTO ${s}.a2a_schema_migrations (version, name) VALUES ($1, $2)`, [m.version, m.name]);
+          await client.query(
+            `INSERT INTO ${s}.a2a_schema_migrations (version, name) VALUES ($1, $2)`,
+            [m.version, m.name],
+          );
         });
         applied.push({ version: m.version, name: m.name });
       }
       return applied;
     } finally {
-      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`a2a-kit migrations ${schema}`]);
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [
+        `a2a-kit migrations ${schema}`,
+      ]);
     }
   } catch (err) {
     broken = true;

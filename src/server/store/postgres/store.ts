@@ -85,7 +85,11 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     else await applyMigrations(this.pool, this.#schema);
   }
 
-  async #q<R extends QueryResultRow>(name: string, text: string, values: unknown[]): Promise<QueryResult<R>> {
+  async #q<R extends QueryResultRow>(
+    name: string,
+    text: string,
+    values: unknown[],
+  ): Promise<QueryResult<R>> {
     await (this.#ready ?? this.ready());
     const config: QueryConfig = { name: this.#p + name, text, values };
     try {
@@ -101,7 +105,11 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
 
   async readTask(scope: Scope, id: string): Promise<VersionedTask | undefined> {
     const cached = this.#finished.get(scope, id);
-    if (cached) return { task: knownTaskJson(parse<Task>(cached.body, id), cached.body), version: cached.version };
+    if (cached)
+      return {
+        task: knownTaskJson(parse<Task>(cached.body, id), cached.body),
+        version: cached.version,
+      };
     const r = await this.#q<{ body: string; version: number; state: Task['status']['state'] }>(
       'get',
       `SELECT body, version, state FROM ${this.#t} WHERE tenant = $1 AND id = $2 AND owner = $3`,
@@ -120,26 +128,47 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     return version;
   }
 
-  async #write(scope: Scope, task: Task, expected: number | undefined, body: string): Promise<number> {
+  async #write(
+    scope: Scope,
+    task: Task,
+    expected: number | undefined,
+    body: string,
+  ): Promise<number> {
     const cols = [task.contextId, task.status.state, statusTime(task), body];
     const key = [scope.tenant, task.id, scope.owner];
     let r: QueryResult<{ version: number }>;
     if (expected === undefined) {
-      r = await this.#q('upsert', `INSERT INTO ${this.#t} AS t (context_id, state, status_ts, body, tenant, id, owner, version) VALUES ($1, $2, $3, $4, $5, $6, $7, 1)
+      r = await this.#q(
+        'upsert',
+        `INSERT INTO ${this.#t} AS t (context_id, state, status_ts, body, tenant, id, owner, version) VALUES ($1, $2, $3, $4, $5, $6, $7, 1)
         ON CONFLICT (tenant, id) DO UPDATE SET context_id = $1, state = $2, status_ts = $3, body = $4, version = t.version + 1
-        WHERE t.owner = $7 RETURNING version`, [...cols, ...key]);
+        WHERE t.owner = $7 RETURNING version`,
+        [...cols, ...key],
+      );
       if (r.rows[0]) return r.rows[0].version;
       throw A2AError.taskNotFound(task.id);
     }
     r =
       expected === 0
-        ? await this.#q('insert', `INSERT INTO ${this.#t} (context_id, state, status_ts, body, tenant, id, owner, version) VALUES ($1, $2, $3, $4, $5, $6, $7, 1)
-            ON CONFLICT (tenant, id) DO NOTHING RETURNING version`, [...cols, ...key])
-        : await this.#q('update', `UPDATE ${this.#t} SET context_id = $1, state = $2, status_ts = $3, body = $4, version = version + 1
-            WHERE tenant = $5 AND id = $6 AND owner = $7 AND version = $8 RETURNING version`, [...cols, ...key, expected]);
+        ? await this.#q(
+            'insert',
+            `INSERT INTO ${this.#t} (context_id, state, status_ts, body, tenant, id, owner, version) VALUES ($1, $2, $3, $4, $5, $6, $7, 1)
+            ON CONFLICT (tenant, id) DO NOTHING RETURNING version`,
+            [...cols, ...key],
+          )
+        : await this.#q(
+            'update',
+            `UPDATE ${this.#t} SET context_id = $1, state = $2, status_ts = $3, body = $4, version = version + 1
+            WHERE tenant = $5 AND id = $6 AND owner = $7 AND version = $8 RETURNING version`,
+            [...cols, ...key, expected],
+          );
     if (r.rows[0]) return r.rows[0].version;
     // The rare path: tell a task of another scope (not found) from a lost race.
-    const other = await this.#q<{ owner: string }>('owner', `SELECT owner FROM ${this.#t} WHERE tenant = $1 AND id = $2`, [scope.tenant, task.id]);
+    const other = await this.#q<{ owner: string }>(
+      'owner',
+      `SELECT owner FROM ${this.#t} WHERE tenant = $1 AND id = $2`,
+      [scope.tenant, task.id],
+    );
     if (other.rows[0] && other.rows[0].owner !== scope.owner) throw A2AError.taskNotFound(task.id);
     throw new TaskVersionConflict(task.id, expected);
   }
@@ -156,16 +185,30 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     const rows = r.rows.filter((row) => row.id !== null);
     const tasks = rows.slice(0, q.pageSize).map((row) => parse<Task>(row.body!, row.id!));
     const more = rows.length > q.pageSize;
-    return { tasks, nextPageToken: more ? encodeCursor(tasks[tasks.length - 1]!) : '', totalSize: r.rows[0]?.total ?? 0 };
+    return {
+      tasks,
+      nextPageToken: more ? encodeCursor(tasks[tasks.length - 1]!) : '',
+      totalSize: r.rows[0]?.total ?? 0,
+    };
   }
 
   async unfinishedTasks(): Promise<Array<{ scope: Scope; task: Task; version: number }>> {
-    const r = await this.#q<{ tenant: string; owner: string; id: string; body: string; version: number }>(
+    const r = await this.#q<{
+      tenant: string;
+      owner: string;
+      id: string;
+      body: string;
+      version: number;
+    }>(
       'unfinished',
       `SELECT tenant, owner, id, body, version FROM ${this.#t} WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING')`,
       [],
     );
-    return r.rows.map((row) => ({ scope: { tenant: row.tenant, owner: row.owner }, task: parse<Task>(row.body, row.id), version: row.version }));
+    return r.rows.map((row) => ({
+      scope: { tenant: row.tenant, owner: row.owner },
+      task: parse<Task>(row.body, row.id),
+      version: row.version,
+    }));
   }
 
   async savePushConfig(scope: Scope, config: StoredPushConfig): Promise<void> {
@@ -180,7 +223,11 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
     if (r.rowCount === 0) throw A2AError.taskNotFound(config.taskId);
   }
 
-  async getPushConfig(scope: Scope, taskId: string, id: string): Promise<TaskPushNotificationConfig | undefined> {
+  async getPushConfig(
+    scope: Scope,
+    taskId: string,
+    id: string,
+  ): Promise<TaskPushNotificationConfig | undefined> {
     const r = await this.#q<{ body: string }>(
       'get_config',
       `SELECT c.body FROM ${this.#c} c JOIN ${this.#t} t ON t.tenant = c.tenant AND t.id = c.task_id
@@ -199,7 +246,9 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore {
       [scope.tenant, taskId, scope.owner],
     );
     if (r.rows.length === 0) throw A2AError.taskNotFound(taskId);
-    return r.rows.filter((row) => row.body !== null).map((row) => parse<TaskPushNotificationConfig>(row.body!, taskId));
+    return r.rows
+      .filter((row) => row.body !== null)
+      .map((row) => parse<TaskPushNotificationConfig>(row.body!, taskId));
   }
 
   async deletePushConfig(scope: Scope, taskId: string, id: string): Promise<void> {
