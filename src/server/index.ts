@@ -30,7 +30,8 @@
 // The server and its options.
 export { createAgentServer, AgentServer, type AgentServerOptions } from './agent-server.js';
 export type { CompatOptions } from './compat/index.js';
-export type { BindingOptions, Authenticator } from './bindings/common.js';
+export type { BindingOptions } from './bindings/common.js';
+export type { Authenticator, AuthRequest, AuthSocket } from './kernel/request.js';
 export type { PushOptions, ExtendedCardSource } from './dispatch/dispatcher.js';
 export type { StoreErrorHook } from './tasks/manager.js';
 export type { TaskEventBus, BusHost, BusSink, BusSubscription } from './events/bus.js';

@@ -4,14 +4,13 @@
  * named scheme must verify (and, optionally, grant the listed scopes). The card is the single
  * source of truth: what it declares is what is enforced, and a mismatch fails at start.
  */
-import type { IncomingMessage } from 'node:http';
 import {
   A2AError,
   ERROR_INFO_TYPE,
   KIT_ERROR_DOMAIN,
   type AgentCard,
 } from '../../protocol/index.js';
-import type { Authenticator, BindingOptions } from '../bindings/common.js';
+import type { Authenticator, AuthRequest, CallAuth } from '../kernel/request.js';
 import type { Caller } from '../dispatch/call-context.js';
 import { challengeFromCard, describeScheme, schemesInPlay } from './challenge.js';
 import type { SchemeOutcome, SchemeVerifier } from './verifiers.js';
@@ -134,7 +133,7 @@ export function authenticatorFromCard(
     )
     .join(', or ');
 
-  return async function authenticate(req: IncomingMessage): Promise<Caller | undefined> {
+  return async function authenticate(req: AuthRequest): Promise<Caller | undefined> {
     const seen = new Map<string, Promise<SchemeOutcome>>();
     const outcome = (name: string): Promise<SchemeOutcome> => {
       let p = seen.get(name);
@@ -194,7 +193,7 @@ export function authenticatorFromCard(
 export function serverAuthOptions(
   card: AgentCard,
   opts: { auth?: ServerAuthOptions; authenticate?: Authenticator; challenge?: string },
-): Pick<BindingOptions, 'authenticate' | 'challenge'> {
+): CallAuth {
   const challenge =
     opts.challenge ?? (opts.auth || card.securitySchemes ? challengeFromCard(card) : undefined);
   if (!opts.auth)

@@ -19,7 +19,7 @@ import {
   GrpcStreamSink,
   encodeEvent,
   slowReaderMessage,
-} from '../grpc/stream-event.js';
+} from '../kernel/grpc-stream.js';
 import type { GrpcCallContext } from './context.js';
 import { extensionMetadata } from './errors.js';
 

@@ -19,4 +19,4 @@
  */
 export { A2A_SERVICE_DEFINITION, grpcHandlers, type GrpcHandlerOptions } from './handlers.js';
 export { GrpcEventWriter } from './event-writer.js';
-export type { GrpcAuth } from '../grpc/options.js';
+export type { CallAuth as GrpcAuth } from '../kernel/request.js';

@@ -29,7 +29,7 @@ export {
   unservedGrpcInterfaces,
 } from './interfaces.js';
 export { startAgentGrpc } from './agent-hook.js';
-export { DEFAULT_MAX_BUFFERED_BYTES } from './stream-event.js';
+export { DEFAULT_MAX_BUFFERED_BYTES } from '../kernel/grpc-stream.js';
 export {
   GRPC_METHODS,
   GRPC_SERVICE,

@@ -13,8 +13,8 @@ import {
 import type { AddressInfo, Socket } from 'node:net';
 import { GRPC_CODES } from '../../protocol/grpc/index.js';
 import { serverAuthOptions, type ServerAuthOptions } from '../auth/authenticator.js';
-import type { Authenticator } from '../bindings/common.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../bindings/http-util.js';
+import type { Authenticator } from '../kernel/request.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../kernel/limits.js';
 import { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { Logger } from '../logger.js';
 import type { GrpcAuth } from './options.js';
