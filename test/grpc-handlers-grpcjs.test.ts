@@ -20,7 +20,7 @@ before(async () => {
   server = new Server();
   server.addService(
     A2A_SERVICE_DEFINITION,
-    grpcHandlers(a.server.service, { auth: () => ({}), logger: silentLogger }),
+    grpcHandlers(a.server, { auth: () => ({}), logger: silentLogger }),
   );
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) =>

@@ -118,7 +118,7 @@ test('15.7 listen() with allowedHosts answers only those hosts (DNS rebinding)',
 });
 
 test('allowedHosts entries: a bare host allows any port, host:port one port; malformed Host values never match', async () => {
-  const { hostAllowed } = await import('../src/server/adapters/framework-common.js');
+  const { hostAllowed } = await import('../src/server/mount/origin-policy.js');
   assert.equal(hostAllowed('Agent.Example.com:8443', ['agent.example.com']), true);
   assert.equal(hostAllowed('localhost:3001', ['localhost:3000']), false);
   assert.equal(hostAllowed('[::1]:3000', ['[::1]']), true);

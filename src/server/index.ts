@@ -37,12 +37,13 @@ export type { StoreErrorHook } from './tasks/manager.js';
 export type { TaskEventBus, BusHost, BusSink, BusSubscription } from './events/bus.js';
 export type { TaskLimits } from './tasks/limits.js';
 export { silentLogger, type Logger } from './logger.js';
-export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './http-listen.js';
+export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './mount/http-listen.js';
 export type { HealthOptions, ReadinessCheck, ReadinessReport } from './lifecycle/health.js';
 export type { DrainOptions, DrainReport } from './lifecycle/drain.js';
 export { closeOnSignals, type CloseOnSignalsOptions, type Closeable } from './lifecycle/signals.js';
 export type { AgentGrpcHandle, AgentGrpcOptions } from './grpc/options.js';
-export { HostNotAllowedError, MountError, type MountOptions } from './adapters/framework-common.js';
+export { HostNotAllowedError, type MountOptions } from './mount/origin-policy.js';
+export { A2AConfigError } from './kernel/config-error.js';
 
 // Operation hooks: the one seam for logging, tracing, metrics and rate limits (option `hooks`).
 export type {

@@ -12,6 +12,7 @@ import {
 } from '../../protocol/index.js';
 import type { Authenticator, AuthRequest, CallAuth } from '../kernel/request.js';
 import type { Caller } from '../dispatch/call-context.js';
+import { A2AConfigError } from '../kernel/config-error.js';
 import { challengeFromCard, describeScheme, schemesInPlay } from './challenge.js';
 import type { SchemeOutcome, SchemeVerifier } from './verifiers.js';
 
@@ -71,7 +72,8 @@ function plan(
   const declared = Object.keys(schemes);
   for (const name of Object.keys(verifiers)) {
     if (!schemes[name]) {
-      throw new Error(
+      throw new A2AConfigError(
+        'auth.verifiers',
         `auth verifier "${name}" matches no securitySchemes entry of the card (declared: ${declared.join(', ') || 'none'})`,
       );
     }
@@ -80,16 +82,19 @@ function plan(
   for (const name of requirements.length > 0 ? schemesInPlay(card) : Object.keys(verifiers)) {
     const scheme = schemes[name];
     if (!scheme)
-      throw new Error(
+      throw new A2AConfigError(
+        'card',
         `securityRequirements name the scheme "${name}", which securitySchemes does not declare`,
       );
     const v = verifiers[name];
     if (!v)
-      throw new Error(
+      throw new A2AConfigError(
+        'auth.verifiers',
         `the card requires the scheme "${name}" (${describeScheme(scheme)}) but no verifier is configured for it`,
       );
     if (!v.accepts(scheme))
-      throw new Error(
+      throw new A2AConfigError(
+        'auth.verifiers',
         `the verifier for "${name}" is a ${v.kind} verifier, which cannot check ${describeScheme(scheme)}`,
       );
   }
@@ -115,7 +120,7 @@ function plan(
  * presented credentials that a verifier refused → Unauthenticated (401); valid credentials lacking
  * a listed scope → PermissionDenied (403); nothing presented → Unauthenticated naming what to send —
  * unless the card allows anonymous access (an empty requirement, or no requirements at all), which
- * yields `undefined`. Throws at build time when the card and `verifiers` do not match.
+ * yields `undefined`. Throws an A2AConfigError at build time when the card and `verifiers` do not match.
  */
 export function authenticatorFromCard(
   card: AgentCard,
@@ -202,7 +207,8 @@ export function serverAuthOptions(
       ...(challenge ? { challenge } : {}),
     };
   if (opts.authenticate)
-    throw new Error(
+    throw new A2AConfigError(
+      'auth',
       'give either `auth` (verifiers derived from the card) or `authenticate`, not both',
     );
   return {

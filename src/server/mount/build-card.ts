@@ -5,7 +5,7 @@
  */
 import { parseAgentCard, type AgentCard } from '../../protocol/index.js';
 import type { AgentServerOptions } from '../agent-server-options.js';
-import { MountError, ORIGIN_REQUIRED } from '../adapters/framework-common.js';
+import { A2AConfigError } from '../kernel/config-error.js';
 import {
   VersionedCardResponder,
   cardWithV03,
@@ -13,9 +13,10 @@ import {
   publicV03Card,
 } from '../compat/index.js';
 import type { AgentGrpcHandle } from '../grpc/options.js';
-import { checkHealthPaths, planInterfaces, type PlannedInterface } from '../mount-plan.js';
-import { CardResponder } from './responder.js';
-import { signAgentCard } from './signing.js';
+import { CardResponder } from '../card/responder.js';
+import { signAgentCard } from '../card/signing.js';
+import { ORIGIN_REQUIRED } from './origin-policy.js';
+import { checkHealthPaths, planInterfaces, type PlannedInterface } from './plan.js';
 
 /** A card ready to serve: signed, its interfaces planned, its HTTP answer prepared. */
 export interface BuiltCard {
@@ -33,27 +34,67 @@ export interface CardSite {
   healthPaths: string[] | undefined;
 }
 
-/** Build the served card; a card that is invalid or needs an origin it was not given is a {@link MountError}. */
+/**
+ * Build the served card. Whatever stops it is an {@link A2AConfigError} naming the option to change: a
+ * card that is invalid, needs an origin it was not given, or whose function threw (the cause is kept
+ * for the log; the message does not repeat it, since it may be shown in a 500 answer).
+ */
 export async function buildCard(o: AgentServerOptions, at: CardSite): Promise<BuiltCard> {
   if (typeof o.card === 'function' && at.origin === undefined)
-    throw new MountError(ORIGIN_REQUIRED);
-  let card = typeof o.card === 'function' ? o.card(`${at.origin}${at.mountPath}`, at.grpc) : o.card;
+    throw new A2AConfigError('origin', ORIGIN_REQUIRED);
+  let card = typeof o.card === 'function' ? callCard(o.card, at) : o.card;
   const checked = parseAgentCard(card);
   if (!checked.ok)
-    throw new MountError(`the agent card is not valid:\n  ${checked.problems.join('\n  ')}`);
+    throw new A2AConfigError(
+      'card',
+      `the agent card is not valid:\n  ${checked.problems.join('\n  ')}`,
+    );
   const v03 = o.compat?.v03 === true;
   if (v03) {
     // Each 1.0 interface is listed at 0.3 too, at the same URL (the request's A2A-Version decides).
-    card = cardWithV03(card);
-    checkV03Urls(card);
+    card = asConfigError('compat', () => {
+      const listed = cardWithV03(card);
+      checkV03Urls(listed);
+      return listed;
+    });
   }
   const planned = planInterfaces(card, at.mountPath, at.grpc?.url, v03);
   if (at.healthPaths) checkHealthPaths(planned, at.mountPath, at.healthPaths);
-  if (o.signingKeys?.length) card = await signAgentCard(card, o.signingKeys);
+  const keys = o.signingKeys;
+  if (keys?.length) card = await asConfigError('signingKeys', () => signAgentCard(card, keys));
   const cardOptions =
     o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {};
-  const responder = v03
-    ? new VersionedCardResponder(card, await publicV03Card(card, o.signingKeys), cardOptions)
-    : new CardResponder(card, cardOptions);
+  const responder = await asConfigError('cardMaxAgeSeconds', async () =>
+    v03
+      ? new VersionedCardResponder(card, await publicV03Card(card, keys), cardOptions)
+      : new CardResponder(card, cardOptions),
+  );
   return { card, planned, responder };
+}
+
+function callCard(
+  fn: (baseUrl: string, grpc?: AgentGrpcHandle) => AgentCard,
+  at: CardSite,
+): AgentCard {
+  try {
+    return fn(`${at.origin}${at.mountPath}`, at.grpc);
+  } catch (err) {
+    throw new A2AConfigError('card', 'the card function threw (its error is in the log)', {
+      cause: err,
+    });
+  }
+}
+
+/** `fn()`, with a plain error it throws (a check of the part named `option`) turned into an A2AConfigError. */
+function asConfigError<T>(option: string, fn: () => T): T {
+  const wrap = (err: unknown): never => {
+    if (err instanceof A2AConfigError) throw err;
+    throw new A2AConfigError(option, (err as Error).message, { cause: err });
+  };
+  try {
+    const out = fn();
+    return (out instanceof Promise ? out.catch(wrap) : out) as T;
+  } catch (err) {
+    return wrap(err);
+  }
 }

@@ -1,10 +1,12 @@
 /**
- * The origin policy every way of mounting an agent shares (the raw listener, Express, Fastify, fetch):
- * where the card's URLs come from, and which Host headers are answered. The rule is that a card is
- * never derived from a Host header nobody checked — one request with `Host: evil.example` would
- * otherwise decide the URLs that are signed, cached and handed to every later client.
+ * The one host policy of every way of mounting an agent (listen(), the raw listener, Express, Fastify,
+ * fetch): which Host values are answered, and which origin a request's card carries. The origin is
+ * fixed by configuration (`origin`, `prepare(origin)`, the address `listen()` binds) or decided per
+ * request among `allowedHosts` — never latched from whichever request came first, since a card is
+ * signed, cached and handed to every later client.
  */
-import type { IncomingMessage } from 'node:http';
+import { A2AConfigError } from '../kernel/config-error.js';
+import { TrustedProxies } from './trusted-proxies.js';
 
 /** Where an agent's card gets its URLs when it is mounted in a host's server. */
 export interface MountOptions {
@@ -17,23 +19,23 @@ export interface MountOptions {
   origin?: string;
   /**
    * Host header values this agent answers (`agent.example.com` for any port, `localhost:3000` for one).
-   * Requests with any other Host get a 400. Without `origin`, the card is built for the first accepted
-   * request's host, so only a host on this list can ever appear in it.
+   * Requests with any other Host get a 400. Without `origin`, each request's card carries that
+   * request's own origin (one card per origin, built on first use), so only a host on this list can
+   * appear in a card, and no request changes what another is told.
    */
   allowedHosts?: readonly string[];
+  /**
+   * Addresses (`10.0.0.7`, `::1`) or CIDR ranges (`10.0.0.0/8`) of the reverse proxies in front of this
+   * server. Only a request whose connection comes from one of them has its `X-Forwarded-Proto` and
+   * `X-Forwarded-Host` read (the last value of each: the one that proxy set); the forwarded host must be
+   * on `allowedHosts` like a Host header. A framework's own setting (Express `trust proxy`, Fastify
+   * `trustProxy`) is not read. Default: none, the headers are ignored.
+   */
+  trustedProxies?: readonly string[];
 }
 
-/** Options of the Express and Fastify adapters; they override the server's own `origin` and `allowedHosts`. */
+/** Options of the Express and Fastify adapters; they override the server's own `origin`, `allowedHosts` and `trustedProxies`. */
 export type FrameworkAdapterOptions = MountOptions;
-
-/**
- * The agent cannot be mounted as configured: no origin for a card function, a card entry that would
- * not be answered at its URL, a second mount path. Its message says what to change; it names only
- * configuration and the public card, so an unprepared listener may show it in its 500 answer.
- */
-export class MountError extends Error {
-  override name = 'MountError';
-}
 
 /** A request whose Host header is not on the allow-list; frameworks answer with its `status` (400). */
 export class HostNotAllowedError extends Error {
@@ -43,25 +45,10 @@ export class HostNotAllowedError extends Error {
   readonly statusCode = 400;
   constructor(host: string | undefined) {
     super(
-      `Host ${host === undefined ? '(none)' : JSON.stringify(host)} is not one this agent answers (see allowedHosts)`,
+      `Host ${host === undefined ? '(none)' : JSON.stringify(host.slice(0, 300))} is not one this agent answers (see allowedHosts)`,
     );
     this.name = 'HostNotAllowedError';
   }
-}
-
-const hostChecked = new WeakSet<object>();
-
-/**
- * Mark a request whose Host an adapter already checked against its own `allowedHosts`, which override
- * the server's: the listener then does not check it again against the server's list.
- */
-export function markHostChecked(req: object): void {
-  hostChecked.add(req);
-}
-
-/** Whether {@link markHostChecked} was called for this request. */
-export function isHostChecked(req: object): boolean {
-  return hostChecked.has(req);
 }
 
 /** The message when a card needs an origin and nothing trustworthy gives one. */
@@ -70,14 +57,15 @@ export const ORIGIN_REQUIRED =
   '(e.g. "https://agent.example.com") or `allowedHosts` to createAgentServer or to the adapter, or call ' +
   '`await server.prepare(origin)` before serving. The Host header of a request is not used on its own, since any client can set it.';
 
-/** Check `origin` is `scheme://host[:port]` and return it normalised; throws a clear error otherwise. */
-export function checkOrigin(origin: string): string {
+/** Check `origin` is `scheme://host[:port]` and return it normalised; an {@link A2AConfigError} otherwise. */
+export function checkOrigin(origin: string, option = 'origin'): string {
   let url: URL;
   try {
     url = new URL(origin);
   } catch {
-    throw new MountError(
-      `origin must be an absolute URL such as "https://agent.example.com", got "${origin}"`,
+    throw new A2AConfigError(
+      option,
+      `${option} must be an absolute URL such as "https://agent.example.com", got "${origin}"`,
     );
   }
   if (
@@ -86,39 +74,18 @@ export function checkOrigin(origin: string): string {
     url.search ||
     url.hash
   ) {
-    throw new MountError(
-      `origin must be just scheme, host and port (e.g. "https://agent.example.com"), got "${origin}"; a mount path comes from where the agent is mounted`,
+    throw new A2AConfigError(
+      option,
+      `${option} must be just scheme, host and port (e.g. "https://agent.example.com"), got "${origin}"; a mount path comes from where the agent is mounted`,
     );
   }
   return url.origin;
 }
 
-/** The origin of a request as the framework saw it (`protocol` from the framework, else the socket). */
-export function originOf(req: IncomingMessage, protocol: string | undefined): string {
-  const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
-  return `${protocol ?? (encrypted ? 'https' : 'http')}://${req.headers.host ?? ''}`; // no Host: matches no allow-list
-}
-
-/** The path a framework mounted the request under (Express `baseUrl`, Connect `originalUrl` − `url`), `''` at the root. */
-export function mountPathOf(
-  req: IncomingMessage & { baseUrl?: string; originalUrl?: string },
-): string {
-  if (typeof req.baseUrl === 'string') return req.baseUrl.replace(/\/+$/, '');
-  const full = pathOnly(req.originalUrl);
-  const own = pathOnly(req.url);
-  if (full === undefined || own === undefined || full === own) return '';
-  const rest = own === '/' ? '' : own;
-  return full.endsWith(rest) ? full.slice(0, full.length - rest.length).replace(/\/+$/, '') : '';
-}
-
-function pathOnly(url: string | undefined): string | undefined {
-  if (url === undefined) return undefined;
-  const q = url.indexOf('?');
-  return q >= 0 ? url.slice(0, q) : url;
-}
-
 /** `name` and `port` of a Host value (`agent.example.com`, `localhost:3000`, `[::1]:8080`); undefined when malformed. */
 function splitHost(value: string): { name: string; port: string } | undefined {
+  // Bounded before matching: a Host longer than any DNS name is malformed whatever it holds.
+  if (value.length > 300) return undefined;
   const m = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/.exec(value.trim().toLowerCase());
   return m ? { name: m[1]!, port: m[2] ?? '' } : undefined;
 }
@@ -136,25 +103,61 @@ export function hostAllowed(host: string | undefined, allowed: readonly string[]
   });
 }
 
-/**
- * The origin to build a card for: the configured one, else the request's own when its host is on the
- * allow-list. Throws {@link HostNotAllowedError} for another host, and {@link ORIGIN_REQUIRED} when
- * neither is configured.
- */
-export function originFor(policy: MountOptions, requestOrigin: string): string {
-  if (policy.origin) return checkOrigin(policy.origin);
-  if (policy.allowedHosts?.length) {
-    const host = requestOrigin.replace(/^[a-z]+:\/\//i, '');
-    if (!hostAllowed(host, policy.allowedHosts)) throw new HostNotAllowedError(host);
-    return new URL(requestOrigin).origin;
-  }
-  throw new MountError(ORIGIN_REQUIRED);
+/** What a request says about where it was sent: the scheme and Host (forwarded ones only from a trusted proxy). */
+export interface RequestFacts {
+  scheme: 'http' | 'https';
+  host: string | undefined;
 }
 
-/** Why a prepared server refuses requests that reach it under another mount path. */
-export function mountedElsewhere(prepared: string, seen: string): string {
-  return (
-    `this agent server is prepared for the mount path "${prepared}" (its card advertises URLs below it), but a request ` +
-    `reached it under "${seen}"; mount one agent server at one path, or create one server per mount`
-  );
+/**
+ * Where a request's card comes from: `'fixed'` (the configured origin or a card object: one card for
+ * everyone), or the request's own origin among the allowed hosts.
+ */
+export type OriginChoice = { kind: 'fixed'; origin: string | undefined } | { kind: 'request' };
+
+/** A checked {@link MountOptions}: built once (errors at construction), asked on every request. */
+export class OriginPolicy {
+  readonly origin: string | undefined;
+  readonly allowedHosts: readonly string[] | undefined;
+  readonly proxies: TrustedProxies | undefined;
+
+  constructor(options: MountOptions, fallback?: OriginPolicy) {
+    this.origin = options.origin !== undefined ? checkOrigin(options.origin) : fallback?.origin;
+    const hosts = options.allowedHosts ?? fallback?.allowedHosts;
+    if (hosts !== undefined && (!Array.isArray(hosts) || hosts.some((h) => !splitHost(h)))) {
+      throw new A2AConfigError(
+        'allowedHosts',
+        `allowedHosts must list host names, optionally with a port ("agent.example.com", "localhost:3000"), got ${JSON.stringify(hosts)}`,
+      );
+    }
+    this.allowedHosts = hosts?.length ? [...hosts] : undefined;
+    this.proxies =
+      options.trustedProxies !== undefined
+        ? TrustedProxies.of(options.trustedProxies)
+        : fallback?.proxies;
+  }
+
+  /** Throws {@link HostNotAllowedError} unless `host` may be answered (no list: every host may). */
+  checkHost(host: string | undefined): void {
+    if (this.allowedHosts && !hostAllowed(host, this.allowedHosts))
+      throw new HostNotAllowedError(host);
+  }
+
+  /**
+   * The origin of a request's card: `fixed` (configured, or `undefined` for a card object that holds
+   * its own URLs), else the request's own when `allowedHosts` can vouch for it. An
+   * {@link A2AConfigError} when the card needs an origin and nothing gives one.
+   */
+  choose(cardNeedsOrigin: boolean, fixed: string | undefined): OriginChoice {
+    if (!cardNeedsOrigin) return { kind: 'fixed', origin: undefined };
+    const origin = fixed ?? this.origin;
+    if (origin !== undefined) return { kind: 'fixed', origin };
+    if (this.allowedHosts) return { kind: 'request' };
+    throw new A2AConfigError('origin', ORIGIN_REQUIRED);
+  }
+}
+
+/** The origin a request was sent to, once its host passed {@link OriginPolicy.checkHost}. */
+export function requestOrigin(facts: RequestFacts): string {
+  return new URL(`${facts.scheme}://${facts.host ?? ''}`).origin;
 }
