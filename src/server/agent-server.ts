@@ -62,7 +62,10 @@ export class AgentServer {
   readonly #healthServed: boolean;
   #closing: Promise<DrainReport> | undefined;
 
-  constructor(private readonly options: AgentServerOptions) {
+  readonly #options: AgentServerOptions;
+
+  constructor(options: AgentServerOptions) {
+    this.#options = options;
     const placeholder = typeof options.card === 'function' ? undefined : options.card;
     const v03 = options.compat?.v03 ? new V03Registrations() : undefined;
     this.service = new OperationDispatcher({
@@ -202,16 +205,16 @@ export class AgentServer {
   async listen(port = 0, host = '127.0.0.1'): Promise<string> {
     const building = this.#starting(
       (async () => {
-        const main = await openHttpServer(port, host, this.options, this.listener);
+        const main = await openHttpServer(port, host, this.#options, this.listener);
         this.#servers.push(main);
-        if (this.options.grpc) await this.#grpc.start(this.options.grpc, host);
+        if (this.#options.grpc) await this.#grpc.start(this.#options.grpc, host);
         const actual = (main.address() as { port: number }).port;
         const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
         const plan = await this.mount.planListen(this.mount.policy.origin ?? origin, host);
         for (const [extraPort, site] of plan.extra) {
           const serveSite = this.nodeHandler({ site });
           try {
-            this.#servers.push(await openHttpServer(extraPort, host, this.options, serveSite));
+            this.#servers.push(await openHttpServer(extraPort, host, this.#options, serveSite));
           } catch (err) {
             throw Mount.portError(site, extraPort, host, err);
           }
@@ -259,12 +262,12 @@ export class AgentServer {
   /** {@link AgentServer.close}, resolving with its report: streams told to go away, what was aborted or dropped. */
   drain(deadlineMs?: number): Promise<DrainReport> {
     return (this.#closing ??= this.#drain(
-      wholeNumber('close(deadlineMs)', deadlineMs, 0) ?? this.options.drain?.deadlineMs ?? 5000,
+      wholeNumber('close(deadlineMs)', deadlineMs, 0) ?? this.#options.drain?.deadlineMs ?? 5000,
     ));
   }
 
   async #drain(deadlineMs: number): Promise<DrainReport> {
-    const delay = this.options.drain?.readinessDelayMs ?? 0;
+    const delay = this.#options.drain?.readinessDelayMs ?? 0;
     // Readiness is 503 from here on (the phase reads #closing); the work already routed here is still served.
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     this.service.refusingNewWork =

@@ -141,5 +141,3 @@ export type {
   TaskPushNotificationConfig,
   TaskState,
 } from '../index.js';
-/** Hide the password of a connection URL in messages and logs. */
-export { maskUrl } from './util/mask-url.js';

@@ -70,6 +70,14 @@ export class GrpcEventWriter extends GrpcStreamSink {
     this.finish();
   }
 
+  /** The server is going away: end with UNAVAILABLE, which clients answer by subscribing again. */
+  goAway(): void {
+    this.fail({
+      code: Status.UNAVAILABLE,
+      details: 'The agent is shutting down; subscribe again to continue',
+    });
+  }
+
   /** End the call with a status (shutdown, slow reader, an event that cannot be sent). */
   fail(status: Partial<StatusObject>): void {
     if (this.ended) return;

@@ -35,8 +35,6 @@ export interface GrpcHandlerOptions {
   logger?: Logger;
   /** Bytes a slow reader may leave unsent on one stream before the stream is ended. Default 8 MiB. */
   maxBufferedBytes?: number | undefined;
-  /** Told of every stream as it opens (the server ends open streams when it shuts down). */
-  onStream?: ((writer: GrpcEventWriter) => void) | undefined;
 }
 
 const passBytes = (b: Buffer): Buffer => b;
@@ -120,7 +118,8 @@ export function grpcHandlers(
           logger,
           maxBufferedBytes: opts.maxBufferedBytes,
         });
-        opts.onStream?.(writer);
+        // The agent server's drain reaches these streams as it reaches its own (UNAVAILABLE: call again).
+        writer.onEnd(engine.track({ transport: 'grpc', goAway: () => writer.goAway() }));
         stream.open(writer);
       } catch (err) {
         if (cc) cc.finished = true;

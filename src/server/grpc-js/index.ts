@@ -18,6 +18,5 @@
  * @packageDocumentation
  */
 export { A2A_SERVICE_DEFINITION, grpcHandlers, type GrpcHandlerOptions } from './handlers.js';
-export { GrpcEventWriter } from './event-writer.js';
 export type { CallAuth as GrpcAuth } from '../kernel/request.js';
 export type { ServedAgent } from '../kernel/engine.js';

@@ -37,6 +37,11 @@ export interface AuthRequest {
 /**
  * Establishes who is calling. Return undefined for an anonymous caller; throw
  * `new A2AError('Unauthenticated', …)` for missing or bad credentials when they are required.
+ *
+ * Upgrading: it used to be typed over node's `IncomingMessage`, which gRPC and the fetch adapter could
+ * only fake. Code that reads `req.headers`, `req.url`, `req.method` or `req.socket` runs unchanged; an
+ * explicit `(req: IncomingMessage)` annotation becomes `(req: AuthRequest)`, and `req.socket` may be
+ * undefined (the fetch adapter has none).
  */
 export type Authenticator = (req: AuthRequest) => Caller | undefined | Promise<Caller | undefined>;
 
