@@ -32,8 +32,11 @@ function printable(decl) {
   return ts.isVariableDeclaration(decl) ? decl.parent.parent : decl;
 }
 
-/** Every report: file name → text. Needs `dist/` built (npm run build). */
-export function apiReports() {
+/**
+ * The built declarations of every entry point of package.json `exports`, in one compiler program:
+ * `entries` are `[subpath, { types, default }]`. Needs `dist/` built (npm run build).
+ */
+export function declarationProgram() {
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
   const entries = Object.entries(pkg.exports).filter(([, t]) => typeof t === 'object');
   const files = entries.map(([, t]) => path.join(root, t.types));
@@ -45,7 +48,12 @@ export function apiReports() {
     noEmit: true,
     types: [],
   });
-  const checker = program.getTypeChecker();
+  return { pkg, entries, program, checker: program.getTypeChecker() };
+}
+
+/** Every report: file name → text. Needs `dist/` built (npm run build). */
+export function apiReports() {
+  const { pkg, entries, program, checker } = declarationProgram();
   const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
   const dist = path.join(root, 'dist') + path.sep;
   const print = (decl) => {

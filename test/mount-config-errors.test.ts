@@ -4,29 +4,20 @@
  * what to change) when it can only surface on a request.
  */
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
-import {
-  A2AConfigError,
-  createAgentServer,
-  staticBearerTokens,
-  type AgentServer,
-} from '../src/server/index.js';
+import { test } from 'node:test';
+import { A2AConfigError, createAgentServer, staticBearerTokens } from '../src/server/index.js';
 import { a2aExpress } from '../src/server/adapters/express.js';
 import {
+  agentMaker,
   bothBindings,
   cardWith,
-  closeAll,
   get,
   listenOn,
   options,
   recordingLogger,
 } from './mount-fixture.js';
 
-const agents: AgentServer[] = [];
-after(async () => {
-  for (const a of agents.splice(0)) await a.close(200);
-  await closeAll();
-});
+const agent = agentMaker();
 
 /** `fn` throws (or rejects with) an A2AConfigError naming `option`, its message matching `message`. */
 async function configError(fn: () => unknown, option: string, message: RegExp): Promise<void> {
@@ -80,21 +71,14 @@ test('options that cannot work throw at construction, naming the option', async 
 });
 
 test('prepare() and listen() reject with the option or card entry to change', async () => {
-  const invalid = createAgentServer(options({ card: () => ({ name: 'x' }) as never }));
-  agents.push(invalid);
+  const invalid = agent({ card: () => ({ name: 'x' }) as never });
   await configError(() => invalid.prepare('http://127.0.0.1:1'), 'card', /not valid/);
-  const elsewhere = createAgentServer(
-    options({
-      card: (base) =>
-        cardWith([{ ...bothBindings(base).supportedInterfaces[0]!, protocolBinding: 'SOAP' }]),
-    }),
-  );
-  agents.push(elsewhere);
+  const elsewhere = agent({
+    card: (base) =>
+      cardWith([{ ...bothBindings(base).supportedInterfaces[0]!, protocolBinding: 'SOAP' }]),
+  });
   await configError(() => elsewhere.listen(0), 'card', /supportedInterfaces\[0\] lists SOAP/);
-  const mismatched = createAgentServer(
-    options({ auth: { verifiers: { bearer: staticBearerTokens({ t: 'ci' }) } } }),
-  );
-  agents.push(mismatched);
+  const mismatched = agent({ auth: { verifiers: { bearer: staticBearerTokens({ t: 'ci' }) } } });
   await configError(
     () => mismatched.prepare('http://127.0.0.1:1'),
     'auth.verifiers',
@@ -104,16 +88,13 @@ test('prepare() and listen() reject with the option or card entry to change', as
 
 test('a card function that throws: a 500 that names the card, and the cause at error level in the log', async () => {
   const logger = recordingLogger();
-  const a = createAgentServer(
-    options({
-      logger,
-      origin: 'http://127.0.0.1:1',
-      card: () => {
-        throw new Error('secret-db-host unreachable');
-      },
-    }),
-  );
-  agents.push(a);
+  const a = agent({
+    logger,
+    origin: 'http://127.0.0.1:1',
+    card: () => {
+      throw new Error('secret-db-host unreachable');
+    },
+  });
   const { origin } = await listenOn(a.listener);
   for (let i = 0; i < 2; i++) {
     const r = await get(`${origin}/.well-known/agent-card.json`);

@@ -8,22 +8,13 @@ import { createServer, request } from 'node:http';
 import { after, test } from 'node:test';
 import express, { type ErrorRequestHandler } from 'express';
 import Fastify from 'fastify';
-import { createAgentServer, type AgentServer } from '../src/server/index.js';
+
 import { a2aExpress } from '../src/server/adapters/express.js';
 import { a2aFastify } from '../src/server/adapters/fastify.js';
 import { toFetchHandler } from '../src/server/adapters/fetch.js';
-import { BOUND_MS, closeAll, listenOn, options } from './mount-fixture.js';
+import { BOUND_MS, agentMaker, listenOn } from './mount-fixture.js';
 
-const agents: AgentServer[] = [];
-after(async () => {
-  for (const a of agents.splice(0)) await a.close(200);
-  await closeAll();
-});
-const agent = (extra: Parameters<typeof options>[0] = {}) => {
-  const a = createAgentServer(options(extra));
-  agents.push(a);
-  return a;
-};
+const agent = agentMaker();
 
 /** GET with a Host header of our choosing (fetch does not let a caller set Host). */
 function getWithHost(

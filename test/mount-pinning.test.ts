@@ -10,24 +10,14 @@ import { createServer, request } from 'node:http';
 import { after, test } from 'node:test';
 import express from 'express';
 import Fastify from 'fastify';
-import { createAgentServer, type AgentServer } from '../src/server/index.js';
 import { a2aExpress } from '../src/server/adapters/express.js';
 import { a2aFastify } from '../src/server/adapters/fastify.js';
 import { toFetchHandler } from '../src/server/adapters/fetch.js';
 import { MAX_ORIGIN_SITES } from '../src/server/mount/mount.js';
-import { BOUND_MS, bothBindings, closeAll, listenOn, options } from './mount-fixture.js';
+import { BOUND_MS, agentMaker, bothBindings, listenOn } from './mount-fixture.js';
 
 const CARD = '/.well-known/agent-card.json';
-const agents: AgentServer[] = [];
-after(async () => {
-  for (const a of agents.splice(0)) await a.close(200);
-  await closeAll();
-});
-const agent = (extra: Parameters<typeof options>[0] = {}) => {
-  const a = createAgentServer(options(extra));
-  agents.push(a);
-  return a;
-};
+const agent = agentMaker();
 
 interface Answer {
   status: number;
