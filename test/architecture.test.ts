@@ -87,6 +87,33 @@ describe('architecture', () => {
     assert.deepEqual(wrong, []);
   });
 
+  it('no binding imports another binding’s folder, and the layers below the bindings import none', () => {
+    // The bindings translate one wire each; what several share (the request auth sees, the caller,
+    // error mapping, limits, gRPC stream basics) lives in kernel/, below all of them.
+    const bindings = ['bindings', 'grpc', 'grpc-js'];
+    // What the bindings stand on: none of these may reach up into a binding (or into what mounts them).
+    const below = ['kernel', 'auth', 'dispatch', 'tasks', 'store', 'events', 'push', 'agent'];
+    const above = [...bindings, 'compat', 'mount', 'adapters'];
+    const server = path.join(root, 'src', 'server');
+    const folderOf = (f: string) => path.relative(server, f).split(path.sep)[0]!;
+    const wrong: string[] = [];
+    const files = lib.filter((f) => f.startsWith(server + path.sep));
+    assert.ok(files.length > 50, 'found the server');
+    for (const f of files) {
+      const from = folderOf(f);
+      for (const s of specifiers(f)) {
+        const t = resolveRelative(f, s);
+        if (!t || !t.startsWith(server + path.sep)) continue;
+        const to = folderOf(t);
+        if (to === from) continue;
+        const crossBinding = bindings.includes(from) && bindings.includes(to);
+        const upward = below.includes(from) && above.includes(to);
+        if (crossBinding || upward) wrong.push(`${rel(f)} imports ${s}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
+
   it('only a2a-kit/server/grpc-js reaches @grpc/grpc-js, and nothing reaches protobufjs, type-only imports included', () => {
     // gRPC users install neither: no module may load them, and no .d.ts may name them.
     const reached = (entry: string): string[] => {

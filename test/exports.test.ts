@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { declarationProgram } from '../scripts/api-report.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const snapshotFile = path.join(root, 'test', 'exports.snapshot.json');
@@ -47,16 +48,7 @@ function declaredSurfaces(): Map<string, { values: string[]; types: string[] }> 
 }
 
 function readDeclarations(): Map<string, { values: string[]; types: string[] }> {
-  const files = Object.values(entries).map((e) => path.join(root, e.types));
-  for (const f of files)
-    assert.ok(existsSync(f), `${path.relative(root, f)} is missing: run npm run build first`);
-  const program = ts.createProgram(files, {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    noEmit: true,
-    types: [],
-  });
-  const checker = program.getTypeChecker();
+  const { program, checker } = declarationProgram();
   const out = new Map<string, { values: string[]; types: string[] }>();
   for (const [subpath, e] of Object.entries(entries)) {
     const source = program.getSourceFile(path.join(root, e.types));

@@ -17,7 +17,7 @@ import {
 import {
   assertGrpcInterfacesServed,
   unservedGrpcInterfaces,
-} from '../src/server/grpc/interfaces.js';
+} from '../src/server/mount/grpc-interfaces.js';
 
 const roundTrip = (type: string, v: object) => decodeMessage(type, encodeMessage(type, v));
 

@@ -5,9 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { after } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import type { AgentCard, AgentInterface } from '../src/protocol/index.js';
-import type { AgentExecutor, AgentServerOptions, Logger } from '../src/server/index.js';
+import {
+  createAgentServer,
+  type AgentExecutor,
+  type AgentServer,
+  type AgentServerOptions,
+  type Logger,
+} from '../src/server/index.js';
 import { A2AClient, userMessage } from '../src/client/index.js';
 
 /** Upper bound of any single wait (a hang fails the test instead of blocking it). */
@@ -84,6 +91,23 @@ export async function freePort(): Promise<number> {
   const port = (s.address() as AddressInfo).port;
   await new Promise<void>((r) => s.close(() => r()));
   return port;
+}
+
+/**
+ * A maker of agent servers with {@link options}`(extra)`; every one it made is closed after the test
+ * file, and so is every server of {@link listenOn}. Call it once, at the top of a test file.
+ */
+export function agentMaker(): (extra?: Partial<AgentServerOptions>) => AgentServer {
+  const made: AgentServer[] = [];
+  after(async () => {
+    for (const a of made.splice(0)) await a.close(200);
+    await closeAll();
+  });
+  return (extra = {}) => {
+    const a = createAgentServer(options(extra));
+    made.push(a);
+    return a;
+  };
 }
 
 export async function closeAll(): Promise<void> {

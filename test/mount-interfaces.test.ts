@@ -5,30 +5,19 @@
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { after, test } from 'node:test';
-import { createAgentServer, type AgentServer } from '../src/server/index.js';
+import { test } from 'node:test';
 import {
+  agentMaker,
   cardWith,
-  closeAll,
   freePort,
   get,
   jsonrpc,
   listenOn,
-  options,
   rest,
   roundTrip,
 } from './mount-fixture.js';
 
-const servers: AgentServer[] = [];
-after(async () => {
-  for (const s of servers.splice(0)) await s.close(200);
-  await closeAll();
-});
-const agentWith = (card: Parameters<typeof options>[0] = {}) => {
-  const s = createAgentServer(options(card));
-  servers.push(s);
-  return s;
-};
+const agentWith = agentMaker();
 
 test('§8.3 REST listed first on another port: listen serves it on that port, and JSON-RPC still answers on the main one', async () => {
   const restPort = await freePort();

@@ -8,22 +8,13 @@ import { createServer, request } from 'node:http';
 import { after, test } from 'node:test';
 import express, { type ErrorRequestHandler } from 'express';
 import Fastify from 'fastify';
-import { createAgentServer, type AgentServer } from '../src/server/index.js';
+
 import { a2aExpress } from '../src/server/adapters/express.js';
 import { a2aFastify } from '../src/server/adapters/fastify.js';
 import { toFetchHandler } from '../src/server/adapters/fetch.js';
-import { BOUND_MS, closeAll, listenOn, options } from './mount-fixture.js';
+import { BOUND_MS, agentMaker, listenOn } from './mount-fixture.js';
 
-const agents: AgentServer[] = [];
-after(async () => {
-  for (const a of agents.splice(0)) await a.close(200);
-  await closeAll();
-});
-const agent = (extra: Parameters<typeof options>[0] = {}) => {
-  const a = createAgentServer(options(extra));
-  agents.push(a);
-  return a;
-};
+const agent = agentMaker();
 
 /** GET with a Host header of our choosing (fetch does not let a caller set Host). */
 function getWithHost(
@@ -118,7 +109,7 @@ test('15.7 listen() with allowedHosts answers only those hosts (DNS rebinding)',
 });
 
 test('allowedHosts entries: a bare host allows any port, host:port one port; malformed Host values never match', async () => {
-  const { hostAllowed } = await import('../src/server/adapters/framework-common.js');
+  const { hostAllowed } = await import('../src/server/mount/origin-policy.js');
   assert.equal(hostAllowed('Agent.Example.com:8443', ['agent.example.com']), true);
   assert.equal(hostAllowed('localhost:3001', ['localhost:3000']), false);
   assert.equal(hostAllowed('[::1]:3000', ['[::1]']), true);

@@ -7,7 +7,12 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, test } from 'node:test';
-import { createAgentServer, type AgentExecutor, type AgentServer } from '../src/server/index.js';
+import {
+  A2AConfigError,
+  createAgentServer,
+  type AgentExecutor,
+  type AgentServer,
+} from '../src/server/index.js';
 import { A2AClient, userMessage } from '../src/client/index.js';
 import { BOUND_MS, options } from './mount-fixture.js';
 
@@ -119,7 +124,7 @@ test('timeouts: documented defaults, and inconsistent values are refused at list
     { ...DEFAULT_HTTP_TIMEOUTS },
     { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 },
   );
-  const { serverTimeouts } = await import('../src/server/http-listen.js');
+  const { serverTimeouts } = await import('../src/server/mount/http-listen.js');
   const applied = serverTimeouts({});
   assert.deepEqual(applied, {
     headersTimeout: 10_000,
@@ -134,6 +139,6 @@ test('timeouts: documented defaults, and inconsistent values are refused at list
   );
   await assert.rejects(
     createAgentServer(options({ keepAliveTimeoutMs: -1 })).listen(0),
-    RangeError,
+    (err: unknown) => err instanceof A2AConfigError && err.option === 'keepAliveTimeoutMs',
   );
 });

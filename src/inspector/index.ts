@@ -16,4 +16,3 @@
  */
 export { startInspector, type Inspector, type InspectorOptions } from './server.js';
 export type { PipelineEvent, PipelineRecord, PipelineState } from './pipeline.js';
-export { KIT_AGENTS } from './known-agents.js';

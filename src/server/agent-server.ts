@@ -1,41 +1,26 @@
 /**
- * Mounts an agent over HTTP: the well-known card, and one binding per `supportedInterfaces` entry of
- * the card, at exactly that entry's URL. What the card lists is what is answered: every entry is
- * checked before the first request (see mount-plan.ts), and a listener mounted without preparation
- * prepares itself instead of answering 404 to everything.
+ * An agent server's lifecycle: made from its options, prepared (by `listen`, `prepare`, or its first
+ * request), served, drained and closed. Where it is served — the card per origin, the interfaces at
+ * their URLs, the host policy — is the mount's business (mount/), which every way of serving shares.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AgentCard } from '../protocol/index.js';
 import { OperationDispatcher } from './dispatch/dispatcher.js';
 import type { AgentServerOptions } from './agent-server-options.js';
-import { SERVED_BINDINGS, type ServedRoute } from './bindings/registry.js';
-import { buildCard, type BuiltCard } from './card/build.js';
 import { signedSource } from './card/signing.js';
 import { serverAuthOptions } from './auth/authenticator.js';
+import { registerEngine } from './kernel/engine.js';
+import { Mount, type PrepareBase } from './mount/mount.js';
 import {
-  describeInterface,
-  planListen,
-  requireOneOrigin,
-  trimPath,
-  type PlannedInterface,
-} from './mount-plan.js';
-import {
-  HostNotAllowedError,
-  MountError,
-  checkOrigin,
-  hostAllowed,
-  isHostChecked,
-  mountedElsewhere,
-  mountPathOf,
-  originFor,
-  originOf,
-  type MountOptions,
-} from './adapters/framework-common.js';
-import { openHttpServer } from './http-listen.js';
+  nodeListener,
+  pathOf,
+  type NodeListener,
+  type NodeRouting,
+} from './mount/node-listener.js';
+import { openHttpServer } from './mount/http-listen.js';
 import { wholeNumber } from './util/check-options.js';
 import type { AgentGrpcHandle } from './grpc/options.js';
 import { AgentGrpcSlot } from './grpc/agent-slot.js';
-import { Site } from './site.js';
 import {
   serviceHealth,
   type Health,
@@ -45,32 +30,31 @@ import {
 import { closeServiceStores, drain, type DrainReport } from './lifecycle/drain.js';
 import { closeOnSignals, type CloseOnSignalsOptions } from './lifecycle/signals.js';
 import { StreamRegistry } from './lifecycle/streams.js';
-import { V03Registrations, v03Handler, v03Stores } from './compat/index.js';
+import { V03Registrations, v03Stores } from './compat/index.js';
 
-export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './http-listen.js';
+export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './mount/http-listen.js';
 
 export type { AgentServerOptions } from './agent-server-options.js';
-
-type Next = (err?: unknown) => void;
 
 /**
  * An A2A agent served over HTTP: either standalone with {@link AgentServer.listen}, or mounted in your
  * own server through {@link AgentServer.listener} (or the Express, Fastify and fetch adapters).
  */
 export class AgentServer {
-  /** The operation dispatcher every binding calls: tasks, store, push sender, the current card. */
+  /**
+   * The operation dispatcher every binding calls (tasks, store, push sender, the current card).
+   * @internal
+   */
   readonly service: OperationDispatcher;
-  /** The `origin` and `allowedHosts` this server was created with (adapters may override them). */
-  readonly mountOptions: Readonly<MountOptions>;
-  #site: Site | undefined;
-  #mountPath = '';
+  /**
+   * Where the server is served: its sites, one per origin, and the host policy.
+   * @internal
+   */
+  readonly mount: Mount;
   #preparing: Promise<unknown> | undefined;
   #servers: Server[] = [];
   readonly #grpc: AgentGrpcSlot;
-  #reported = false;
   #recovered: Promise<number> | undefined;
-  /** 0.3 webhooks being registered, shared by the 0.3 handlers and the push layer (only with compat). */
-  readonly #v03: V03Registrations | undefined;
   /** Open streams of every transport, told to go away when the server drains. */
   readonly #streams = new StreamRegistry();
   /** The endpoints and checks of `health` (the checks are kept even without endpoints: see readiness()). */
@@ -78,16 +62,15 @@ export class AgentServer {
   readonly #healthServed: boolean;
   #closing: Promise<DrainReport> | undefined;
 
-  constructor(private readonly options: AgentServerOptions) {
+  readonly #options: AgentServerOptions;
+
+  constructor(options: AgentServerOptions) {
+    this.#options = options;
     const placeholder = typeof options.card === 'function' ? undefined : options.card;
-    this.mountOptions = {
-      ...(options.origin !== undefined ? { origin: checkOrigin(options.origin) } : {}),
-      ...(options.allowedHosts ? { allowedHosts: [...options.allowedHosts] } : {}),
-    };
-    this.#v03 = options.compat?.v03 ? new V03Registrations() : undefined;
+    const v03 = options.compat?.v03 ? new V03Registrations() : undefined;
     this.service = new OperationDispatcher({
       ...options,
-      ...(this.#v03 ? v03Stores(this.#v03, options.store, options.pushConfigStore) : {}),
+      ...(v03 ? v03Stores(v03, options.store, options.pushConfigStore) : {}),
       card: placeholder ?? ({ capabilities: {} } as AgentCard),
       ...(options.extendedCard && options.signingKeys?.length
         ? { extendedCard: signedSource(options.extendedCard, options.signingKeys) }
@@ -101,6 +84,28 @@ export class AgentServer {
     this.#health = serviceHealth(options.health, this.service, () =>
       this.#closing ? 'draining' : this.#preparing ? 'starting' : 'serving',
     );
+    const health = this.#health;
+    this.mount = new Mount({
+      options,
+      service: this.service,
+      v03,
+      track: this.#streams.track,
+      logger: this.service.logger,
+      grpc: () => this.#grpc.handle,
+      healthPaths: this.#healthServed ? [health.live, health.ready] : undefined,
+      ready: () => (this.#recovered ??= this.service.tasks.start()),
+      adopt: (card) => {
+        this.service.card = card;
+        this.#grpc.auth = serverAuthOptions(card, options);
+      },
+    });
+    this.listener = this.nodeHandler();
+    registerEngine(this, {
+      service: this.service,
+      logger: this.service.logger,
+      auth: () => this.#grpc.authNow(),
+      track: this.#streams.track,
+    });
   }
 
   /**
@@ -121,103 +126,42 @@ export class AgentServer {
     return this.#closing !== undefined;
   }
 
-  /** True when the card is a function of the URL the server is reached at, so preparing needs an origin. */
-  get cardNeedsOrigin(): boolean {
-    return typeof this.options.card === 'function';
-  }
-
-  /** Whether the card is built and the interfaces mounted (by `listen`, `prepare`, or a first request). */
+  /** Whether the card is built and its interfaces mounted (by `listen`, `prepare`, or a first request). */
   get prepared(): boolean {
-    return this.#site !== undefined;
+    return this.mount.prepared;
   }
 
   /** The path the server is mounted under (`''` at the root, `/reporter` under a prefix). */
   get mountPath(): string {
-    return this.#mountPath;
+    return this.mount.mountPath;
+  }
+
+  /**
+   * The card every client is given, once `listen()` or `prepare()` built it (signed when the server
+   * signs). Undefined before, and when each allowed host gets a card of its own origin.
+   */
+  get card(): AgentCard | undefined {
+    return this.mount.card;
   }
 
   /**
    * Build (and sign) the card for the URL the server is mounted at, check every interface it lists,
    * and mount them. `base` is that URL (`https://agent.example.com/reporter`) or its parts; without
-   * it the `origin` option is used. `listen` and the listener call this for you. Rejects, naming the
-   * entry, when the card lists an interface that would not be answered at its URL.
+   * it the `origin` option is used. `listen` and the listener call this for you. Rejects with an
+   * `A2AConfigError` naming the option (or the card entry) to change when the server cannot serve.
    */
-  prepare(base?: string | { origin?: string; mountPath?: string }): Promise<AgentCard> {
-    const p = this.#prepareMounted(base);
-    this.#preparing = p;
-    const done = (): void => {
-      if (this.#preparing === p) this.#preparing = undefined;
-    };
-    p.then(done, done);
-    return p;
-  }
-
-  async #prepareMounted(
-    base: string | { origin?: string; mountPath?: string } | undefined,
-  ): Promise<AgentCard> {
-    let origin = this.mountOptions.origin;
-    let mountPath = '';
-    if (typeof base === 'string') {
-      const url = new URL(base);
-      origin = checkOrigin(url.origin);
-      mountPath = trimPath(url.pathname);
-    } else if (base) {
-      if (base.origin !== undefined) origin = checkOrigin(base.origin);
-      mountPath = trimPath(base.mountPath ?? '');
-    }
-    const built = await this.#buildCard(origin, mountPath);
-    requireOneOrigin(built.planned);
-    await this.#recover();
-    this.#install(built, mountPath, built.planned);
-    return built.card;
-  }
-
-  #buildCard(origin: string | undefined, mountPath: string): Promise<BuiltCard> {
-    const healthPaths = this.#healthServed ? [this.#health.live, this.#health.ready] : undefined;
-    return buildCard(this.options, { origin, mountPath, grpc: this.#grpc.handle, healthPaths });
-  }
-
-  /** Once per server: tasks a previous process left running get a final state before anything is served. */
-  #recover(): Promise<number> {
-    return (this.#recovered ??= this.service.tasks.start());
-  }
-
-  /** Make the card current and build the main site (the interfaces the main listener answers). */
-  #install(built: BuiltCard, mountPath: string, main: PlannedInterface[]): void {
-    this.service.card = built.card;
-    this.#grpc.auth = serverAuthOptions(built.card, this.options);
-    this.#mountPath = mountPath;
-    this.#site = this.#siteFor(built, mountPath, main);
-    this.#reported = false; // a later misconfiguration is logged again
-  }
-
-  #siteFor({ card, responder }: BuiltCard, mountPath: string, planned: PlannedInterface[]): Site {
-    const bindingOptions = {
-      ...this.options,
-      ...serverAuthOptions(card, this.options),
-      sse: { ...this.options.sse, track: this.#streams.track },
-    };
-    const v03 = this.#v03;
-    const bindingFor = (p: PlannedInterface) =>
-      SERVED_BINDINGS[p.binding]!(
-        this.service,
-        bindingOptions,
-        p.versions.has('0.3') && v03
-          ? v03Handler(p.binding, this.service, bindingOptions, v03, this.options.signingKeys)
-          : undefined,
-      );
-    return new Site(responder, mountPath, planned, bindingFor, () =>
-      this.service.pushSender.publicJwks(),
-    );
+  prepare(base?: PrepareBase): Promise<AgentCard> {
+    return this.#starting(this.mount.prepare(base));
   }
 
   /**
    * The node:http request listener, for your own server or framework. Unprepared, it prepares itself
    * on the first request: with the card object as it is, or with a card function called with the
-   * `origin` option (or the request's origin when its Host is in `allowedHosts`) plus the path it is
+   * `origin` option (or, with `allowedHosts`, each allowed request's own origin) plus the path it is
    * mounted under (Express `app.use('/reporter', …)`). Without either it refuses every request with a
-   * 500 that says what to pass (and logs it), rather than guessing URLs from a Host header. As Express
-   * middleware it passes the paths it does not serve to `next`; elsewhere it answers them with a 404.
+   * 500 that says what to pass (and logs it at error level), rather than guessing URLs from a Host
+   * header. As Express middleware it passes the paths it does not serve to `next`; elsewhere it
+   * answers them with a 404.
    *
    * @example
    * const agent = createAgentServer({ card, executor, origin: 'https://agent.example.com' });
@@ -225,85 +169,24 @@ export class AgentServer {
    * // or, in Express, under a prefix (the card then advertises https://agent.example.com/reporter/…):
    * app.use('/reporter', agent.listener);
    */
-  readonly listener = (req: IncomingMessage, res: ServerResponse, next?: Next): void => {
-    if (this.#healthServed && this.#health.answer(pathOf(req.url), req, res)) return;
+  readonly listener: NodeListener;
+
+  /**
+   * A listener routed as `how` says (the adapters' host policy and mount path), with the health
+   * endpoints and the drain's `Connection: close` in front.
+   * @internal
+   */
+  nodeHandler(how: NodeRouting = {}): NodeListener {
+    return nodeListener(this.mount, how, this.#lifecycleFirst);
+  }
+
+  /** What the lifecycle answers before routing: the health endpoints; while draining, no keep-alive. */
+  readonly #lifecycleFirst = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (this.#healthServed && this.#health.answer(pathOf(req.url), req, res)) return true;
     // A request on a kept-alive connection while draining is served, and its connection not kept.
     if (this.#closing) res.setHeader('connection', 'close');
-    const site = this.#site;
-    if (site) return this.#serve(site, req, res, next);
-    this.#prepareFor(req).then(
-      () => this.listener(req, res, next),
-      (err: unknown) => this.#refuse(err, res, next),
-    );
+    return false;
   };
-
-  #prepareFor(req: IncomingMessage & { protocol?: string }): Promise<unknown> {
-    if (this.#preparing) return this.#preparing;
-    try {
-      const mountPath = mountPathOf(req);
-      // A card object holds its own URLs, so no request data is needed to prepare it.
-      return this.prepare(
-        this.cardNeedsOrigin
-          ? { origin: originFor(this.mountOptions, originOf(req, req.protocol)), mountPath }
-          : { mountPath },
-      );
-    } catch (err) {
-      return Promise.reject(err as Error);
-    }
-  }
-
-  #refuse(err: unknown, res: ServerResponse, next: Next | undefined): void {
-    if (!(err instanceof HostNotAllowedError) && !this.#reported) {
-      this.#reported = true; // once: a misconfigured server would otherwise log on every request
-      this.options.logger?.error({ err }, `agent server cannot serve: ${(err as Error).message}`);
-    }
-    if (typeof next === 'function') return next(err);
-    const status = err instanceof HostNotAllowedError ? 400 : 500;
-    // Our own mount errors say what to change and name only configuration; anything else (a card function that threw) stays in the log.
-    const message =
-      err instanceof HostNotAllowedError || err instanceof MountError
-        ? err.message
-        : 'this agent server cannot serve requests; see its log';
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        error: { code: status, status: status === 400 ? 'INVALID_ARGUMENT' : 'INTERNAL', message },
-      }),
-    );
-  }
-
-  #serve(
-    site: Site,
-    req: IncomingMessage & { originalUrl?: string },
-    res: ServerResponse,
-    next?: Next,
-  ): void {
-    const allowed = this.mountOptions.allowedHosts;
-    // A request without Host (HTTP/1.0, a fetch host's shim) cannot be rebound or poison anything: the
-    // card is only ever derived from a Host that is present and allowed (originFor).
-    const host = req.headers.host;
-    if (allowed && host !== undefined && !hostAllowed(host, allowed) && !isHostChecked(req)) {
-      return this.#refuse(new HostNotAllowedError(host), res, next);
-    }
-    // Express tells where it mounted us: a card built for another mount path would advertise URLs this mount never sees.
-    const base = (req as { baseUrl?: unknown }).baseUrl;
-    if (typeof base === 'string' && trimPath(base) !== this.#mountPath)
-      return this.#refuse(
-        new MountError(mountedElsewhere(this.#mountPath, trimPath(base))),
-        res,
-        next,
-      );
-    // Routes hold full paths (mount path included); Express and Connect strip it from `url`, not `originalUrl`.
-    const path = pathOf(req.originalUrl ?? req.url);
-    if (site.answer(path, req, res)) return;
-    if (typeof next === 'function') return next();
-    res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        error: { code: 404, status: 'NOT_FOUND', message: `Nothing is served at ${path}` },
-      }),
-    );
-  }
 
   /**
    * Listen on `port` (0 picks a free one) and `host`; resolves with the origin, e.g.
@@ -320,46 +203,43 @@ export class AgentServer {
    * await server.close();
    */
   async listen(port = 0, host = '127.0.0.1'): Promise<string> {
-    const building = (async () => {
-      const main = await openHttpServer(port, host, this.options, this.listener);
-      this.#servers.push(main);
-      if (this.options.grpc) await this.#grpc.start(this.options.grpc, host);
-      const actual = (main.address() as { port: number }).port;
-      const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
-      const base = this.mountOptions.origin ?? origin;
-      const built = await this.#buildCard(base, '');
-      const plan = planListen(
-        built.planned,
-        Number(new URL(base).port || (base.startsWith('https:') ? 443 : 80)),
-        host,
-      );
-      for (const [extraPort, entries] of plan.extra) {
-        const site = this.#siteFor(built, '', entries);
-        const serveSite = (req: IncomingMessage, res: ServerResponse): void =>
-          this.#serve(site, req, res);
-        try {
-          this.#servers.push(await openHttpServer(extraPort, host, this.options, serveSite));
-        } catch (err) {
-          throw new MountError(
-            `${describeInterface(entries[0]!)}: port ${extraPort} on ${host} could not be opened (${(err as Error).message})`,
-            { cause: err },
-          );
+    const building = this.#starting(
+      (async () => {
+        const main = await openHttpServer(port, host, this.#options, this.listener);
+        this.#servers.push(main);
+        if (this.#options.grpc) await this.#grpc.start(this.#options.grpc, host);
+        const actual = (main.address() as { port: number }).port;
+        const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
+        const plan = await this.mount.planListen(this.mount.policy.origin ?? origin, host);
+        for (const [extraPort, site] of plan.extra) {
+          const serveSite = this.nodeHandler({ site });
+          try {
+            this.#servers.push(await openHttpServer(extraPort, host, this.#options, serveSite));
+          } catch (err) {
+            throw Mount.portError(site, extraPort, host, err);
+          }
         }
-      }
-      await this.#recover();
-      this.#install(built, '', plan.main);
-      return origin;
-    })();
-    this.#preparing = building;
+        await plan.install();
+        return origin;
+      })(),
+    );
     try {
       return await building;
     } catch (err) {
       for (const s of this.#servers.splice(0)) s.close();
       await this.#grpc.stop(0);
       throw err;
-    } finally {
-      if (this.#preparing === building) this.#preparing = undefined;
     }
+  }
+
+  /** `work`, during which the server counts as starting (readiness 503, gRPC calls wait for the card). */
+  #starting<T>(work: Promise<T>): Promise<T> {
+    this.#preparing = work;
+    const done = (): void => {
+      if (this.#preparing === work) this.#preparing = undefined;
+    };
+    work.then(done, done);
+    return work;
   }
 
   /** The running gRPC server (the `grpc` option, after `listen()`); undefined otherwise. */
@@ -382,12 +262,12 @@ export class AgentServer {
   /** {@link AgentServer.close}, resolving with its report: streams told to go away, what was aborted or dropped. */
   drain(deadlineMs?: number): Promise<DrainReport> {
     return (this.#closing ??= this.#drain(
-      wholeNumber('close(deadlineMs)', deadlineMs, 0) ?? this.options.drain?.deadlineMs ?? 5000,
+      wholeNumber('close(deadlineMs)', deadlineMs, 0) ?? this.#options.drain?.deadlineMs ?? 5000,
     ));
   }
 
   async #drain(deadlineMs: number): Promise<DrainReport> {
-    const delay = this.options.drain?.readinessDelayMs ?? 0;
+    const delay = this.#options.drain?.readinessDelayMs ?? 0;
     // Readiness is 503 from here on (the phase reads #closing); the work already routed here is still served.
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     this.service.refusingNewWork =
@@ -417,27 +297,12 @@ export class AgentServer {
   closeOnSignals(options: CloseOnSignalsOptions = {}): () => void {
     return closeOnSignals(this, { logger: this.service.logger, ...options });
   }
-
-  /**
-   * What answers a request for `path` (no query, mount path included) once prepared: the card, the
-   * push JWKS, or a mounted binding with the path below its interface URL; undefined when nothing here
-   * does. The Web `fetch` adapter routes with it, so both paths serve exactly the same URLs.
-   */
-  route(path: string): ServedRoute | undefined {
-    return this.#site?.route(path);
-  }
-}
-
-/** The path of a request URL, without its query. */
-function pathOf(url: string | undefined): string {
-  const u = url ?? '/';
-  const q = u.indexOf('?');
-  return q >= 0 ? u.slice(0, q) : u;
 }
 
 /**
  * Create an agent server from its card and its executor; call `listen()` to start it, or mount its
- * `listener` (or an adapter) in your own HTTP server.
+ * `listener` (or an adapter) in your own HTTP server. Options that cannot work throw an
+ * `A2AConfigError` naming the option.
  *
  * @example
  * import { createAgentServer, type AgentExecutor } from 'a2a-kit/server';

@@ -30,18 +30,20 @@
 // The server and its options.
 export { createAgentServer, AgentServer, type AgentServerOptions } from './agent-server.js';
 export type { CompatOptions } from './compat/index.js';
-export type { BindingOptions, Authenticator } from './bindings/common.js';
+export type { BindingOptions } from './bindings/common.js';
+export type { Authenticator, AuthRequest, AuthSocket } from './kernel/request.js';
 export type { PushOptions, ExtendedCardSource } from './dispatch/dispatcher.js';
 export type { StoreErrorHook } from './tasks/manager.js';
 export type { TaskEventBus, BusHost, BusSink, BusSubscription } from './events/bus.js';
 export type { TaskLimits } from './tasks/limits.js';
 export { silentLogger, type Logger } from './logger.js';
-export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './http-listen.js';
+export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './mount/http-listen.js';
 export type { HealthOptions, ReadinessCheck, ReadinessReport } from './lifecycle/health.js';
 export type { DrainOptions, DrainReport } from './lifecycle/drain.js';
 export { closeOnSignals, type CloseOnSignalsOptions, type Closeable } from './lifecycle/signals.js';
 export type { AgentGrpcHandle, AgentGrpcOptions } from './grpc/options.js';
-export { HostNotAllowedError, MountError, type MountOptions } from './adapters/framework-common.js';
+export { HostNotAllowedError, type MountOptions } from './mount/origin-policy.js';
+export { A2AConfigError } from './kernel/config-error.js';
 
 // Operation hooks: the one seam for logging, tracing, metrics and rate limits (option `hooks`).
 export type {
@@ -139,5 +141,3 @@ export type {
   TaskPushNotificationConfig,
   TaskState,
 } from '../index.js';
-/** Hide the password of a connection URL in messages and logs. */
-export { maskUrl } from './util/mask-url.js';

@@ -147,17 +147,26 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
     opts.telemetry ? { telemetry: opts.telemetry(name) } : {};
   // pg is loaded only when asked for: the kit runs without it.
   const postgres = opts.storeUrl ? await import('a2a-kit/server/postgres') : undefined;
+  // Kept to close the stores of servers that never started (a server closes only stores it served).
+  const stores = new Map<KitAgentName, { close?(): unknown }>();
+  const kept = <T extends { store?: { close?(): unknown } }>(name: KitAgentName, o: T): T => {
+    if (o.store) stores.set(name, o.store);
+    return o;
+  };
   const store = (name: KitAgentName) => ({
-    ...(postgres && opts.storeUrl
-      ? {
-          store: postgres.postgresStore(opts.storeUrl, {
-            schema: `kit_${name.replace(/-/g, '_')}`,
-            onError: (err) => logger.warn({ err, agent: name }, 'task database connection lost'),
-          }),
-        }
-      : opts.storeDir
-        ? { store: new SqliteTaskStore({ path: path.join(opts.storeDir, `${name}.sqlite`) }) }
-        : {}),
+    ...kept(
+      name,
+      postgres && opts.storeUrl
+        ? {
+            store: postgres.postgresStore(opts.storeUrl, {
+              schema: `kit_${name.replace(/-/g, '_')}`,
+              onError: (err) => logger.warn({ err, agent: name }, 'task database connection lost'),
+            }),
+          }
+        : opts.storeDir
+          ? { store: new SqliteTaskStore({ path: path.join(opts.storeDir, `${name}.sqlite`) }) }
+          : {},
+    ),
     ...(opts.events
       ? { events: redisEvents(opts.events, { prefix: `a2a-kit:${name}`, logger: child(name) }) }
       : {}),
@@ -236,7 +245,7 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       const server = servers[name];
       const origin = await server.listen(opts.ports?.[name] ?? KIT_PORTS[name], host);
       started.push(server);
-      const card = server.service.card;
+      const card = server.card!; // listen() built it
       const baseUrl = cardOpts(origin).baseUrl;
       agents[name] = {
         name,
@@ -251,8 +260,10 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
     }
   } catch (err) {
     await Promise.allSettled(started.map((s) => s.close(1000)));
-    const idle = Object.values(servers).filter((s) => !started.includes(s));
-    await Promise.allSettled(idle.map((s) => s.service.store.close?.()));
+    const idle = (Object.keys(servers) as KitAgentName[]).filter(
+      (name) => !started.includes(servers[name]),
+    );
+    await Promise.allSettled(idle.map((name) => stores.get(name)?.close?.()));
     throw err;
   }
   return {

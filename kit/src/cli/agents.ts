@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { closeOnSignals, maskUrl } from 'a2a-kit/server';
+import { closeOnSignals } from 'a2a-kit/server';
 import { startKitAgents, type RunningKit } from '../agents/start.js';
 import { loadOrCreateSigningKey } from '../agents/signing-key.js';
 import type { KitAgentName, KitBinding } from '../agents/cards.js';
@@ -21,6 +21,15 @@ import { ECHO_MS } from './interrupt.js';
 import { chooseLogFormat, kitLogger } from './log-lines.js';
 
 const NAMES: KitAgentName[] = ['test-runner', 'code-reviewer', 'deployer'];
+
+/** Where a connection URL points, for the summary: its host, never its credentials. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || 'a local socket';
+  } catch {
+    return 'the given URL';
+  }
+}
 
 /** Three ports, or base URLs whose ports are taken, in the order test-runner, code-reviewer, deployer. */
 function parsePorts(parts: string[], from: string): Partial<Record<KitAgentName, number>> {
@@ -77,7 +86,7 @@ function storeChoice(
   if (/^postgres(ql)?:\/\//.test(raw)) {
     return {
       options: { storeUrl: raw },
-      note: `PostgreSQL ${maskUrl(raw)} (schemas kit_test_runner, kit_code_reviewer, kit_deployer)`,
+      note: `PostgreSQL at ${hostOf(raw)} (schemas kit_test_runner, kit_code_reviewer, kit_deployer)`,
     };
   }
   throw new UsageError(`--store expects memory, sqlite:DIR or postgres://…, got "${raw}"`);
@@ -151,7 +160,7 @@ async function main(argv: string[]): Promise<number> {
   lines.push(`  cards signed   kid ${signing.key.kid}; planners trust ${signing.jwksFile}`);
   lines.push(`  tasks          ${store.note}`, `  deployer token ${token.note}`);
   const events = values.string('events') ?? env.KIT_EVENTS;
-  if (events) lines.push(`  event bus      ${maskUrl(events)} (several instances)`);
+  if (events) lines.push(`  event bus      ${hostOf(events)} (several instances)`);
   lines.push('Press Ctrl-C to stop.');
   process.stdout.write(`${lines.join('\n')}\n`);
 

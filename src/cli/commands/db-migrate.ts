@@ -26,8 +26,16 @@ export const dbMigrate: Command = {
     const [url] = ctx.args.positionals as [string];
     const schema = ctx.args.str('schema');
     // Loaded here: pg is an optional dependency that only this command needs.
-    const { migrate, maskUrl } = await import('a2a-kit/server/postgres');
-    ctx.term.waiting(`migrating ${maskUrl(url)}`);
+    const { migrate } = await import('a2a-kit/server/postgres');
+    // Where it goes, without the credentials the URL may carry.
+    let target = 'the database';
+    try {
+      const u = new URL(url);
+      target = `${u.host}${u.pathname}`;
+    } catch {
+      // pg reads some strings URL does not; migrate() reports those with the password masked.
+    }
+    ctx.term.waiting(`migrating ${target}`);
     let applied;
     try {
       applied = await migrate(url, schema ? { schema } : {});
@@ -43,7 +51,7 @@ export const dbMigrate: Command = {
       ctx.term.done();
     }
     if (ctx.json) ctx.term.json({ applied });
-    else if (applied.length === 0) ctx.term.line(`${maskUrl(url)}: schema is up to date`);
+    else if (applied.length === 0) ctx.term.line(`${target}: schema is up to date`);
     else for (const m of applied) ctx.term.line(`applied ${m.version}: ${m.name}`);
     return EXIT.OK;
   },

@@ -4,18 +4,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentServer } from '../agent-server.js';
-import {
-  markHostChecked,
-  mountPathOf,
-  originOf,
-  type FrameworkAdapterOptions,
-} from './framework-common.js';
-import { preparer } from './prepare.js';
+import type { Next } from '../mount/node-listener.js';
+import type { FrameworkAdapterOptions } from '../mount/origin-policy.js';
+import { adapterPolicy } from './policy.js';
 
-export type { FrameworkAdapterOptions } from './framework-common.js';
-export { HostNotAllowedError, MountError } from './framework-common.js';
-
-type Next = (err?: unknown) => void;
+export type { FrameworkAdapterOptions } from '../mount/origin-policy.js';
+export { HostNotAllowedError } from '../mount/origin-policy.js';
+export { A2AConfigError } from '../kernel/config-error.js';
 
 /**
  * Express/Connect middleware serving the agent where it is mounted. Paths the agent does not serve go
@@ -26,11 +21,13 @@ type Next = (err?: unknown) => void;
  * served: `app.use('/reporter', a2aExpress(server, { origin }))` advertises
  * `https://agent.example.com/reporter/…` and serves the card at `/reporter/.well-known/agent-card.json`.
  * The card is built on the first request (Express does not tell middleware where it is mounted
- * before that); an error in it goes to `next` (a {@link MountError} naming the entry).
+ * before that); an error in it goes to `next` (an `A2AConfigError` naming what to change), and is logged.
  *
- * Throws at once when the card is a function of its URL and neither `origin` nor `allowedHosts` is
- * given here or to the server: the card is never built from an unchecked Host header. Requests whose
- * Host is outside `allowedHosts` go to `next` with a {@link HostNotAllowedError} (status 400).
+ * Throws an `A2AConfigError` at once when the card is a function of its URL and neither `origin` nor
+ * `allowedHosts` is given here or to the server: the card is never built from an unchecked Host
+ * header. With `allowedHosts` and no `origin`, each allowed host gets a card of its own origin.
+ * Requests whose Host is outside `allowedHosts` go to `next` with a `HostNotAllowedError` (status 400).
+ * Express's `trust proxy` is not read: give `trustedProxies` for `X-Forwarded-Proto` / `-Host`.
  *
  * @example
  * import express from 'express';
@@ -41,24 +38,9 @@ type Next = (err?: unknown) => void;
  * app.listen(8080);
  * // A2AClient.connect('https://agent.example.com/reporter') finds the card and calls what it advertises.
  */
-export function a2aExpress(server: AgentServer, options: FrameworkAdapterOptions = {}) {
-  const ensure = preparer(server, options);
-  return function a2aMiddleware(
-    req: IncomingMessage & { protocol?: string; baseUrl?: string },
-    res: ServerResponse,
-    next: Next,
-  ): void {
-    let ready: Promise<void> | undefined;
-    try {
-      ready = ensure(originOf(req, req.protocol), mountPathOf(req));
-    } catch (err) {
-      return next(err);
-    }
-    markHostChecked(req);
-    if (!ready) return server.listener(req, res, next);
-    ready.then(
-      () => server.listener(req, res, next),
-      (err: unknown) => next(err),
-    );
-  };
+export function a2aExpress(
+  server: AgentServer,
+  options: FrameworkAdapterOptions = {},
+): (req: IncomingMessage, res: ServerResponse, next: Next) => void {
+  return server.nodeHandler({ policy: adapterPolicy(server, options) });
 }

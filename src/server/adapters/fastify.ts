@@ -4,16 +4,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentServer } from '../agent-server.js';
-import {
-  MountError,
-  markHostChecked,
-  originOf,
-  type FrameworkAdapterOptions,
-} from './framework-common.js';
-import { mountedElsewhere, preparer } from './prepare.js';
+import { mountedElsewhere } from '../mount/mount.js';
+import type { FrameworkAdapterOptions } from '../mount/origin-policy.js';
+import { trimPath } from '../mount/plan.js';
+import { adapterPolicy } from './policy.js';
 
-export type { FrameworkAdapterOptions } from './framework-common.js';
-export { HostNotAllowedError, MountError } from './framework-common.js';
+export type { FrameworkAdapterOptions } from '../mount/origin-policy.js';
+export { HostNotAllowedError } from '../mount/origin-policy.js';
+export { A2AConfigError } from '../kernel/config-error.js';
 
 /** The parts of a Fastify instance the plugin uses (method syntax keeps it assignable from FastifyInstance). */
 export interface FastifyLike {
@@ -34,10 +32,12 @@ export interface FastifyLike {
  * of the app keep precedence.
  *
  * With an `origin` (here or on the server) or a card object, the card is built and every interface
- * checked while the plugin registers, so `await app.register(…)` rejects for a card that lists an
- * interface it would not answer. With only `allowedHosts`, that happens on the first request.
- * Registering throws at once when the card is a function of its URL and neither is given: the card
- * is never built from an unchecked Host header. Requests with a Host outside `allowedHosts` get 400.
+ * checked while the plugin registers, so `await app.register(…)` rejects (with an `A2AConfigError`) for
+ * a card that lists an interface it would not answer. With only `allowedHosts`, each allowed host gets a
+ * card of its own origin, built on its first request. Registering throws at once when the card is a
+ * function of its URL and neither is given: the card is never built from an unchecked Host header.
+ * Requests with a Host outside `allowedHosts` get 400. Fastify's `trustProxy` is not read: give
+ * `trustedProxies` for `X-Forwarded-Proto` / `-Host`.
  *
  * @example
  * import Fastify from 'fastify';
@@ -49,31 +49,26 @@ export interface FastifyLike {
  * // the card: https://agent.example.com/reporter/.well-known/agent-card.json
  */
 export function a2aFastify(server: AgentServer, options: FrameworkAdapterOptions = {}) {
-  const ensure = preparer(server, options);
-  const eager =
-    options.origin !== undefined ||
-    server.mountOptions.origin !== undefined ||
-    !server.cardNeedsOrigin;
+  const policy = adapterPolicy(server, options);
   return async function a2aPlugin(instance: FastifyLike): Promise<void> {
-    const mountPath = (instance.prefix ?? '').replace(/\/+$/, '');
+    const mountPath = trimPath(instance.prefix ?? '');
     if (server.prepared && server.mountPath !== mountPath)
-      throw new MountError(mountedElsewhere(server.mountPath, mountPath));
-    if (eager && !server.prepared) {
+      throw mountedElsewhere(server.mountPath, mountPath);
+    if (!server.prepared && (policy.origin !== undefined || !server.mount.cardNeedsOrigin)) {
       await server.prepare({
         mountPath,
-        ...(options.origin !== undefined ? { origin: options.origin } : {}),
+        ...(policy.origin !== undefined ? { origin: policy.origin } : {}),
       });
     }
     instance.removeAllContentTypeParsers();
     instance.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+    const listener = server.nodeHandler({ policy, mountPath: () => mountPath });
     const handler = async (
-      request: { raw: IncomingMessage; protocol?: string },
+      request: { raw: IncomingMessage },
       reply: { raw: ServerResponse; hijack(): void },
     ): Promise<void> => {
-      await ensure(originOf(request.raw, request.protocol), mountPath);
-      markHostChecked(request.raw);
       reply.hijack();
-      server.listener(request.raw, reply.raw);
+      listener(request.raw, reply.raw);
     };
     instance.all('/', handler);
     instance.all('/*', handler);

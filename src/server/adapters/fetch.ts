@@ -14,8 +14,10 @@
 import type { AgentServer } from '../agent-server.js';
 import type { ServedRoute } from '../bindings/registry.js';
 import { WebExchange } from '../bindings/web-exchange.js';
-import { HostNotAllowedError, MountError } from './framework-common.js';
-import { preparer } from './prepare.js';
+import { refusal } from '../mount/node-listener.js';
+import type { RequestFacts } from '../mount/origin-policy.js';
+import type { Site } from '../mount/site.js';
+import { adapterPolicy } from './policy.js';
 
 /**
  * Options of {@link toFetchHandler}. With a card that is a function of its origin, one of the two is
@@ -24,7 +26,10 @@ import { preparer } from './prepare.js';
 export interface FetchHandlerOptions {
   /** The public origin the card advertises (`https://agent.example.com`). */
   origin?: string;
-  /** Hosts whose requests may prepare the server with their own origin; other hosts get a 400. */
+  /**
+   * Hosts this agent answers; other hosts get a 400. Without `origin`, each allowed host gets a card
+   * of its own origin (the request URL's, as the host runtime built it).
+   */
   allowedHosts?: readonly string[];
 }
 
@@ -33,24 +38,36 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 
 /**
  * Answer Web Requests with an agent server: the card (with ETag / 304), the push JWKS, and every
- * interface of the card at its path. Paths the agent does not serve get a JSON 404.
+ * interface of the card at its path. Paths the agent does not serve get a JSON 404. Throws an
+ * `A2AConfigError` at once when the card needs an origin and neither option (nor the server) gives one.
  */
 export function toFetchHandler(
   server: AgentServer,
   options: FetchHandlerOptions = {},
 ): FetchHandler {
-  const ready = preparer(server, {
+  const policy = adapterPolicy(server, {
     ...(options.origin !== undefined ? { origin: options.origin } : {}),
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
   });
+  const { mount } = server;
   return async function handleFetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
+    const facts = (): RequestFacts => ({
+      scheme: url.protocol === 'https:' ? 'https' : 'http',
+      host: url.host,
+    });
+    let site: Site;
     try {
-      await ready(url.origin);
+      site = await mount.siteFor(facts, '', policy);
     } catch (err) {
-      return refused(err);
+      mount.report(err);
+      const r = refusal(err);
+      return new Response(r.body, {
+        status: r.status,
+        headers: { 'content-type': 'application/json' },
+      });
     }
-    const route = server.route(url.pathname);
+    const route = site.route(url.pathname);
     if (!route) return notFound(url.pathname);
     if (route.kind !== 'binding') return served(route, request);
     const exchange = new WebExchange(request, url.pathname + url.search);
@@ -60,22 +77,6 @@ export function toFetchHandler(
     );
     return exchange.response;
   };
-}
-
-/** A foreign Host is the client's mistake (400); a server that cannot be prepared is ours (500). */
-function refused(err: unknown): Response {
-  const status = err instanceof HostNotAllowedError ? 400 : 500;
-  const message =
-    err instanceof HostNotAllowedError || err instanceof MountError
-      ? (err as Error).message
-      : 'this agent server cannot serve requests; see its log';
-  const body = {
-    error: { code: status, status: status === 400 ? 'INVALID_ARGUMENT' : 'INTERNAL', message },
-  };
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
 }
 
 /** The card and the push JWKS: fixed documents, answered without a binding. */

@@ -4,15 +4,15 @@
  * named scheme must verify (and, optionally, grant the listed scopes). The card is the single
  * source of truth: what it declares is what is enforced, and a mismatch fails at start.
  */
-import type { IncomingMessage } from 'node:http';
 import {
   A2AError,
   ERROR_INFO_TYPE,
   KIT_ERROR_DOMAIN,
   type AgentCard,
 } from '../../protocol/index.js';
-import type { Authenticator, BindingOptions } from '../bindings/common.js';
+import type { Authenticator, AuthRequest, CallAuth } from '../kernel/request.js';
 import type { Caller } from '../dispatch/call-context.js';
+import { A2AConfigError } from '../kernel/config-error.js';
 import { challengeFromCard, describeScheme, schemesInPlay } from './challenge.js';
 import type { SchemeOutcome, SchemeVerifier } from './verifiers.js';
 
@@ -72,7 +72,8 @@ function plan(
   const declared = Object.keys(schemes);
   for (const name of Object.keys(verifiers)) {
     if (!schemes[name]) {
-      throw new Error(
+      throw new A2AConfigError(
+        'auth.verifiers',
         `auth verifier "${name}" matches no securitySchemes entry of the card (declared: ${declared.join(', ') || 'none'})`,
       );
     }
@@ -81,16 +82,19 @@ function plan(
   for (const name of requirements.length > 0 ? schemesInPlay(card) : Object.keys(verifiers)) {
     const scheme = schemes[name];
     if (!scheme)
-      throw new Error(
+      throw new A2AConfigError(
+        'card',
         `securityRequirements name the scheme "${name}", which securitySchemes does not declare`,
       );
     const v = verifiers[name];
     if (!v)
-      throw new Error(
+      throw new A2AConfigError(
+        'auth.verifiers',
         `the card requires the scheme "${name}" (${describeScheme(scheme)}) but no verifier is configured for it`,
       );
     if (!v.accepts(scheme))
-      throw new Error(
+      throw new A2AConfigError(
+        'auth.verifiers',
         `the verifier for "${name}" is a ${v.kind} verifier, which cannot check ${describeScheme(scheme)}`,
       );
   }
@@ -116,7 +120,7 @@ function plan(
  * presented credentials that a verifier refused → Unauthenticated (401); valid credentials lacking
  * a listed scope → PermissionDenied (403); nothing presented → Unauthenticated naming what to send —
  * unless the card allows anonymous access (an empty requirement, or no requirements at all), which
- * yields `undefined`. Throws at build time when the card and `verifiers` do not match.
+ * yields `undefined`. Throws an A2AConfigError at build time when the card and `verifiers` do not match.
  */
 export function authenticatorFromCard(
   card: AgentCard,
@@ -134,7 +138,7 @@ export function authenticatorFromCard(
     )
     .join(', or ');
 
-  return async function authenticate(req: IncomingMessage): Promise<Caller | undefined> {
+  return async function authenticate(req: AuthRequest): Promise<Caller | undefined> {
     const seen = new Map<string, Promise<SchemeOutcome>>();
     const outcome = (name: string): Promise<SchemeOutcome> => {
       let p = seen.get(name);
@@ -194,7 +198,7 @@ export function authenticatorFromCard(
 export function serverAuthOptions(
   card: AgentCard,
   opts: { auth?: ServerAuthOptions; authenticate?: Authenticator; challenge?: string },
-): Pick<BindingOptions, 'authenticate' | 'challenge'> {
+): CallAuth {
   const challenge =
     opts.challenge ?? (opts.auth || card.securitySchemes ? challengeFromCard(card) : undefined);
   if (!opts.auth)
@@ -203,7 +207,8 @@ export function serverAuthOptions(
       ...(challenge ? { challenge } : {}),
     };
   if (opts.authenticate)
-    throw new Error(
+    throw new A2AConfigError(
+      'auth',
       'give either `auth` (verifiers derived from the card) or `authenticate`, not both',
     );
   return {

@@ -12,9 +12,9 @@ import {
   type JWK,
   type CryptoKey,
 } from 'jose';
-import type { IncomingMessage } from 'node:http';
 import type { SecurityScheme } from '../../protocol/index.js';
 import type { Caller } from '../dispatch/call-context.js';
+import type { AuthRequest } from '../kernel/request.js';
 import { authorizationOf, carriesBearer, settle, type SchemeVerifier } from './verifiers.js';
 
 /**
@@ -58,7 +58,7 @@ export interface JwtBearerCommonOptions {
    */
   toCaller?: (
     payload: JWTPayload,
-    req: IncomingMessage,
+    req: AuthRequest,
   ) => Caller | undefined | Promise<Caller | undefined>;
 }
 

@@ -4,10 +4,10 @@
  * and hands it to the user's check, which maps it to a {@link Caller} or rejects it.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import type { PeerCertificate, TLSSocket } from 'node:tls';
+import type { PeerCertificate } from 'node:tls';
 import type { SecurityScheme } from '../../protocol/index.js';
 import type { Caller } from '../dispatch/call-context.js';
+import type { AuthRequest } from '../kernel/request.js';
 
 type Maybe<T> = T | undefined | Promise<T | undefined>;
 
@@ -25,7 +25,7 @@ export interface SchemeVerifier {
   /** Whether this verifier can check `scheme`; a mismatch is reported when the server starts. */
   accepts(scheme: SecurityScheme): boolean;
   /** Look for this scheme's credential on `req` and verify it. */
-  check(req: IncomingMessage, scheme: SecurityScheme, name: string): Promise<SchemeOutcome>;
+  check(req: AuthRequest, scheme: SecurityScheme, name: string): Promise<SchemeOutcome>;
 }
 
 /**
@@ -42,7 +42,7 @@ export async function settle(result: Maybe<Caller>, name: string): Promise<Schem
 }
 
 /** The credentials after `Authorization: <scheme> `, when the request uses that scheme. */
-export function authorizationOf(req: IncomingMessage, scheme: string): string | undefined {
+export function authorizationOf(req: AuthRequest, scheme: string): string | undefined {
   const h = req.headers.authorization;
   if (typeof h !== 'string') return undefined;
   const space = h.indexOf(' ');
@@ -66,9 +66,7 @@ export function carriesBearer(s: SecurityScheme): boolean {
  * schemes: their access tokens arrive as bearer tokens, and `verify` validates them (introspection,
  * JWT verification — see {@link jwtBearer}). Return undefined for a token you do not accept.
  */
-export function bearer(
-  verify: (token: string, req: IncomingMessage) => Maybe<Caller>,
-): SchemeVerifier {
+export function bearer(verify: (token: string, req: AuthRequest) => Maybe<Caller>): SchemeVerifier {
   return {
     kind: 'bearer',
     accepts: carriesBearer,
@@ -83,7 +81,7 @@ export function bearer(
 
 /** HTTP Basic (`Authorization: Basic base64(user:password)`, RFC 7617). */
 export function basic(
-  verify: (user: string, password: string, req: IncomingMessage) => Maybe<Caller>,
+  verify: (user: string, password: string, req: AuthRequest) => Maybe<Caller>,
 ): SchemeVerifier {
   return {
     kind: 'basic',
@@ -107,8 +105,9 @@ export function basic(
 }
 
 /** The value of cookie `name`, percent-decoded when it is valid percent-encoding. */
-function cookie(req: IncomingMessage, name: string): string | undefined {
-  const header = req.headers.cookie;
+function cookie(req: AuthRequest, name: string): string | undefined {
+  const value = req.headers.cookie;
+  const header = Array.isArray(value) ? value.join('; ') : value;
   if (!header) return undefined;
   for (const pair of header.split(';')) {
     const eq = pair.indexOf('=');
@@ -127,7 +126,7 @@ function cookie(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** The API key for `scheme` on `req`, from wherever the scheme says it travels. */
-export function apiKeyOf(req: IncomingMessage, scheme: SecurityScheme): string | undefined {
+export function apiKeyOf(req: AuthRequest, scheme: SecurityScheme): string | undefined {
   if (!('apiKeySecurityScheme' in scheme)) return undefined;
   const { location, name } = scheme.apiKeySecurityScheme;
   switch (location.toLowerCase()) {
@@ -143,9 +142,7 @@ export function apiKeyOf(req: IncomingMessage, scheme: SecurityScheme): string |
 }
 
 /** API keys, read from the header, query parameter or cookie the scheme names. */
-export function apiKey(
-  verify: (key: string, req: IncomingMessage) => Maybe<Caller>,
-): SchemeVerifier {
+export function apiKey(verify: (key: string, req: AuthRequest) => Maybe<Caller>): SchemeVerifier {
   return {
     kind: 'apiKey',
     accepts: (s) => 'apiKeySecurityScheme' in s,
@@ -164,16 +161,18 @@ export function apiKey(
  * A certificate the TLS layer did not authorize is rejected without calling `verify`.
  */
 export function mutualTls(
-  verify: (cert: PeerCertificate, req: IncomingMessage) => Maybe<Caller>,
+  verify: (cert: PeerCertificate, req: AuthRequest) => Maybe<Caller>,
 ): SchemeVerifier {
   return {
     kind: 'mtls',
     accepts: (s) => 'mtlsSecurityScheme' in s,
     async check(req, _scheme, name) {
-      // Requests replayed through the fetch adapter have no real socket, hence no certificate.
-      const socket = req.socket as Partial<TLSSocket> | undefined;
+      // Requests through the fetch adapter have no socket, hence no certificate.
+      const socket = req.socket;
       const cert =
-        typeof socket?.getPeerCertificate === 'function' ? socket.getPeerCertificate() : undefined;
+        typeof socket?.getPeerCertificate === 'function'
+          ? (socket.getPeerCertificate() as PeerCertificate)
+          : undefined;
       if (!cert || Object.keys(cert).length === 0) return { status: 'absent' };
       if (!socket?.authorized)
         return { status: 'rejected', reason: 'the client certificate is not trusted' };

@@ -1,42 +1,12 @@
 /** What both HTTP bindings share: options, authentication, the call context of a request. */
-import type { IncomingMessage } from 'node:http';
-import { A2AError, PROTOCOL_VERSION, isA2AError } from '../../protocol/index.js';
+import { A2AError, PROTOCOL_VERSION } from '../../protocol/index.js';
 import { v03Traits } from '../../protocol/v03/detect.js';
 import type { Caller, CallContext } from '../dispatch/call-context.js';
 import type { Logger } from '../logger.js';
+import { withCaller, type Authenticator } from '../kernel/request.js';
 import type { HttpExchange } from './exchange.js';
 import { EXTENSIONS_HEADER, requestedExtensions, requestedVersionParam } from './http-util.js';
 import type { SseOptions } from './sse.js';
-
-/**
- * Establishes who is calling. Return undefined for an anonymous caller; throw
- * `new A2AError('Unauthenticated', …)` for missing or bad credentials when they are required.
- * Behind the Web `fetch` adapter `req` carries only `method`, `url` and lower-case `headers`.
- */
-export type Authenticator = (
-  req: IncomingMessage,
-) => Caller | undefined | Promise<Caller | undefined>;
-
-/**
- * Set `cc.caller` from what `authenticate` says of `request` (every binding's last step of building a call
- * context); synchronous unless the authenticator is not.
- */
-export function withCaller<C extends { caller?: Caller }>(
-  cc: C,
-  authenticate: Authenticator | undefined,
-  request: () => IncomingMessage,
-): C | Promise<C> {
-  if (!authenticate) return cc;
-  const caller = authenticate(request());
-  if (caller && typeof (caller as Promise<Caller | undefined>).then === 'function') {
-    return (caller as Promise<Caller | undefined>).then((c) => {
-      if (c) cc.caller = c;
-      return cc;
-    });
-  }
-  if (caller) cc.caller = caller as Caller;
-  return cc;
-}
 
 /** How the HTTP bindings read requests and write answers: limits, streams, authentication, logging. */
 export interface BindingOptions {
@@ -118,13 +88,6 @@ export function answerHeaders(
   const activated = cc instanceof HttpCallContext ? cc.activated : cc?.activatedExtensions;
   if (activated && activated.size > 0) h[extensionsHeader] = [...activated].join(',');
   return h;
-}
-
-/** Any thrown value as an A2AError; unknown failures are logged and hidden behind Internal. */
-export function asA2AError(err: unknown, logger: Logger | undefined): A2AError {
-  if (isA2AError(err)) return err;
-  logger?.error({ err }, 'unexpected failure while handling a request');
-  return new A2AError('Internal');
 }
 
 export { versionNotSupported } from '../../protocol/index.js';

@@ -4,7 +4,7 @@
  * node:http (`node-exchange.ts`) or come from a Web `Request` and leave as a `Response`
  * (`web-exchange.ts`) is the exchange's business, so the protocol logic exists once.
  */
-import type { IncomingMessage } from 'node:http';
+import type { AuthRequest } from '../kernel/request.js';
 
 /** The body exceeded the configured limit. */
 export class BodyTooLargeError extends Error {
@@ -36,11 +36,10 @@ export interface HttpExchange {
   /** The whole body as UTF-8 text; rejects with {@link BodyTooLargeError} past `limit` bytes, {@link BodyReadError} when the client left. */
   readBody(limit: number): Promise<string>;
   /**
-   * The request as an {@link Authenticator} sees it. On node:http it is the real IncomingMessage; on
-   * the Web path a view with `method`, `url` and lower-case `headers` only (no socket, so no TLS
-   * client certificate).
+   * The request as an authenticator sees it. On node:http it is the real IncomingMessage; on the Web
+   * path `method`, `url` and lower-case `headers` only (no socket, so no TLS client certificate).
    */
-  authRequest(): IncomingMessage;
+  authRequest(): AuthRequest;
   /** Whether the status line is committed (a reply was made or a stream opened). */
   readonly answered: boolean;
   /** Call `fn` once if the client goes away before the answer is complete (at once if it already has). */

@@ -2,16 +2,6 @@
 import { A2A_MEDIA_TYPE, HEADER_EXTENSIONS } from '../../protocol/index.js';
 import type { HttpExchange } from './exchange.js';
 
-/** Default request body limit: 4 MiB (messages may carry inline files). */
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-
-/**
- * Default limit on how deeply a request body's JSON may nest. A2A messages nest a few levels; a body
- * nested thousands deep parses fine but cannot be serialised back (stack overflow), so it is refused at
- * the door.
- */
-export const DEFAULT_MAX_JSON_DEPTH = 64;
-
 /**
  * Whether JSON text nests objects and arrays deeper than `max`. A scan of the text before parsing (strings
  * skipped), so a hostile body is refused without building its object tree; linear and allocation-free.

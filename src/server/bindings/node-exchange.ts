@@ -4,6 +4,7 @@
  * writes of one synchronous burst are corked into one write.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthRequest } from '../kernel/request.js';
 import {
   BodyReadError,
   BodyTooLargeError,
@@ -39,7 +40,7 @@ export class NodeExchange implements HttpExchange {
     return readBody(this.req, limit);
   }
 
-  authRequest(): IncomingMessage {
+  authRequest(): AuthRequest {
     return this.req;
   }
 

@@ -17,16 +17,15 @@ import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import {
   answerHeaders,
-  asA2AError,
   contextOf,
   versionNotSupported,
   withV03Hint,
   type BindingOptions,
 } from './common.js';
+import { asA2AError } from '../kernel/errors.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH } from '../kernel/limits.js';
 import { BodyReadError, BodyTooLargeError, type HttpExchange } from './exchange.js';
 import {
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_MAX_JSON_DEPTH,
   isJsonContentType,
   jsonTooDeep,
   pathOf,

@@ -16,7 +16,11 @@ export interface SseOptions {
   headers?: Record<string, string>;
   /** Told of every node:http stream as it opens (the response itself, for apps that watch their streams). */
   onOpen?: StreamOpened;
-  /** Registers every stream, whatever the exchange, so a draining server can tell it to go away. */
+  /**
+   * Registers every stream, whatever the exchange, so a draining server can tell it to go away. Set
+   * by the agent server itself, not an option.
+   * @internal
+   */
   track?: (stream: OpenStream) => Untrack;
 }
 

@@ -6,7 +6,7 @@
  * ends a stream that falls too far behind (the client resumes with Last-Event-ID). The stream closes
  * when the host cancels the body or the request's signal aborts (the client went away).
  */
-import type { IncomingMessage } from 'node:http';
+import type { AuthRequest } from '../kernel/request.js';
 import {
   BodyReadError,
   BodyTooLargeError,
@@ -81,13 +81,13 @@ export class WebExchange implements HttpExchange {
     }
   }
 
-  authRequest(): IncomingMessage {
+  authRequest(): AuthRequest {
     const headers: Record<string, string> = {};
     this.request.headers.forEach((value, name) => {
       headers[name] = value;
     });
     // What authenticators read: there is no socket, so a TLS client certificate is simply absent.
-    return { method: this.method, url: this.url, headers } as unknown as IncomingMessage;
+    return { method: this.method, url: this.url, headers };
   }
 
   get answered(): boolean {

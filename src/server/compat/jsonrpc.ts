@@ -13,7 +13,8 @@ import {
 import { V03, V03_METHODS, errorToV03, eventToV03 } from '../../protocol/v03/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
-import { answerHeaders, asA2AError, type BindingOptions } from '../bindings/common.js';
+import { answerHeaders, type BindingOptions } from '../bindings/common.js';
+import { asA2AError } from '../kernel/errors.js';
 import type { HttpExchange } from '../bindings/exchange.js';
 import type { JsonRpcEnvelope, JsonRpcId, JsonRpcOtherVersion } from '../bindings/jsonrpc.js';
 import { requestFromV03, resultToV03 } from './calls.js';

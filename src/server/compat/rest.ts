@@ -22,9 +22,11 @@ import {
 } from '../../protocol/v03/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
-import { answerHeaders, asA2AError, type BindingOptions } from '../bindings/common.js';
+import { answerHeaders, type BindingOptions } from '../bindings/common.js';
+import { asA2AError } from '../kernel/errors.js';
 import { BodyReadError, BodyTooLargeError, type HttpExchange } from '../bindings/exchange.js';
-import { DEFAULT_MAX_BODY_BYTES, isJsonContentType } from '../bindings/http-util.js';
+import { isJsonContentType } from '../bindings/http-util.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../kernel/limits.js';
 import type { RestOtherVersion } from '../bindings/rest.js';
 import { matchRoute } from '../bindings/rest-routes.js';
 import { requestFromV03, resultToV03 } from './calls.js';

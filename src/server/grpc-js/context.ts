@@ -4,12 +4,12 @@
  * call. The authenticator reads requests as node:http sees them, so the call is shown to it as one:
  * metadata as headers, the TLS client certificate (mTLS) as the socket's.
  */
-import type { IncomingMessage } from 'node:http';
 import type { PeerCertificate } from 'node:tls';
 import type { Metadata, ServerUnaryCall } from '@grpc/grpc-js';
 import { GRPC_EXTENSIONS_KEY, GRPC_VERSION_KEY } from '../../protocol/grpc/index.js';
 import type { Caller, CallContext } from '../dispatch/call-context.js';
-import { withCaller, type Authenticator } from '../bindings/common.js';
+import { withCaller, type AuthRequest, type Authenticator } from '../kernel/request.js';
+import { grpcRequestView } from '../kernel/grpc-request.js';
 
 /** What every server call offers (grpc-js does not export the name of this type). */
 export type ServerSurfaceCall = Omit<ServerUnaryCall<unknown, unknown>, 'request'>;
@@ -98,32 +98,14 @@ function headersOf(md: Metadata): Record<string, string | string[]> {
   return headers;
 }
 
-/**
- * The call as the request an {@link Authenticator} expects. gRPC has no query string: an API key
- * that the card places in the query is read from metadata of the same name (the gRPC client sends
- * it there), so `url` carries the text metadata as query parameters.
- */
-export function requestView(call: ServerSurfaceCall): IncomingMessage {
-  const md = call.metadata;
-  let headers: Record<string, string | string[]> | undefined;
-  let url: string | undefined;
-  const view = {
-    method: 'POST',
-    get headers() {
-      return (headers ??= headersOf(md));
-    },
-    get url() {
-      if (url === undefined) {
-        const q = new URLSearchParams();
-        for (const [k, v] of Object.entries(view.headers))
-          for (const one of Array.isArray(v) ? v : [v]) q.append(k, one);
-        url = `${call.getPath()}?${q}`;
-      }
-      return url;
-    },
-    socket: tlsView(call),
-  };
-  return view as unknown as IncomingMessage;
+/** The call as the request an authenticator reads; the socket shows grpc-js's view of the client certificate (mTLS). */
+export function requestView(call: ServerSurfaceCall): AuthRequest {
+  const socket = tlsView(call);
+  return grpcRequestView(
+    () => call.getPath(),
+    () => headersOf(call.metadata),
+    () => socket,
+  );
 }
 
 /** What the mutualTls verifier asks of a socket: the peer certificate and whether TLS authorized it. */

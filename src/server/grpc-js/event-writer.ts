@@ -19,7 +19,7 @@ import {
   GrpcStreamSink,
   encodeEvent,
   slowReaderMessage,
-} from '../grpc/stream-event.js';
+} from '../kernel/grpc-stream.js';
 import type { GrpcCallContext } from './context.js';
 import { extensionMetadata } from './errors.js';
 
@@ -68,6 +68,14 @@ export class GrpcEventWriter extends GrpcStreamSink {
     this.cc.finished = true;
     this.call.end();
     this.finish();
+  }
+
+  /** The server is going away: end with UNAVAILABLE, which clients answer by subscribing again. */
+  goAway(): void {
+    this.fail({
+      code: Status.UNAVAILABLE,
+      details: 'The agent is shutting down; subscribe again to continue',
+    });
   }
 
   /** End the call with a status (shutdown, slow reader, an event that cannot be sent). */

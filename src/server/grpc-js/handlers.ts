@@ -14,27 +14,27 @@ import type {
 } from '@grpc/grpc-js';
 import { OPERATIONS, type Operation } from '../../protocol/index.js';
 import { GRPC_METHODS, decodeMessage, encodeMessage } from '../../protocol/grpc/index.js';
-import type { OperationDispatcher } from '../dispatch/dispatcher.js';
+import { engineOf, type ServedAgent } from '../kernel/engine.js';
 import type { Logger } from '../logger.js';
-import { asA2AError } from '../bindings/common.js';
-import type { GrpcAuth } from '../grpc/options.js';
-import { undecodable } from '../grpc/h2-wire.js';
+import { asA2AError } from '../kernel/errors.js';
+import type { CallAuth as GrpcAuth } from '../kernel/request.js';
+import { undecodable } from '../kernel/grpc-decode.js';
 import { grpcContextOf, type GrpcCallContext } from './context.js';
 import { extensionMetadata, statusOf } from './errors.js';
 import { GrpcEventWriter } from './event-writer.js';
 
-/** What the handlers need besides the dispatcher. */
+/** How the handlers authenticate and log; each defaults to the agent server's own. */
 export interface GrpcHandlerOptions {
   /**
-   * Read on every call, so that a server can start listening before its card (which needs the port)
-   * and with it the card-derived authenticator exist.
+   * The authenticator and challenge, read on every call. Default: those of the agent server (its
+   * `auth` or `authenticate` option over its current card), as over HTTP; a call that arrives before
+   * the server has its card waits for it, and is refused if there is none.
    */
-  auth: () => GrpcAuth;
-  logger: Logger;
+  auth?: () => GrpcAuth;
+  /** Default: the agent server's logger. */
+  logger?: Logger;
   /** Bytes a slow reader may leave unsent on one stream before the stream is ended. Default 8 MiB. */
   maxBufferedBytes?: number | undefined;
-  /** Told of every stream as it opens (the server ends open streams when it shuts down). */
-  onStream?: ((writer: GrpcEventWriter) => void) | undefined;
 }
 
 const passBytes = (b: Buffer): Buffer => b;
@@ -68,12 +68,15 @@ function decodeRequest(op: Operation, bytes: Buffer): Record<string, unknown> {
   }
 }
 
-/** The implementation of every method of {@link A2A_SERVICE_DEFINITION} over `service`. */
+/** The implementation of every method of {@link A2A_SERVICE_DEFINITION} for an agent server (`createAgentServer`). */
 export function grpcHandlers(
-  service: OperationDispatcher,
-  opts: GrpcHandlerOptions,
+  agent: ServedAgent,
+  opts: GrpcHandlerOptions = {},
 ): UntypedServiceImplementation {
-  const { auth, logger } = opts;
+  const engine = engineOf(agent, 'grpcHandlers(agent)');
+  const { service } = engine;
+  const auth = opts.auth ?? engine.auth;
+  const logger = opts.logger ?? engine.logger;
 
   const unary = (op: Operation) => {
     const responseType = GRPC_METHODS[op.name].response;
@@ -115,7 +118,8 @@ export function grpcHandlers(
           logger,
           maxBufferedBytes: opts.maxBufferedBytes,
         });
-        opts.onStream?.(writer);
+        // The agent server's drain reaches these streams as it reaches its own (UNAVAILABLE: call again).
+        writer.onEnd(engine.track({ transport: 'grpc', goAway: () => writer.goAway() }));
         stream.open(writer);
       } catch (err) {
         if (cc) cc.finished = true;

@@ -12,11 +12,11 @@
  * const agent = createAgentServer({ card, executor });
  * await agent.listen(41241);
  * const server = new Server();
- * server.addService(A2A_SERVICE_DEFINITION, grpcHandlers(agent.service, { auth: () => ({}), logger: agent.service.logger }));
+ * server.addService(A2A_SERVICE_DEFINITION, grpcHandlers(agent)); // the agent's own auth and logger
  * server.bindAsync('0.0.0.0:50051', ServerCredentials.createInsecure(), () => {});
  * ```
  * @packageDocumentation
  */
 export { A2A_SERVICE_DEFINITION, grpcHandlers, type GrpcHandlerOptions } from './handlers.js';
-export { GrpcEventWriter } from './event-writer.js';
-export type { GrpcAuth } from '../grpc/options.js';
+export type { CallAuth as GrpcAuth } from '../kernel/request.js';
+export type { ServedAgent } from '../kernel/engine.js';

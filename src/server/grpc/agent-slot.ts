@@ -4,7 +4,7 @@
  * and its codec are imported on start, so servers without gRPC never load them.
  */
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
-import { MountError } from '../adapters/framework-common.js';
+import { A2AConfigError } from '../kernel/config-error.js';
 import type { StreamRegistry } from '../lifecycle/streams.js';
 import type { GrpcAuth, GrpcListenOptions } from './agent-hook.js';
 import type { AgentGrpcHandle, AgentGrpcOptions } from './options.js';
@@ -29,7 +29,7 @@ export class AgentGrpcSlot {
     this.handle = await startAgentGrpc(
       this.service,
       { host, ...options } as GrpcListenOptions,
-      this.#authNow,
+      this.authNow,
       this.streams.track,
     );
   }
@@ -44,11 +44,15 @@ export class AgentGrpcSlot {
    * The gRPC authentication of the current card. A call that arrives while the card is still being
    * built waits for it, so it is never judged against the placeholder card (which requires nothing).
    */
-  readonly #authNow = (): GrpcAuth =>
+  readonly authNow = (): GrpcAuth =>
     this.auth ?? {
       authenticate: async (req) => {
         await this.preparing()?.catch(() => undefined);
-        if (!this.auth) throw new MountError('the agent server did not start; it serves no calls');
+        if (!this.auth)
+          throw new A2AConfigError(
+            'card',
+            'the agent server has no card yet (listen() or prepare() did not succeed); it serves no calls',
+          );
         return this.auth.authenticate?.(req);
       },
     };

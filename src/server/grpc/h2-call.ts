@@ -5,10 +5,10 @@
  * A call ends exactly once: with our status, at its deadline, or when the client resets the stream.
  */
 import { constants, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
-import type { IncomingMessage } from 'node:http';
 import { GRPC_CODES, GRPC_EXTENSIONS_KEY, GRPC_VERSION_KEY } from '../../protocol/grpc/index.js';
 import type { Caller, CallContext } from '../dispatch/call-context.js';
-import { withCaller, type Authenticator } from '../bindings/common.js';
+import { withCaller, type AuthRequest, type Authenticator } from '../kernel/request.js';
+import { grpcRequestView } from '../kernel/grpc-request.js';
 import { plainStatusHeaders } from './h2-wire.js';
 
 const NO_EXTENSIONS = Object.freeze([]) as unknown as string[];
@@ -194,33 +194,13 @@ function textHeaders(headers: IncomingHttpHeaders): Record<string, string | stri
   return out;
 }
 
-/**
- * The call as the request an {@link Authenticator} expects. gRPC has no query string: an API key the
- * card places in the query is read from metadata of the same name, so `url` carries the text headers
- * as query parameters. On TLS the socket is the session's, with the client certificate (mTLS).
- */
-export function requestView(call: H2Call): IncomingMessage {
-  let headers: Record<string, string | string[]> | undefined;
-  let url: string | undefined;
-  const view = {
-    method: 'POST',
-    get headers() {
-      return (headers ??= textHeaders(call.headers));
-    },
-    get url() {
-      if (url === undefined) {
-        const q = new URLSearchParams();
-        for (const [k, v] of Object.entries(view.headers))
-          for (const one of Array.isArray(v) ? v : [v]) q.append(k, one);
-        url = `${String(call.headers[':path'])}?${q}`;
-      }
-      return url;
-    },
-    get socket() {
-      return call.stream.session?.socket;
-    },
-  };
-  return view as unknown as IncomingMessage;
+/** The call as the request an authenticator reads; on TLS the socket is the session's (mTLS). */
+export function requestView(call: H2Call): AuthRequest {
+  return grpcRequestView(
+    () => String(call.headers[':path']),
+    () => textHeaders(call.headers),
+    () => call.stream.session?.socket,
+  );
 }
 
 /** Establish the caller; synchronous unless the authenticator is not. */

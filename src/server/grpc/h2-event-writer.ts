@@ -17,7 +17,7 @@ import {
   GrpcStreamSink,
   encodeEvent,
   slowReaderMessage,
-} from './stream-event.js';
+} from '../kernel/grpc-stream.js';
 
 /** The sink of one event stream: each event becomes one StreamResponse message on the call. */
 export class H2EventWriter extends GrpcStreamSink {

@@ -14,7 +14,8 @@ import {
 } from '../../protocol/grpc/index.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { Logger } from '../logger.js';
-import { asA2AError } from '../bindings/common.js';
+import { asA2AError } from '../kernel/errors.js';
+import { undecodable } from '../kernel/grpc-decode.js';
 import { H2Call, authenticateCall } from './h2-call.js';
 import { H2EventWriter } from './h2-event-writer.js';
 import type { GrpcAuth } from './options.js';
@@ -26,7 +27,6 @@ import {
   plainStatusHeaders,
   requestMessage,
   timeoutMs,
-  undecodable,
   wireErrorHeaders,
   type RequestMessage,
 } from './h2-wire.js';

@@ -10,11 +10,9 @@ import {
   ERROR_INFO_TYPE,
   KIT_ERROR_DOMAIN,
   type ErrorDetail,
-  type FieldViolation,
 } from '../../protocol/index.js';
 import {
   GRPC_CODES,
-  ProtoError,
   STATUS_DETAILS_KEY,
   encodeGrpcMessage,
   encodeStatus,
@@ -193,16 +191,4 @@ export function plainStatusHeaders(
   return statusHeaders(code, message, [
     { '@type': ERROR_INFO_TYPE, reason, domain: KIT_ERROR_DOMAIN },
   ]);
-}
-
-/** A request that could not be decoded: INVALID_ARGUMENT naming the field (or the message as a whole). */
-export function undecodable(err: unknown, messageName: string): A2AError {
-  const violation: FieldViolation =
-    err instanceof ProtoError
-      ? { field: err.field || '(request)', description: err.problem }
-      : { field: '(request)', description: 'is not a readable protobuf message' };
-  return A2AError.invalidParams(
-    [violation],
-    `The request is not a valid lf.a2a.v1.${messageName}: ${violation.field}: ${violation.description}`,
-  );
 }

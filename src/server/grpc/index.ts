@@ -14,27 +14,9 @@
  * @packageDocumentation
  */
 export {
-  listenGrpc,
   serveGrpc,
   type GrpcJsServerCredentials,
-  type GrpcListenOptions,
   type GrpcServeOptions,
   type GrpcServerHandle,
 } from './serve.js';
-export type { GrpcAuth } from './options.js';
-export {
-  GRPC_BINDING,
-  assertGrpcInterfacesServed,
-  isGrpcInterface,
-  unservedGrpcInterfaces,
-} from './interfaces.js';
-export { startAgentGrpc } from './agent-hook.js';
-export { DEFAULT_MAX_BUFFERED_BYTES } from './stream-event.js';
-export {
-  GRPC_METHODS,
-  GRPC_SERVICE,
-  decodeMessage,
-  encodeMessage,
-  grpcAuthority,
-  type GrpcMethod,
-} from '../../protocol/grpc/index.js';
+export type { ServedAgent } from '../kernel/engine.js';

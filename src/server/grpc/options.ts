@@ -3,14 +3,10 @@
  * that never serves gRPC type-checks without `@grpc/grpc-js` installed.
  */
 import type { Logger } from '../logger.js';
-import type { Authenticator } from '../bindings/common.js';
+import type { CallAuth } from '../kernel/request.js';
 
-/** How callers are authenticated: the binding options an agent server derives from its card. */
-export interface GrpcAuth {
-  authenticate?: Authenticator | undefined;
-  /** Sent as `www-authenticate` metadata with UNAUTHENTICATED answers. */
-  challenge?: string | undefined;
-}
+/** How callers are authenticated: the authenticator and challenge an agent server derives from its card. */
+export type GrpcAuth = CallAuth;
 
 /** The `grpc` option of `createAgentServer`: serve gRPC on its own port next to HTTP (served on node:http2; no dependency). */
 export interface AgentGrpcOptions {

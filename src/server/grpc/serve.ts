@@ -13,9 +13,11 @@ import {
 import type { AddressInfo, Socket } from 'node:net';
 import { GRPC_CODES } from '../../protocol/grpc/index.js';
 import { serverAuthOptions, type ServerAuthOptions } from '../auth/authenticator.js';
-import type { Authenticator } from '../bindings/common.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../bindings/http-util.js';
-import { OperationDispatcher } from '../dispatch/dispatcher.js';
+import type { Authenticator } from '../kernel/request.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../kernel/limits.js';
+import type { OperationDispatcher } from '../dispatch/dispatcher.js';
+import { A2AConfigError } from '../kernel/config-error.js';
+import { engineOf, type ServedAgent } from '../kernel/engine.js';
 import type { Logger } from '../logger.js';
 import type { GrpcAuth } from './options.js';
 import type { H2EventWriter } from './h2-event-writer.js';
@@ -82,35 +84,30 @@ export interface GrpcServerHandle {
 export type GrpcListenOptions = Omit<GrpcServeOptions, 'auth' | 'authenticate' | 'challenge'>;
 
 /**
- * What {@link serveGrpc} needs of an agent server: its dispatcher, once its card exists. Structural, so
- * that this module does not import the agent server, which loads this one on demand (`grpc` option).
- */
-export interface PreparedServer {
-  readonly prepared: boolean;
-  readonly service: OperationDispatcher;
-}
-
-/**
- * Serve `target` over gRPC. Give an agent server (`createAgentServer`) after `listen()`/`prepare()` (its card,
- * tasks and stores are shared) or an {@link OperationDispatcher}. Authentication is not inherited
- * from the AgentServer: pass the same `auth` (or `authenticate`) here. Refuses to start when the
- * card requires authentication and none is configured, rather than serving everyone.
+ * Serve an agent server (`createAgentServer`) over gRPC, after its `listen()`/`prepare()`: its card,
+ * tasks and stores are shared. Authentication is not inherited from the AgentServer: pass the same
+ * `auth` (or `authenticate`) here. Refuses to start when the card requires authentication and none is
+ * configured, rather than serving everyone.
  */
 export async function serveGrpc(
-  target: PreparedServer | OperationDispatcher,
+  target: ServedAgent,
   options: GrpcServeOptions = {},
 ): Promise<GrpcServerHandle> {
-  if (!(target instanceof OperationDispatcher) && !target.prepared) {
-    throw new Error('serveGrpc: the AgentServer has no card yet; call listen() or prepare() first');
+  const { service } = engineOf(target, 'serveGrpc(target)');
+  if (!target.prepared) {
+    throw new A2AConfigError(
+      'serveGrpc(target)',
+      'serveGrpc: the AgentServer has no card yet; call listen() or prepare() first',
+    );
   }
-  const service = target instanceof OperationDispatcher ? target : target.service;
   const card = service.card;
   const auth: GrpcAuth = serverAuthOptions(card, options);
   const required =
     (card.securityRequirements ?? []).length > 0 &&
     (card.securityRequirements ?? []).every((r) => Object.keys(r.schemes ?? {}).length > 0);
   if (required && !auth.authenticate) {
-    throw new Error(
+    throw new A2AConfigError(
+      'auth',
       'serveGrpc: the card requires authentication (securityRequirements) but neither `auth` nor `authenticate` was given',
     );
   }

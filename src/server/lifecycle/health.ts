@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../protocol/index.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
+import { A2AConfigError } from '../kernel/config-error.js';
 
 /** One named readiness condition; the server adds `store` itself. */
 export interface ReadinessCheck {
@@ -57,7 +58,8 @@ export class Health {
     this.live = healthPath(options.live ?? '/healthz', 'live');
     this.ready = healthPath(options.ready ?? '/readyz', 'ready');
     if (this.live === this.ready)
-      throw new RangeError(
+      throw new A2AConfigError(
+        'health',
         `health: the liveness and readiness paths must differ (both ${this.live})`,
       );
     this.#timeoutMs = options.checkTimeoutMs ?? 2000;
@@ -66,7 +68,10 @@ export class Health {
   /** Register a readiness check; names are unique. */
   add(check: ReadinessCheck): void {
     if (this.#checks.some((c) => c.name === check.name))
-      throw new RangeError(`a readiness check named "${check.name}" is already registered`);
+      throw new A2AConfigError(
+        'health.checks',
+        `a readiness check named "${check.name}" is already registered`,
+      );
     this.#checks.push(check);
   }
 
@@ -132,7 +137,10 @@ export class Health {
 
 function healthPath(p: string, which: string): string {
   if (!/^\/[\w\-./]*$/.test(p))
-    throw new RangeError(`health.${which} must be a path starting with /, got "${p}"`);
+    throw new A2AConfigError(
+      `health.${which}`,
+      `health.${which} must be a path starting with /, got "${p}"`,
+    );
   return p.replace(/\/+$/, '') || '/';
 }
 

@@ -1,6 +1,7 @@
 /** Checks of numeric options, made when a server part is built so that a typo fails at start, not at the first use. */
+import { A2AConfigError } from '../kernel/config-error.js';
 
-/** `value` when unset or a whole number ≥ `min`; else a RangeError naming the option. */
+/** `value` when unset or a whole number ≥ `min`; else an {@link A2AConfigError} naming the option. */
 export function wholeNumber(
   name: string,
   value: number | undefined,
@@ -8,6 +9,6 @@ export function wholeNumber(
 ): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || value < min)
-    throw new RangeError(`${name} must be a whole number ≥ ${min}, got ${String(value)}`);
+    throw new A2AConfigError(name, `${name} must be a whole number ≥ ${min}, got ${String(value)}`);
   return value;
 }

@@ -17,7 +17,6 @@ import { PostgresTaskStore } from './store.js';
 export { PostgresTaskStore, type PostgresConnection } from './store.js';
 export { MIGRATIONS, type Migration, type AppliedMigration } from './migrations.js';
 export { type PostgresStoreOptions } from './config.js';
-export { maskUrl } from '../../util/mask-url.js';
 
 /**
  * A PostgreSQL store from a connection URL (`postgres://user:password@host:5432/db`) or an existing

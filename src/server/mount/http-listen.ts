@@ -8,7 +8,8 @@
  * by them (test/mount-timeouts.test.ts holds a stream open past the request timeout).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { wholeNumber } from './util/check-options.js';
+import { A2AConfigError } from '../kernel/config-error.js';
+import { wholeNumber } from '../util/check-options.js';
 
 /** Timeouts of the servers `listen` opens. Each is in milliseconds; 0 turns it off. */
 export interface HttpTimeoutOptions {
@@ -31,13 +32,14 @@ function ms(name: keyof HttpTimeoutOptions, value: number | undefined): number {
   return wholeNumber(name, value, 0) ?? DEFAULT_HTTP_TIMEOUTS[name];
 }
 
-/** Node's server options for these timeouts; throws a RangeError for inconsistent values. */
+/** Node's server options for these timeouts; an A2AConfigError for inconsistent values. */
 export function serverTimeouts(o: HttpTimeoutOptions) {
   const headersTimeout = ms('headersTimeoutMs', o.headersTimeoutMs);
   const requestTimeout = ms('requestTimeoutMs', o.requestTimeoutMs);
   const keepAliveTimeout = ms('keepAliveTimeoutMs', o.keepAliveTimeoutMs);
   if (requestTimeout > 0 && headersTimeout > requestTimeout) {
-    throw new RangeError(
+    throw new A2AConfigError(
+      'headersTimeoutMs',
       `headersTimeoutMs (${headersTimeout}) must not exceed requestTimeoutMs (${requestTimeout}): the headers are part of the request`,
     );
   }

@@ -4,10 +4,10 @@
  * the longest REST prefix, so a REST interface at `/` never swallows a more specific one.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PUSH_JWKS_PATH, WELL_KNOWN_CARD_PATH } from '../protocol/index.js';
-import type { MountedBinding, ServedRoute } from './bindings/registry.js';
-import type { CardResponder } from './card/responder.js';
-import type { PlannedInterface } from './mount-plan.js';
+import { PUSH_JWKS_PATH, WELL_KNOWN_CARD_PATH, type AgentCard } from '../../protocol/index.js';
+import type { MountedBinding, ServedRoute } from '../bindings/registry.js';
+import type { CardResponder } from '../card/responder.js';
+import type { PlannedInterface } from './plan.js';
 
 /** The routes, card and JWKS one listening origin serves. */
 export class Site {
@@ -16,9 +16,12 @@ export class Site {
   readonly #routes: Array<{ path: string; exact: boolean; handle: MountedBinding }>;
 
   constructor(
-    private readonly card: CardResponder,
+    private readonly responder: CardResponder,
+    /** The card this site serves. */
+    readonly card: AgentCard,
     mountPath: string,
-    planned: readonly PlannedInterface[],
+    /** The interfaces it answers. */
+    readonly planned: readonly PlannedInterface[],
     bindingFor: (planned: PlannedInterface) => MountedBinding,
     private readonly jwks: () => object | undefined,
   ) {
@@ -31,7 +34,7 @@ export class Site {
 
   /** What answers `path` here: the card, the JWKS, or a binding with the path below its interface URL. */
   route(path: string): ServedRoute | undefined {
-    if (path === this.#cardPath) return { kind: 'card', card: this.card };
+    if (path === this.#cardPath) return { kind: 'card', card: this.responder };
     if (path === this.#jwksPath) {
       const jwks = this.jwks();
       if (jwks) return { kind: 'jwks', jwks };
@@ -69,7 +72,7 @@ export class Site {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    const r = this.card.respond(req.headers, req.method);
+    const r = this.responder.respond(req.headers, req.method);
     res.writeHead(r.status, r.headers as unknown as Record<string, string>);
     res.end(r.body);
   }

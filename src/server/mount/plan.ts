@@ -9,10 +9,10 @@ import {
   WELL_KNOWN_CARD_PATH,
   majorMinor,
   type AgentCard,
-} from '../protocol/index.js';
-import { SERVED_BINDINGS } from './bindings/registry.js';
-import { MountError } from './adapters/framework-common.js';
-import { isGrpcInterface, unservedGrpcInterfaces } from './grpc/interfaces.js';
+} from '../../protocol/index.js';
+import { SERVED_BINDINGS } from '../bindings/registry.js';
+import { A2AConfigError } from '../kernel/config-error.js';
+import { isGrpcInterface, unservedGrpcInterfaces } from './grpc-interfaces.js';
 
 /** One `supportedInterfaces` entry, resolved to where it is served. */
 export interface PlannedInterface {
@@ -78,7 +78,8 @@ export function planInterfaces(
 function checkGrpcInterfaces(card: AgentCard, grpcUrl: string | undefined): void {
   card.supportedInterfaces.forEach((i, index) => {
     if (isGrpcInterface(i) && majorMinor(i.protocolVersion) !== PROTOCOL_VERSION) {
-      throw new MountError(
+      throw new A2AConfigError(
+        'grpc',
         `supportedInterfaces[${index}] lists GRPC ${i.protocolVersion}, which this server does not serve (it serves gRPC at ${PROTOCOL_VERSION})`,
       );
     }
@@ -86,7 +87,8 @@ function checkGrpcInterfaces(card: AgentCard, grpcUrl: string | undefined): void
   const missing = unservedGrpcInterfaces(card, grpcUrl ? [grpcUrl] : [])[0];
   if (!missing) return;
   const entry = card.supportedInterfaces[missing.index]!;
-  throw new MountError(
+  throw new A2AConfigError(
+    'grpc',
     `supportedInterfaces[${missing.index}] lists GRPC ${entry.protocolVersion} at ${missing.url}, which this server does not serve: ` +
       (grpcUrl
         ? `its gRPC listener is at ${grpcUrl}. Build the entry from the gRPC handle the card function gets.`
@@ -105,31 +107,36 @@ function planOne(
   try {
     url = new URL(i.url);
   } catch {
-    throw new MountError(
+    throw new A2AConfigError(
+      'card',
       `supportedInterfaces[${index}].url must be an absolute URL, got "${i.url}"`,
     );
   }
   const entry = { index, binding: i.protocolBinding, url };
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new MountError(
+    throw new A2AConfigError(
+      'card',
       `${describeInterface(entry)} is not an http(s) URL; this server answers only HTTP`,
     );
   }
   const version = majorMinor(i.protocolVersion);
   if (version === '0.3' && !v03 && SERVED_BINDINGS[i.protocolBinding]) {
-    throw new MountError(
+    throw new A2AConfigError(
+      'compat',
       `supportedInterfaces[${index}] lists ${i.protocolBinding} 0.3, which this server does not serve unless told to: set compat: { v03: true } in the server options`,
     );
   }
   if (!SERVED_BINDINGS[i.protocolBinding] || (version !== PROTOCOL_VERSION && version !== '0.3')) {
-    throw new MountError(
+    throw new A2AConfigError(
+      'card',
       `supportedInterfaces[${index}] lists ${i.protocolBinding} ${i.protocolVersion}, which this server does not serve ` +
         `(it serves ${Object.keys(SERVED_BINDINGS).join(', ')} at ${PROTOCOL_VERSION}); a card lists only interfaces that work`,
     );
   }
   const path = trimPath(url.pathname) || '/';
   if (basePath && path !== basePath && !path.startsWith(`${basePath}/`)) {
-    throw new MountError(
+    throw new A2AConfigError(
+      'card',
       `${describeInterface(entry)} is outside the mount path ${basePath}: mounted there, this server answers only ` +
         `below ${url.origin}${basePath}. Build the card from the URL the server is mounted at (a card function gets it).`,
     );
@@ -156,12 +163,14 @@ export function checkHealthPaths(
   for (const path of paths) {
     const full = mountPath + path;
     if (full === mountPath + WELL_KNOWN_CARD_PATH)
-      throw new MountError(
+      throw new A2AConfigError(
+        'health',
         `the health path ${path} is the card's path; choose another in the health option`,
       );
     const taken = planned.find((p) => p.path === full);
     if (taken)
-      throw new MountError(
+      throw new A2AConfigError(
+        'health',
         `${describeInterface(taken)} is at the health path ${path}, which answers probes first; choose another path in the health option`,
       );
   }
@@ -175,7 +184,8 @@ export function requireOneOrigin(planned: readonly PlannedInterface[]): void {
   const first = planned[0];
   const other = planned.find((p) => p.url.origin !== first?.url.origin);
   if (first && other) {
-    throw new MountError(
+    throw new A2AConfigError(
+      'card',
       `${describeInterface(other)} is on another origin than ${describeInterface(first)}. A listener mounted in your ` +
         `own server answers one origin only; use listen(), which opens each local port the card names, or mount one ` +
         `agent server per origin.`,
@@ -217,13 +227,15 @@ export function planListen(
       name === listenHost.toLowerCase() ||
       (loopbackListen && LOOPBACK.test(name));
     if (!local) {
-      throw new MountError(
+      throw new A2AConfigError(
+        'card',
         `${describeInterface(p)} is on host ${p.url.hostname}, which this server cannot open: it listens on ${listenHost} ` +
           `and opens further ports only for the host names of its other interfaces. Serve that interface from its own server.`,
       );
     }
     if (p.url.protocol !== 'http:') {
-      throw new MountError(
+      throw new A2AConfigError(
+        'card',
         `${describeInterface(p)} needs TLS on port ${p.port}, which listen() does not provide (it opens plain HTTP); put TLS in front or serve it from an https server`,
       );
     }
