@@ -9,15 +9,17 @@
  *   node scripts/build.mjs --kit    the same, then the kit (npm run build:kit)
  *   node scripts/build.mjs --quiet  print nothing when everything was up to date
  *
- * Two builds started together in one checkout take turns (a lock directory in dist/.build).
+ * Two builds started together in one checkout take turns (a lock directory in dist/.build). It reports
+ * on stderr: stdout belongs to the command it runs inside (`npm pack --json`, say).
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { pruneOrphans, syncTree } from './build-files.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
 const unknown = [...args].filter((a) => a !== '--kit' && a !== '--quiet');
 if (unknown.length) {
@@ -61,8 +63,8 @@ try {
   const changed = mtimes() !== before || pruned.length + synced.length > 0;
   const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
   if (status !== 0) console.error(`build: tsc -b failed (${took})`);
-  else if (changed) console.log(`build: ${projects.join(' + ')} brought up to date in ${took}`);
-  else if (!args.has('--quiet')) console.log(`build: up to date (${took})`);
+  else if (changed) console.error(`build: ${projects.join(' + ')} brought up to date in ${took}`);
+  else if (!args.has('--quiet')) console.error(`build: up to date (${took})`);
 } finally {
   rmSync(lock, { recursive: true, force: true });
 }
