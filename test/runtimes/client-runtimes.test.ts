@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { expectedLines } from './client-checks.js';
-import { runtime, signedEchoAgent } from './runtimes-fixture.js';
+import { DENO_RUN, runtime, signedEchoAgent } from './runtimes-fixture.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const main = path.join('test', 'runtimes', 'client-main.ts');
@@ -31,11 +31,7 @@ function run(cmd: string, args: string[], env: Record<string, string>): Promise<
 describe('a2a-kit/client on other runtimes', () => {
   const clients: Array<[string, ReturnType<typeof runtime>, string[]]> = [
     ['bun', runtime('bun'), [main]],
-    [
-      'deno',
-      runtime('deno'),
-      ['run', '--allow-net', '--allow-env', '--allow-read', '--sloppy-imports', main],
-    ],
+    ['deno', runtime('deno'), [...DENO_RUN, main]],
   ];
   for (const [name, rt, args] of clients) {
     it(

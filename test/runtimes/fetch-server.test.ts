@@ -9,18 +9,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { exerciseAgent, expectedLines } from './client-checks.js';
-import { freePort, runtime, startAgent, workerdConfig } from './runtimes-fixture.js';
+import { DENO_RUN, freePort, runtime, startAgent, workerdConfig } from './runtimes-fixture.js';
 
 const serveFetch = path.join('examples', 'runtimes', 'serve-fetch.ts');
 
 describe('the echo agent through toFetchHandler on other runtimes', () => {
   const hosts: Array<[string, ReturnType<typeof runtime>, string[]]> = [
     ['bun', runtime('bun'), [serveFetch]],
-    [
-      'deno',
-      runtime('deno'),
-      ['run', '--allow-net', '--allow-env', '--allow-read', '--sloppy-imports', serveFetch],
-    ],
+    ['deno', runtime('deno'), [...DENO_RUN, serveFetch]],
   ];
   for (const [name, rt, args] of hosts) {
     it(

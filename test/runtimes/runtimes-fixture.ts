@@ -28,6 +28,9 @@ export function runtime(
   return { why };
 }
 
+/** `deno run` with what our scripts need: the network, PORT and similar, node_modules, `.js` → `.ts`. */
+export const DENO_RUN = ['run', '--allow-net', '--allow-env', '--allow-read', '--sloppy-imports'];
+
 /** A child process serving an agent, and how to stop it. */
 export interface RunningAgent {
   origin: string;
