@@ -1,33 +1,15 @@
 /**
- * The shortest agent: it echoes the text it receives as an artifact, over JSON-RPC and HTTP+JSON.
+ * The shortest agent, served on Node: it echoes the text it receives as an artifact, over JSON-RPC
+ * and HTTP+JSON (the executor and its card are in echo.ts, which every runtime can import).
  *
  *   npx tsx examples/echo-agent.ts          # listens on 41240 (PORT=0 picks a free port), Ctrl-C stops
  *   npx tsx examples/client.ts http://127.0.0.1:41240 hello
  */
 import { pathToFileURL } from 'node:url';
-import type { AgentCard } from 'a2a-kit';
-import { createAgentServer, type AgentExecutor } from 'a2a-kit/server';
+import { createAgentServer } from 'a2a-kit/server';
+import { echo, echoCard } from './echo.js';
 
-/** The agent: one artifact with the text, then done. */
-export const echo: AgentExecutor = (ctx, task) => {
-  task.addArtifact({ name: 'echo', parts: [{ text: ctx.text }] });
-  task.complete();
-};
-
-/** Its card, built for the URL the agent is served at (`http://127.0.0.1:41240`, `https://example.com/echo`…). */
-export const echoCard = (base: string): AgentCard => ({
-  name: 'echo',
-  description: 'Echoes what you send',
-  version: '1.0.0',
-  supportedInterfaces: [
-    { url: `${base}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-    { url: `${base}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-  ],
-  capabilities: { streaming: true },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [{ id: 'echo', name: 'Echo', description: 'Repeats the text', tags: ['demo'] }],
-});
+export { echo, echoCard };
 
 /** Start the echo agent on `port` (0 picks a free one); resolves with its origin and a way to stop it. */
 export async function echoAgent(port = 0): Promise<{ origin: string; close: () => Promise<void> }> {

@@ -2,7 +2,8 @@
  * The layering rules of the README's architecture section, checked on the sources: no import cycle
  * (type-only imports included), `protocol` imports nothing of ours, `server` and `client` reach each
  * other only through `protocol`, and the command line, the inspector, the kit and the examples import the library by
- * package name; no entry point but `a2a-kit/server/grpc-js` imports `@grpc/grpc-js`, and none imports protobufjs.
+ * package name; no entry point but `a2a-kit/server/grpc-js` imports `@grpc/grpc-js`, and none imports protobufjs;
+ * the client reaches no Node built-in.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -146,6 +147,35 @@ describe('architecture', () => {
     }
     // The check itself sees grpc-js where it is: the grpc-js entry point reaches it.
     assert.ok(reached(path.join('server', 'grpc-js', 'index.ts')).length > 0);
+  });
+
+  it('the client (a2a-kit/client) reaches no Node built-in: it bundles for browsers, Bun and Deno', () => {
+    // Type-only imports count too: a browser project must type-check the client without @types/node.
+    const code = (f: string) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line));
+    const packages = new Set<string>();
+    const wrong: string[] = [];
+    const seen = new Set<string>();
+    const todo = [path.join(root, 'src', 'client', 'index.ts')];
+    for (let f = todo.pop(); f !== undefined && seen.size < 2000; f = todo.pop()) {
+      if (seen.has(f)) continue;
+      seen.add(f);
+      for (const s of specifiers(f)) {
+        const t = resolveRelative(f, s);
+        if (t) todo.push(t);
+        else if (s.startsWith('node:') || !s.includes('/') || s.startsWith('@'))
+          packages.add(s.startsWith('node:') ? s : s.split('/')[0]!);
+        if (s.startsWith('node:')) wrong.push(`${rel(f)} imports ${s}`);
+      }
+      for (const line of code(f))
+        if (/\b(Buffer|process|require)\s*[.(]/.test(line)) wrong.push(`${rel(f)}: ${line.trim()}`);
+    }
+    assert.ok(seen.size > 20, `walked the client's module graph (${seen.size} modules)`);
+    assert.deepEqual(wrong, []);
+    // Its packages run on any runtime with Web APIs; a new one has to be checked and added here.
+    assert.deepEqual([...packages].sort(), ['canonicalize', 'eventsource-parser', 'jose', 'zod']);
   });
 
   it('the a2a command line imports the library by package name, never by path', () => {

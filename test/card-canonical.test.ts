@@ -4,9 +4,8 @@ import {
   canonicalCardBytes,
   canonicalCardJson,
   canonicalCardObject,
-  cardETag,
-  servedCardBytes,
 } from '../src/protocol/card-canonical.js';
+import { cardETag, servedCardBytes } from '../src/server/card/served-bytes.js';
 import type { AgentCard } from '../src/protocol/card.js';
 import { fullCard } from './card-fixture.js';
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { generateKeyPair } from 'jose';
 import { CardResponder, parseIfNoneMatch } from '../src/server/card/responder.js';
 import { signAgentCard } from '../src/server/card/signing.js';
-import { cardETag, servedCardBytes } from '../src/protocol/card-canonical.js';
+import { cardETag, servedCardBytes } from '../src/server/card/served-bytes.js';
 import { fullCard } from './card-fixture.js';
 
 const LM = new Date('2026-03-01T10:20:30.456Z');

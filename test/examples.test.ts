@@ -72,8 +72,8 @@ const EXPECTED: Record<string, RegExp[]> = {
     /^push: TASK_STATE_COMPLETED$/m,
   ],
 };
-/** Files that are not runnable recipes: the long-running agent (tested with the client below) and a helper. */
-const NOT_RECIPES = new Set(['echo-agent.ts', 'try-agent.ts']);
+/** Not runnable recipes: the agent itself, the long-running agent (tested with the client below), a helper. */
+const NOT_RECIPES = new Set(['echo.ts', 'echo-agent.ts', 'try-agent.ts']);
 
 function runExample(file: string, args: string[] = []): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -113,7 +113,7 @@ function put(out: AppliedAuth, scheme: SecurityScheme, kind: SchemeKind, cred: C
       out.headers['Authorization'] = `Bearer ${secret}`;
       return;
     case 'basic':
-      out.headers['Authorization'] = `Basic ${Buffer.from(secret, 'utf8').toString('base64')}`;
+      out.headers['Authorization'] = `Basic ${base64Utf8(secret)}`;
       return;
     case 'http':
       if ('httpAuthSecurityScheme' in scheme)
@@ -134,4 +134,11 @@ function put(out: AppliedAuth, scheme: SecurityScheme, kind: SchemeKind, cred: C
       // The TLS client certificate lives in the fetch implementation (dispatcher), not in a header.
       return;
   }
+}
+
+/** Base64 of the UTF-8 bytes of `text` with Web APIs only: the client also runs in browsers. */
+function base64Utf8(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }

@@ -2,7 +2,7 @@
  * Agent card signature verification (spec §8.4.3). Keys come only from what the caller trusts:
  * a key list, a JWKS, or a `jku` URL the caller has explicitly allowed. Nothing is fetched by default.
  */
-import { errors, flattenedVerify } from 'jose';
+import { base64url, errors, flattenedVerify } from 'jose';
 import type { CryptoKey, JSONWebKeySet, JWK, KeyObject } from 'jose';
 import type { AgentCard } from '../protocol/card.js';
 import { canonicalCardBytes } from '../protocol/card-canonical.js';
@@ -89,7 +89,7 @@ function decodeHeader(protectedB64: unknown): Header | string {
   }
   let h: unknown;
   try {
-    h = JSON.parse(Buffer.from(protectedB64, 'base64url').toString('utf8'));
+    h = JSON.parse(new TextDecoder().decode(base64url.decode(protectedB64)));
   } catch {
     return 'protected header is not base64url-encoded JSON';
   }
@@ -154,9 +154,7 @@ export async function verifyAgentCard(
   const staticSet = typeof trust.jwks === 'function' ? undefined : trust.jwks;
   const fetched = new Map<string, Promise<JSONWebKeySet>>();
   // A card read from its 0.3 form was signed in that form: its signatures cover those bytes.
-  const payload = Buffer.from(canonicalCardBytes(signedForm(card) as AgentCard)).toString(
-    'base64url',
-  );
+  const payload = base64url.encode(canonicalCardBytes(signedForm(card) as AgentCard));
   const failures: Array<{ reason: CardVerifyFailure; message: string }> = [];
 
   for (const [n, sig] of sigs.entries()) {

@@ -106,7 +106,10 @@ export async function readText(res: Response, maxBytes: number, what: string): P
   }
   if (!res.body) return '';
   const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
+  // TextDecoder rather than Buffer: the client also runs in browsers; `stream` keeps a character
+  // split across two chunks whole.
+  const decoder = new TextDecoder();
+  let text = '';
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -116,9 +119,9 @@ export async function readText(res: Response, maxBytes: number, what: string): P
       await reader.cancel().catch(() => undefined);
       throw tooLarge(what, maxBytes);
     }
-    chunks.push(value);
+    text += decoder.decode(value, { stream: true });
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return text + decoder.decode();
 }
 
 function tooLarge(what: string, maxBytes: number): A2AClientError {

@@ -1,5 +1,4 @@
 /** Building the messages a client sends, so callers need not remember ids and roles. */
-import { randomUUID } from 'node:crypto';
 import type { JsonObject, Message, Part } from '../protocol/index.js';
 
 /** Where a message belongs and what rides along with it. */
@@ -33,7 +32,7 @@ export interface UserMessageInit {
 export function userMessage(content: string | Part[], init: UserMessageInit = {}): Message {
   const { messageId, ...rest } = init;
   return {
-    messageId: messageId ?? randomUUID(),
+    messageId: messageId ?? crypto.randomUUID(),
     role: 'ROLE_USER',
     parts: typeof content === 'string' ? [{ text: content }] : content,
     ...rest,

@@ -1,11 +1,11 @@
 /**
- * The canonical form of an AgentCard (spec §8.4.1): the bytes a card signature covers, plus the
- * ETag of the bytes we serve (§8.6.1).
+ * The canonical form of an AgentCard (spec §8.4.1): the bytes a card signature covers. No Node
+ * built-ins here: the browser client verifies signatures with it (the served bytes and their ETag are
+ * the server's, in server/card/served-bytes.ts).
  *
  * Field presence matters for the canonical form, and JSON alone cannot tell us which members the
  * proto declares `REQUIRED`, `optional` or neither, so that knowledge lives in {@link CARD_FIELD_RULES}.
  */
-import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { AgentCard } from './card.js';
 
@@ -224,29 +224,4 @@ export function canonicalCardJson(card: AgentCard | Record<string, unknown>): st
 /** §8.4.1 canonical bytes (UTF-8 of the JCS text): the detached JWS payload of every card signature. */
 export function canonicalCardBytes(card: AgentCard | Record<string, unknown>): Uint8Array {
   return new TextEncoder().encode(canonicalCardJson(card));
-}
-
-/**
- * The bytes we serve for a card: JCS of the card exactly as given, signatures included and nothing
- * removed. JCS rather than JSON.stringify so that every replica (and every restart) that holds the
- * same card serves the same bytes, whatever order its members were built in.
- */
-export function servedCardBytes(card: AgentCard | Record<string, unknown>): Buffer {
-  const text = canonicalize(card);
-  if (text === undefined) throw new TypeError('agent card cannot be serialised');
-  return Buffer.from(text, 'utf8');
-}
-
-/**
- * Strong ETag of the served card: `"<base64url SHA-256 of servedCardBytes>"`. It is computed over the
- * served bytes rather than the signed payload so that it changes whenever anything a client would
- * receive changes, a re-signing (new key, rotated signature) included.
- */
-export function cardETag(card: AgentCard | Record<string, unknown>): string {
-  return etagOfBytes(servedCardBytes(card));
-}
-
-/** Strong ETag of arbitrary bytes, in the form {@link cardETag} uses. */
-export function etagOfBytes(bytes: Uint8Array): string {
-  return `"${createHash('sha256').update(bytes).digest('base64url')}"`;
 }

@@ -4,7 +4,7 @@
  * the result onto their response.
  */
 import type { AgentCard } from '../../protocol/card.js';
-import { etagOfBytes, servedCardBytes } from '../../protocol/card-canonical.js';
+import { etagOfBytes, servedCardBytes } from './served-bytes.js';
 
 export interface CardResponderOptions {
   /** `Cache-Control: public, max-age=N`. Default 300 seconds. */
