@@ -13,12 +13,12 @@ import type {
   sendUnaryData,
 } from '@grpc/grpc-js';
 import { OPERATIONS, type Operation } from '../../protocol/index.js';
-import { GRPC_METHODS, decodeMessage, encodeMessage } from '../../protocol/grpc/index.js';
+import { GRPC_METHODS, encodeMessage } from '../../protocol/grpc/index.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { Logger } from '../logger.js';
 import { asA2AError } from '../bindings/common.js';
 import type { GrpcAuth } from '../grpc/options.js';
-import { undecodable } from '../grpc/h2-wire.js';
+import { grpcRequest } from '../grpc/request.js';
 import { grpcContextOf, type GrpcCallContext } from './context.js';
 import { extensionMetadata, statusOf } from './errors.js';
 import { GrpcEventWriter } from './event-writer.js';
@@ -59,15 +59,6 @@ export const A2A_SERVICE_DEFINITION: ServiceDefinition = Object.fromEntries(
   }),
 ) as ServiceDefinition;
 
-function decodeRequest(op: Operation, bytes: Buffer): Record<string, unknown> {
-  const type = GRPC_METHODS[op.name].request;
-  try {
-    return decodeMessage(type, bytes);
-  } catch (err) {
-    throw undecodable(err, type);
-  }
-}
-
 /** The implementation of every method of {@link A2A_SERVICE_DEFINITION} over `service`. */
 export function grpcHandlers(
   service: OperationDispatcher,
@@ -84,7 +75,7 @@ export function grpcHandlers(
       let cc: GrpcCallContext | undefined;
       const { authenticate, challenge } = auth();
       try {
-        const params = decodeRequest(op, call.request);
+        const params = grpcRequest(op, call.request);
         const pending = grpcContextOf(call, authenticate);
         cc = pending instanceof Promise ? await pending : pending;
         const result = await service.call(op, params, cc);
@@ -107,7 +98,7 @@ export function grpcHandlers(
       let cc: GrpcCallContext | undefined;
       const { authenticate, challenge } = auth();
       try {
-        const params = decodeRequest(op, call.request);
+        const params = grpcRequest(op, call.request);
         const pending = grpcContextOf(call, authenticate);
         cc = pending instanceof Promise ? await pending : pending;
         const stream = await service.stream(op, params, cc);
