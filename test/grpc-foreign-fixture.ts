@@ -5,7 +5,20 @@
  * member out of the object is exactly what every proto3 encoder does with a default value.
  */
 import protobuf from 'protobufjs';
-import { Client, Metadata, credentials, type ServiceError } from '@grpc/grpc-js';
+import {
+  Client,
+  Metadata,
+  Server,
+  ServerCredentials,
+  credentials,
+  status,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type ServiceDefinition,
+  type ServiceError,
+  type UntypedServiceImplementation,
+  type sendUnaryData,
+} from '@grpc/grpc-js';
 
 const f = (id: number, type: string, rule?: 'repeated') => ({
   id,
@@ -104,7 +117,37 @@ const A2A = {
       authentication: f(6, 'AuthenticationInfo'),
     },
   },
-  AgentCard: { fields: { name: s(1), description: s(2), version: s(5) } },
+  AgentInterface: {
+    fields: { url: s(1), protocolBinding: s(2), tenant: s(3), protocolVersion: s(4) },
+  },
+  AgentCapabilities: {
+    oneofs: optional('streaming', 'pushNotifications', 'extendedAgentCard'),
+    fields: {
+      streaming: f(1, 'bool'),
+      pushNotifications: f(2, 'bool'),
+      extendedAgentCard: f(4, 'bool'),
+    },
+  },
+  AgentSkill: {
+    fields: {
+      id: s(1),
+      name: s(2),
+      description: s(3),
+      tags: f(4, 'string', 'repeated'),
+    },
+  },
+  AgentCard: {
+    fields: {
+      name: s(1),
+      description: s(2),
+      supportedInterfaces: f(3, 'AgentInterface', 'repeated'),
+      version: s(5),
+      capabilities: f(7, 'AgentCapabilities'),
+      defaultInputModes: f(10, 'string', 'repeated'),
+      defaultOutputModes: f(11, 'string', 'repeated'),
+      skills: f(12, 'AgentSkill', 'repeated'),
+    },
+  },
   SendMessageConfiguration: {
     oneofs: optional('historyLength'),
     fields: {
@@ -217,6 +260,12 @@ export function foreignEncode(rpc: ForeignRpc, value: object): Buffer {
   return Buffer.from(t.encode(t.fromObject(value)).finish());
 }
 
+/** The bytes protobufjs writes for an answer of `rpc` (what a foreign server sends). */
+export function foreignEncodeAnswer(rpc: ForeignRpc, value: object): Buffer {
+  const t = typeOf(RPCS[rpc][1]);
+  return Buffer.from(t.encode(t.fromObject(value)).finish());
+}
+
 /** An answer of `rpc` read by protobufjs, as a plain object with enum names and no defaults filled in. */
 export function foreignDecode(rpc: ForeignRpc, bytes: Uint8Array): any {
   const t = typeOf(RPCS[rpc][1]);
@@ -238,6 +287,50 @@ export function closeForeignChannels(): void {
 
 const pass = (b: Buffer): Buffer => b;
 const DEADLINE_MS = 5000;
+const isStreaming = (rpc: ForeignRpc): boolean =>
+  rpc === 'SendStreamingMessage' || rpc === 'SubscribeToTask';
+
+/**
+ * A foreign A2AService on grpc-js at 127.0.0.1 (a free port): every method answers with the
+ * protobufjs encoding of `answers[rpc]` (a list of messages for a stream); a method without an
+ * answer is UNIMPLEMENTED. Resolves with its `host:port` and a function that stops it.
+ */
+export async function foreignServer(
+  answers: Partial<Record<ForeignRpc, object | object[]>>,
+): Promise<{ target: string; close: () => void }> {
+  const server = new Server();
+  const definition: Record<string, ServiceDefinition[string]> = {};
+  const impl: UntypedServiceImplementation = {};
+  for (const rpc of Object.keys(RPCS) as ForeignRpc[]) {
+    definition[rpc] = {
+      path: `/lf.a2a.v1.A2AService/${rpc}`,
+      requestStream: false,
+      responseStream: isStreaming(rpc),
+      requestSerialize: pass,
+      requestDeserialize: pass,
+      responseSerialize: pass,
+      responseDeserialize: pass,
+    };
+    const answer = answers[rpc];
+    impl[rpc] = isStreaming(rpc)
+      ? (call: ServerWritableStream<Buffer, Buffer>) => {
+          for (const m of (answer as object[] | undefined) ?? [])
+            call.write(foreignEncodeAnswer(rpc, m));
+          call.end();
+        }
+      : (_call: ServerUnaryCall<Buffer, Buffer>, done: sendUnaryData<Buffer>) =>
+          answer
+            ? done(null, foreignEncodeAnswer(rpc, answer))
+            : done({ code: status.UNIMPLEMENTED, details: `${rpc} is not answered here` });
+  }
+  server.addService(definition, impl);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
+  );
+  return { target: `127.0.0.1:${port}`, close: () => server.forceShutdown() };
+}
 
 /**
  * Call `rpc` at `target` with a request encoded by protobufjs; resolves with the answer decoded by
@@ -256,7 +349,7 @@ export function foreignCall(
   for (const [k, v] of Object.entries({ 'a2a-version': '1.0', ...o.headers })) md.set(k, v);
   const bytes = foreignEncode(rpc, request);
   const deadline = Date.now() + DEADLINE_MS;
-  if (rpc !== 'SendStreamingMessage' && rpc !== 'SubscribeToTask') {
+  if (!isStreaming(rpc)) {
     return new Promise((resolve, reject) =>
       client(target).makeUnaryRequest(path, pass, pass, bytes, md, { deadline }, (err, value) =>
         err ? reject(err) : resolve(foreignDecode(rpc, value!)),
