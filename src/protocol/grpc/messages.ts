@@ -152,7 +152,11 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
     outputModes: [7, 'string[]'],
     securityRequirements: [8, 'SecurityRequirement[]'],
   },
-  AgentCardSignature: { protected: [1, 'string!'], signature: [2, 'string!'], header: [3, 'Struct'] },
+  AgentCardSignature: {
+    protected: [1, 'string!'],
+    signature: [2, 'string!'],
+    header: [3, 'Struct'],
+  },
   // §4.5 security
   StringList: { list: [1, 'string[]!'] },
   SecurityRequirement: { schemes: [1, 'map<StringList>!'] },
