@@ -49,6 +49,8 @@ function fromProto(operation: OperationName, value: unknown): unknown {
 /** Talks A2A 0.3 HTTP+JSON to one interface URL (the `/v1/…` routes are appended to it). */
 export class RestV03Transport extends HttpTransport {
   readonly binding = 'HTTP+JSON';
+  /** Set once the agent answered GET `:subscribe` with 405: its server maps it to POST, as some 0.3 servers did. */
+  #subscribeByPost = false;
 
   constructor(url: string, options: HttpTransportOptions = {}) {
     super(url.replace(/\/+$/, ''), options);
@@ -72,7 +74,13 @@ export class RestV03Transport extends HttpTransport {
     params: object,
     req: TransportRequest,
   ): AsyncGenerator<StreamEvent> {
-    const res = await this.send(operation, params, req, 'text/event-stream');
+    let res = await this.send(operation, params, req, 'text/event-stream');
+    if (res.status === 405 && operation === 'SubscribeToTask' && !this.#subscribeByPost) {
+      // The proto's GET was refused: this server wants the other verb 0.3 servers used.
+      await res.body?.cancel();
+      this.#subscribeByPost = true;
+      res = await this.send(operation, params, req, 'text/event-stream');
+    }
     req.onStatus?.(res.status);
     await this.expectStream(res, operation, this.url, (text) => this.failure(res, text, operation));
     for await (const ev of this.events(res, operation, this.url)) {
@@ -119,7 +127,8 @@ export class RestV03Transport extends HttpTransport {
     const query: Record<string, string> = {};
     if (operation === 'GetTask' && typeof v03.historyLength === 'number')
       query.historyLength = String(v03.historyLength);
-    const verb = route.verbs[0]!;
+    const verb =
+      operation === 'SubscribeToTask' && this.#subscribeByPost ? 'POST' : route.verbs[0]!;
     const init = {
       method: verb,
       headers: v03Headers(req, body !== undefined ? JSON_TYPE : undefined, accept),

@@ -43,7 +43,8 @@ export const ROUTES_V03: Readonly<Partial<Record<OperationName, RouteV03>>> = {
   SendStreamingMessage: { verbs: ['POST'], path: '/v1/message:stream' },
   GetTask: { verbs: ['GET'], path: '/v1/tasks/{id}' },
   CancelTask: { verbs: ['POST'], path: '/v1/tasks/{id}:cancel' },
-  SubscribeToTask: { verbs: ['POST', 'GET'], path: '/v1/tasks/{id}:subscribe' },
+  // GET in the 0.3 proto's mapping; some 0.3 servers took POST: clients try GET first, servers take both.
+  SubscribeToTask: { verbs: ['GET', 'POST'], path: '/v1/tasks/{id}:subscribe' },
   CreateTaskPushNotificationConfig: {
     verbs: ['POST'],
     path: '/v1/tasks/{id}/pushNotificationConfigs',
