@@ -7,6 +7,7 @@ import { A2AError, type OperationName } from '../../protocol/index.js';
 import {
   ROUTES_V03,
   errorFromV03,
+  errorFromV03Status,
   proto03,
   type MessageSendParams03,
   type TaskPushNotificationConfig03,
@@ -150,6 +151,16 @@ export class RestV03Transport extends HttpTransport {
       return tagHttpFailure(errorFromV03(body), res);
     if (isObj(body) && isObj(body.error))
       return tagHttpFailure(A2AError.fromHttp(res.status, body), res); // a 1.0 agent's answer
+    if (
+      isObj(body) &&
+      typeof body.message === 'string' &&
+      res.status !== 401 &&
+      res.status !== 403
+    ) {
+      // A 0.3 server's error without a code (Python's): the status names the kind.
+      const err = errorFromV03Status(res.status, body.message, operation);
+      if (err) return tagHttpFailure(err, res);
+    }
     const wrongUrl = `${res.url || this.url} answered HTTP ${res.status} without an A2A error; is ${this.url} the agent's HTTP+JSON 0.3 interface URL?`;
     return (
       this.notTheAgent(res, operation, wrongUrl) ??
