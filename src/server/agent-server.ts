@@ -35,6 +35,7 @@ import { openHttpServer } from './http-listen.js';
 import { wholeNumber } from './util/check-options.js';
 import type { AgentGrpcHandle } from './grpc/options.js';
 import { AgentGrpcSlot } from './grpc/agent-slot.js';
+import { attachedGrpc } from './grpc/interfaces.js';
 import { Site } from './site.js';
 import {
   serviceHealth,
@@ -174,7 +175,9 @@ export class AgentServer {
 
   #buildCard(origin: string | undefined, mountPath: string): Promise<BuiltCard> {
     const healthPaths = this.#healthServed ? [this.#health.live, this.#health.ready] : undefined;
-    return buildCard(this.options, { origin, mountPath, grpc: this.#grpc.handle, healthPaths });
+    // The `grpc` option's listener, else one serveGrpc(this) started before the card existed.
+    const grpc = this.#grpc.handle ?? attachedGrpc(this.service);
+    return buildCard(this.options, { origin, mountPath, grpc, healthPaths });
   }
 
   /** Once per server: tasks a previous process left running get a final state before anything is served. */

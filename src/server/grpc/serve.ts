@@ -12,7 +12,9 @@ import {
 } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import { GRPC_CODES } from '../../protocol/grpc/index.js';
-import { serverAuthOptions, type ServerAuthOptions } from '../auth/authenticator.js';
+import { attachGrpc, detachGrpc } from './interfaces.js';
+import { authOfCurrentCard, checkedAuth } from './serve-auth.js';
+import type { ServerAuthOptions } from '../auth/authenticator.js';
 import type { Authenticator } from '../bindings/common.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../bindings/http-util.js';
 import { OperationDispatcher } from '../dispatch/dispatcher.js';
@@ -91,29 +93,33 @@ export interface PreparedServer {
 }
 
 /**
- * Serve `target` over gRPC. Give an agent server (`createAgentServer`) after `listen()`/`prepare()` (its card,
- * tasks and stores are shared) or an {@link OperationDispatcher}. Authentication is not inherited
- * from the AgentServer: pass the same `auth` (or `authenticate`) here. Refuses to start when the
- * card requires authentication and none is configured, rather than serving everyone.
+ * Serve `target` over gRPC. Give an agent server (`createAgentServer`) or an {@link OperationDispatcher};
+ * the agent's card, tasks and stores are shared. Called before the agent server's `listen()` or
+ * `prepare()`, the listener becomes the one its card is built with — a card function gets its handle
+ * (`card(origin, grpc)`) and may list it — and calls wait for nothing: until the card exists they are
+ * answered UNAVAILABLE. Called after, it serves the card as it is. Authentication is not inherited
+ * from the AgentServer: pass the same `auth` (or `authenticate`) here. When the card requires
+ * authentication and none is configured, it refuses to start (card known) or to serve (card built later).
  */
 export async function serveGrpc(
   target: PreparedServer | OperationDispatcher,
   options: GrpcServeOptions = {},
 ): Promise<GrpcServerHandle> {
   if (!(target instanceof OperationDispatcher) && !target.prepared) {
-    throw new Error('serveGrpc: the AgentServer has no card yet; call listen() or prepare() first');
+    const service = target.service;
+    const handle = await listenGrpc(service, options, authOfCurrentCard(target, options));
+    attachGrpc(service, handle);
+    const close = handle.close;
+    return {
+      ...handle,
+      close(graceMs?: number) {
+        detachGrpc(service, handle);
+        return close(graceMs);
+      },
+    };
   }
   const service = target instanceof OperationDispatcher ? target : target.service;
-  const card = service.card;
-  const auth: GrpcAuth = serverAuthOptions(card, options);
-  const required =
-    (card.securityRequirements ?? []).length > 0 &&
-    (card.securityRequirements ?? []).every((r) => Object.keys(r.schemes ?? {}).length > 0);
-  if (required && !auth.authenticate) {
-    throw new Error(
-      'serveGrpc: the card requires authentication (securityRequirements) but neither `auth` nor `authenticate` was given',
-    );
-  }
+  const auth = checkedAuth(service.card, options);
   return listenGrpc(service, options, () => auth);
 }
 
