@@ -6,11 +6,9 @@
  */
 import protobuf from 'protobufjs';
 import {
-  Client,
   Metadata,
   Server,
   ServerCredentials,
-  credentials,
   status,
   type ServerUnaryCall,
   type ServerWritableStream,
@@ -19,6 +17,7 @@ import {
   type UntypedServiceImplementation,
   type sendUnaryData,
 } from '@grpc/grpc-js';
+import { closeRawClients, rawClient } from './grpc-fixture.js';
 
 const f = (id: number, type: string, rule?: 'repeated') => ({
   id,
@@ -224,7 +223,11 @@ for (const file of ['struct', 'timestamp', 'empty'])
 root.addJSON({ lf: { nested: { a2a: { nested: { v1: { nested: A2A } } } } } });
 root.resolveAll();
 
-/** Request and response message of each operation, as the proto's service names them. */
+/**
+ * Request and response message of each operation, as the proto's service names them. Written here
+ * rather than taken from our service table: a foreign peer must not share our facts, or a wrong one
+ * would go unnoticed on both sides.
+ */
 const RPCS = {
   SendMessage: ['SendMessageRequest', 'SendMessageResponse'],
   SendStreamingMessage: ['SendMessageRequest', 'StreamResponse'],
@@ -272,18 +275,8 @@ export function foreignDecode(rpc: ForeignRpc, bytes: Uint8Array): any {
   return t.toObject(t.decode(bytes), { enums: String, longs: Number, bytes: String });
 }
 
-const channels = new Map<string, Client>();
-const client = (target: string): Client => {
-  let c = channels.get(target);
-  if (!c) channels.set(target, (c = new Client(target, credentials.createInsecure())));
-  return c;
-};
-
-/** Close the channels {@link foreignCall} opened. */
-export function closeForeignChannels(): void {
-  for (const c of channels.values()) c.close();
-  channels.clear();
-}
+/** Close the channels {@link foreignCall} opened (grpc-js channels, one per target, shared with grpc-fixture). */
+export const closeForeignChannels = closeRawClients;
 
 const pass = (b: Buffer): Buffer => b;
 const DEADLINE_MS = 5000;
@@ -351,12 +344,12 @@ export function foreignCall(
   const deadline = Date.now() + DEADLINE_MS;
   if (!isStreaming(rpc)) {
     return new Promise((resolve, reject) =>
-      client(target).makeUnaryRequest(path, pass, pass, bytes, md, { deadline }, (err, value) =>
+      rawClient(target).makeUnaryRequest(path, pass, pass, bytes, md, { deadline }, (err, value) =>
         err ? reject(err) : resolve(foreignDecode(rpc, value!)),
       ),
     );
   }
-  const call = client(target).makeServerStreamRequest(path, pass, pass, bytes, md, { deadline });
+  const call = rawClient(target).makeServerStreamRequest(path, pass, pass, bytes, md, { deadline });
   const events: any[] = [];
   return new Promise((resolve, reject) => {
     call.on('data', (b: Buffer) => {

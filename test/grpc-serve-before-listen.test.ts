@@ -35,6 +35,10 @@ const cardWithGrpc =
     return card;
   };
 
+const BEARER = { verifiers: { bearer: staticBearerTokens({ [TOKEN]: 'alice' }) } };
+/** An agent whose card requires the bearer token (enforced on HTTP by the server's own `auth`). */
+const securedServer = () => createAgentServer({ card: cardWithGrpc(true), executor, auth: BEARER });
+
 /** A raw GetTask over grpc-js, for a call the client could not make (before the card exists). */
 function rawGetTask(target: string): Promise<ServiceError | undefined> {
   const c = new Client(target, credentials.createInsecure());
@@ -83,14 +87,8 @@ test('serveGrpc before listen(): the card lists the listener and clients reach t
 });
 
 test('serveGrpc before listen() enforces the card requirements with its own auth', async () => {
-  const server = createAgentServer({
-    card: cardWithGrpc(true),
-    executor,
-    auth: { verifiers: { bearer: staticBearerTokens({ [TOKEN]: 'alice' }) } },
-  });
-  const grpc = await serveGrpc(server, {
-    auth: { verifiers: { bearer: staticBearerTokens({ [TOKEN]: 'alice' }) } },
-  });
+  const server = securedServer();
+  const grpc = await serveGrpc(server, { auth: BEARER });
   try {
     const origin = await server.listen(0);
     const anonymous = await A2AClient.connect(origin, {
@@ -117,11 +115,7 @@ test('serveGrpc before listen() enforces the card requirements with its own auth
 });
 
 test('serveGrpc before listen() without auth for a card that requires it serves no call', async () => {
-  const server = createAgentServer({
-    card: cardWithGrpc(true),
-    executor,
-    auth: { verifiers: { bearer: staticBearerTokens({ [TOKEN]: 'alice' }) } },
-  });
+  const server = securedServer();
   const grpc = await serveGrpc(server);
   try {
     await server.listen(0);
