@@ -36,7 +36,7 @@ import {
   selectInterface,
   type SelectedInterface,
 } from './select-interface.js';
-import { Invoker } from './invoker.js';
+import { Invoker, transportsSpeak } from './invoker.js';
 import type { A2AClientOptions, CallOptions, ConnectOptions, StreamOptions } from './options.js';
 
 /**
@@ -82,6 +82,7 @@ export class A2AClient {
     const selection = {
       bindings: options.bindings ?? [...DEFAULT_BINDINGS, ...custom],
       ...(options.versions ? { versions: options.versions } : {}),
+      canSpeak: transportsSpeak(options.transports),
     };
     this.candidates = compatibleInterfaces(card, selection);
     if (this.candidates.length === 0) selectInterface(card, selection); // throws the explanatory error

@@ -45,6 +45,30 @@ const BUILT_IN_V03: Readonly<Record<string, TransportFactory>> = {
   [BINDINGS.HTTP_JSON]: (url, o) => new RestV03Transport(url, o),
 };
 
+/** The factories that speak `version`: the client's own (those declaring it) and the built-in ones. */
+function factoriesFor(
+  version: string,
+  custom: Readonly<Record<string, TransportFactory>> | undefined,
+): Record<string, TransportFactory> {
+  const own = Object.fromEntries(
+    Object.entries(custom ?? {}).filter(([, f]) =>
+      (f.protocolVersions ?? ['1.0']).includes(version),
+    ),
+  );
+  return version === '0.3' ? { ...own, ...BUILT_IN_V03 } : { ...BUILT_IN, ...own };
+}
+
+/**
+ * Whether a client with `transports` can speak `binding` at `version`: the selection skips card
+ * entries it cannot (a GRPC 0.3 entry to a gRPC transport that speaks 1.0 would fail every call).
+ */
+export function transportsSpeak(
+  transports: Readonly<Record<string, TransportFactory>> | undefined,
+): (binding: string, version: string) => boolean {
+  return (binding, version) =>
+    Object.keys(factoriesFor(version, transports)).some((name) => name.toUpperCase() === binding);
+}
+
 /** Timeout of a call when neither the client nor the call sets one. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -86,10 +110,7 @@ export class Invoker {
 
   private transportFor(iface: SelectedInterface): Transport {
     const options = this.options;
-    const factories: Record<string, TransportFactory> =
-      iface.protocolVersion === '0.3'
-        ? { ...options.transports, ...BUILT_IN_V03 }
-        : { ...BUILT_IN, ...options.transports };
+    const factories = factoriesFor(iface.protocolVersion, options.transports);
     const factory = Object.entries(factories).find(
       ([name]) => name.toUpperCase() === iface.binding.toUpperCase(),
     )?.[1];

@@ -104,6 +104,11 @@ export class JsonRpcTransport extends HttpTransport {
     return A2AError.fromJsonRpc({ code, ...(message ? { message } : {}), data: e.data });
   }
 
+  /** Whether an answer without `result` still means success for `operation` (a subclass's leniency). */
+  protected resultMayBeOmitted(_operation: OperationName): boolean {
+    return false;
+  }
+
   private async post(
     operation: OperationName,
     id: number,
@@ -164,7 +169,7 @@ export class JsonRpcTransport extends HttpTransport {
   ): unknown {
     if (env.error !== undefined && env.error !== null)
       throw tagHttpFailure(this.error(env.error), res);
-    if (env.jsonrpc !== '2.0' || !('result' in env)) {
+    if (env.jsonrpc !== '2.0' || (!('result' in env) && !this.resultMayBeOmitted(operation))) {
       throw new A2AClientError(
         'BAD_RESPONSE',
         `${operation}: response from ${this.url} is neither a JSON-RPC result nor an error`,

@@ -61,7 +61,8 @@ export function checkResult(operation: OperationName, value: unknown, url: strin
     }
     case 'CreateTaskPushNotificationConfig':
     case 'GetTaskPushNotificationConfig':
-      if (!isObj(value) || typeof value['url'] !== 'string')
+      // proto3 cannot tell an empty url from a missing one; either way there is nowhere to deliver.
+      if (!isObj(value) || typeof value['url'] !== 'string' || value['url'] === '')
         throw bad(operation, url, 'is not a push notification config with a url');
       return value;
     case 'ListTaskPushNotificationConfigs': {

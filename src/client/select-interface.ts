@@ -21,6 +21,12 @@ export interface SelectInterfaceOptions {
   bindings?: readonly string[];
   /** Protocol versions (Major.Minor) the caller speaks. Default `['1.0']`. */
   versions?: readonly string[];
+  /**
+   * Whether the caller has a transport for `binding` (upper case) at `version`, when accepting a
+   * binding and a version separately is not enough (a gRPC transport that speaks only 1.0 must not
+   * get a GRPC 0.3 entry). Default: every accepted binding at every accepted version.
+   */
+  canSpeak?: (binding: string, version: string) => boolean;
 }
 
 /** The interface chosen for talking to an agent, and why. */
@@ -71,6 +77,10 @@ function scan(card: AgentCard, options: SelectInterfaceOptions): Scan {
     const version = majorMinor(entry.protocolVersion);
     if (version === undefined || !versions.has(version)) {
       notes.push(`skipped ${label}: version not spoken`);
+      continue;
+    }
+    if (options.canSpeak && !options.canSpeak(norm(entry.protocolBinding), version)) {
+      notes.push(`skipped ${label}: no ${entry.protocolBinding} transport for version ${version}`);
       continue;
     }
     const httpBinding = DEFAULT_BINDINGS.includes(norm(entry.protocolBinding));

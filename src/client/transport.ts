@@ -88,4 +88,12 @@ export interface HttpTransportOptions {
  * const client = await A2AClient.connect('http://localhost:41241', { transports: { GRPC: grpc } });
  * ```
  */
-export type TransportFactory = (url: string, options: HttpTransportOptions) => Transport;
+export interface TransportFactory {
+  (url: string, options: HttpTransportOptions): Transport;
+  /**
+   * The protocol versions (Major.Minor) the transports it builds speak; `options.protocolVersion`
+   * says which one an interface wants. Unset means `['1.0']`: the client never hands such a factory
+   * an interface of another version (§8.3.2: it skips entries it cannot speak).
+   */
+  readonly protocolVersions?: readonly string[];
+}

@@ -9,6 +9,8 @@
 import { z } from 'zod';
 import type { AgentCard } from './card.js';
 import type { JsonValue } from './task.js';
+import { cardWithProto3Defaults } from './card-proto3.js';
+import { rememberSignedForm } from './card-signed-form.js';
 
 type Issue = { input?: unknown };
 const typed = (what: string) => (iss: Issue) =>
@@ -261,8 +263,11 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 /**
- * Validate a received AgentCard (a parsed value, or JSON text). On success the card is returned
- * unchanged (unknown members included); on failure every problem is listed as `path: what is wrong`.
+ * Validate a received AgentCard (a parsed value, or JSON text), read as ProtoJSON: `null` members are
+ * unset and the REQUIRED lists, maps and descriptions a ProtoJSON writer omits when empty are filled
+ * in (see card-proto3.ts). On success the card is returned otherwise unchanged (unknown members
+ * included; signatures still verify against the received form); on failure every problem is listed
+ * as `path: what is wrong`.
  */
 export function parseAgentCard(json: unknown): ParseAgentCardResult {
   let value = json;
@@ -273,10 +278,16 @@ export function parseAgentCard(json: unknown): ParseAgentCardResult {
       return { ok: false, problems: [`(card): is not valid JSON (${(e as Error).message})`] };
     }
   }
-  const r = AgentCardSchema.safeParse(value);
+  // nulls and omitted defaults made explicit first: a conforming ProtoJSON writer's card is valid as written.
+  const read = cardWithProto3Defaults(value);
+  const r = AgentCardSchema.safeParse(read);
   // The oneOf refinements make each security scheme and flow set one member of its union, which the
   // output type cannot express; test/protocol-shapes.test.ts proves every other field agrees.
-  if (r.success) return { ok: true, card: r.data as AgentCard };
+  if (r.success) {
+    const card = r.data as AgentCard;
+    // What was filled in is not what was signed: signatures are checked against the card as received.
+    return { ok: true, card: read === value ? card : rememberSignedForm(card, value as object) };
+  }
   return {
     ok: false,
     problems: r.error.issues.map((iss) => `${formatPath(iss.path)}: ${iss.message}`),

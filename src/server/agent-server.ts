@@ -21,6 +21,7 @@ import { openHttpServer } from './mount/http-listen.js';
 import { wholeNumber } from './util/check-options.js';
 import type { AgentGrpcHandle } from './grpc/options.js';
 import { AgentGrpcSlot } from './grpc/agent-slot.js';
+import { attachedGrpc } from './mount/grpc-interfaces.js';
 import {
   serviceHealth,
   type Health,
@@ -91,7 +92,8 @@ export class AgentServer {
       v03,
       track: this.#streams.track,
       logger: this.service.logger,
-      grpc: () => this.#grpc.handle,
+      // The `grpc` option's listener, else one serveGrpc(this) started before the card existed.
+      grpc: () => this.#grpc.handle ?? attachedGrpc(this.service),
       healthPaths: this.#healthServed ? [health.live, health.ready] : undefined,
       ready: () => (this.#recovered ??= this.service.tasks.start()),
       adopt: (card) => {

@@ -37,6 +37,14 @@ export class JsonRpcV03Transport extends JsonRpcTransport implements Transport {
     return eventFromV03(value, operation, this.url);
   }
 
+  /**
+   * A 0.3 delete has nothing to return, and Python's 0.3 server drops the `null` result from its
+   * envelope: harmless, so read as success (the id is still checked).
+   */
+  protected override resultMayBeOmitted(operation: OperationName): boolean {
+    return operation === 'DeleteTaskPushNotificationConfig';
+  }
+
   protected override isAgentError(env: JsonRpcEnvelope): boolean {
     return env.error !== undefined;
   }

@@ -7,6 +7,7 @@ import { A2AError, type OperationName } from '../../protocol/index.js';
 import {
   ROUTES_V03,
   errorFromV03,
+  errorFromV03Status,
   proto03,
   type MessageSendParams03,
   type TaskPushNotificationConfig03,
@@ -49,6 +50,8 @@ function fromProto(operation: OperationName, value: unknown): unknown {
 /** Talks A2A 0.3 HTTP+JSON to one interface URL (the `/v1/…` routes are appended to it). */
 export class RestV03Transport extends HttpTransport {
   readonly binding = 'HTTP+JSON';
+  /** Set once the agent answered GET `:subscribe` with 405: its server maps it to POST, as some 0.3 servers did. */
+  #subscribeByPost = false;
 
   constructor(url: string, options: HttpTransportOptions = {}) {
     super(url.replace(/\/+$/, ''), options);
@@ -72,7 +75,13 @@ export class RestV03Transport extends HttpTransport {
     params: object,
     req: TransportRequest,
   ): AsyncGenerator<StreamEvent> {
-    const res = await this.send(operation, params, req, 'text/event-stream');
+    let res = await this.send(operation, params, req, 'text/event-stream');
+    if (res.status === 405 && operation === 'SubscribeToTask' && !this.#subscribeByPost) {
+      // The proto's GET was refused: this server wants the other verb 0.3 servers used.
+      await res.body?.cancel();
+      this.#subscribeByPost = true;
+      res = await this.send(operation, params, req, 'text/event-stream');
+    }
     req.onStatus?.(res.status);
     await this.expectStream(res, operation, this.url, (text) => this.failure(res, text, operation));
     for await (const ev of this.events(res, operation, this.url)) {
@@ -119,7 +128,8 @@ export class RestV03Transport extends HttpTransport {
     const query: Record<string, string> = {};
     if (operation === 'GetTask' && typeof v03.historyLength === 'number')
       query.historyLength = String(v03.historyLength);
-    const verb = route.verbs[0]!;
+    const verb =
+      operation === 'SubscribeToTask' && this.#subscribeByPost ? 'POST' : route.verbs[0]!;
     const init = {
       method: verb,
       headers: v03Headers(req, body !== undefined ? JSON_TYPE : undefined, accept),
@@ -141,6 +151,16 @@ export class RestV03Transport extends HttpTransport {
       return tagHttpFailure(errorFromV03(body), res);
     if (isObj(body) && isObj(body.error))
       return tagHttpFailure(A2AError.fromHttp(res.status, body), res); // a 1.0 agent's answer
+    if (
+      isObj(body) &&
+      typeof body.message === 'string' &&
+      res.status !== 401 &&
+      res.status !== 403
+    ) {
+      // A 0.3 server's error without a code (Python's): the status names the kind.
+      const err = errorFromV03Status(res.status, body.message, operation);
+      if (err) return tagHttpFailure(err, res);
+    }
     const wrongUrl = `${res.url || this.url} answered HTTP ${res.status} without an A2A error; is ${this.url} the agent's HTTP+JSON 0.3 interface URL?`;
     return (
       this.notTheAgent(res, operation, wrongUrl) ??

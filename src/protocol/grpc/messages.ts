@@ -7,7 +7,11 @@
  * name from these tables, `Struct` / `Value` / `Timestamp` (well-known types, in their ProtoJSON
  * forms), or `map<T>` (string keys). Marks: `?` in front = the field has explicit presence
  * (`optional`, or a member of a oneof — named by the third element); `[]` after = repeated;
- * `!` after = filled with its default when absent on decoding, for members a JSON answer always has.
+ * `!` after = filled with its default when absent on decoding: every member the protocol types
+ * declare non-optional, so that a decoded object satisfies its type whichever proto3 encoder left the
+ * default out (an empty `contextId` is `''`, never missing). Every other default stays absent, which
+ * the rest of the library reads as the default; REQUIRED messages and enums are not filled, so a
+ * peer that left them out is told so by the validators.
  */
 
 /** One field: [number, type, oneof group]. */
@@ -32,8 +36,8 @@ export const A2A_ENUMS: Readonly<Record<string, readonly string[]>> = {
 };
 
 const flow = (first: string): MessageSpec => ({
-  [first]: [1, 'string'],
-  tokenUrl: [2, 'string'],
+  [first]: [1, 'string!'],
+  tokenUrl: [2, 'string!'],
   refreshUrl: [3, 'string'],
   scopes: [4, 'map<string>!'],
 });
@@ -43,7 +47,7 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
   // §4.1 core objects
   Task: {
     id: [1, 'string!'],
-    contextId: [2, 'string'],
+    contextId: [2, 'string!'],
     status: [3, 'TaskStatus'],
     artifacts: [4, 'Artifact[]'],
     history: [5, 'Message[]'],
@@ -60,7 +64,7 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
     mediaType: [7, 'string'],
   },
   Message: {
-    messageId: [1, 'string'],
+    messageId: [1, 'string!'],
     contextId: [2, 'string'],
     taskId: [3, 'string'],
     role: [4, 'Role'],
@@ -70,7 +74,7 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
     referenceTaskIds: [8, 'string[]'],
   },
   Artifact: {
-    artifactId: [1, 'string'],
+    artifactId: [1, 'string!'],
     name: [2, 'string'],
     description: [3, 'string'],
     parts: [4, 'Part[]!'],
@@ -79,42 +83,42 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
   },
   // §4.2 streaming events
   TaskStatusUpdateEvent: {
-    taskId: [1, 'string'],
-    contextId: [2, 'string'],
+    taskId: [1, 'string!'],
+    contextId: [2, 'string!'],
     status: [3, 'TaskStatus'],
     metadata: [4, 'Struct'],
   },
   TaskArtifactUpdateEvent: {
-    taskId: [1, 'string'],
-    contextId: [2, 'string'],
+    taskId: [1, 'string!'],
+    contextId: [2, 'string!'],
     artifact: [3, 'Artifact'],
     append: [4, 'bool'],
     lastChunk: [5, 'bool'],
     metadata: [6, 'Struct'],
   },
   // §4.3 push notifications
-  AuthenticationInfo: { scheme: [1, 'string'], credentials: [2, 'string'] },
+  AuthenticationInfo: { scheme: [1, 'string!'], credentials: [2, 'string'] },
   TaskPushNotificationConfig: {
     tenant: [1, 'string'],
     id: [2, 'string'],
     taskId: [3, 'string'],
-    url: [4, 'string'],
+    url: [4, 'string!'],
     token: [5, 'string'],
     authentication: [6, 'AuthenticationInfo'],
   },
   // §4.4 discovery
   AgentInterface: {
-    url: [1, 'string'],
-    protocolBinding: [2, 'string'],
+    url: [1, 'string!'],
+    protocolBinding: [2, 'string!'],
     tenant: [3, 'string'],
-    protocolVersion: [4, 'string'],
+    protocolVersion: [4, 'string!'],
   },
   AgentCard: {
-    name: [1, 'string'],
-    description: [2, 'string'],
+    name: [1, 'string!'],
+    description: [2, 'string!'],
     supportedInterfaces: [3, 'AgentInterface[]!'],
     provider: [4, 'AgentProvider'],
-    version: [5, 'string'],
+    version: [5, 'string!'],
     documentationUrl: [6, '?string'],
     capabilities: [7, 'AgentCapabilities!'],
     securitySchemes: [8, 'map<SecurityScheme>'],
@@ -125,7 +129,7 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
     signatures: [13, 'AgentCardSignature[]'],
     iconUrl: [14, '?string'],
   },
-  AgentProvider: { url: [1, 'string'], organization: [2, 'string'] },
+  AgentProvider: { url: [1, 'string!'], organization: [2, 'string!'] },
   AgentCapabilities: {
     streaming: [1, '?bool'],
     pushNotifications: [2, '?bool'],
@@ -139,16 +143,20 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
     params: [4, 'Struct'],
   },
   AgentSkill: {
-    id: [1, 'string'],
-    name: [2, 'string'],
-    description: [3, 'string'],
+    id: [1, 'string!'],
+    name: [2, 'string!'],
+    description: [3, 'string!'],
     tags: [4, 'string[]!'],
     examples: [5, 'string[]'],
     inputModes: [6, 'string[]'],
     outputModes: [7, 'string[]'],
     securityRequirements: [8, 'SecurityRequirement[]'],
   },
-  AgentCardSignature: { protected: [1, 'string'], signature: [2, 'string'], header: [3, 'Struct'] },
+  AgentCardSignature: {
+    protected: [1, 'string!'],
+    signature: [2, 'string!'],
+    header: [3, 'Struct'],
+  },
   // §4.5 security
   StringList: { list: [1, 'string[]!'] },
   SecurityRequirement: { schemes: [1, 'map<StringList>!'] },
@@ -161,12 +169,12 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
   },
   APIKeySecurityScheme: {
     description: [1, 'string'],
-    location: [2, 'string'],
-    name: [3, 'string'],
+    location: [2, 'string!'],
+    name: [3, 'string!'],
   },
   HTTPAuthSecurityScheme: {
     description: [1, 'string'],
-    scheme: [2, 'string'],
+    scheme: [2, 'string!'],
     bearerFormat: [3, 'string'],
   },
   OAuth2SecurityScheme: {
@@ -174,7 +182,7 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
     flows: [2, 'OAuthFlows'],
     oauth2MetadataUrl: [3, 'string'],
   },
-  OpenIdConnectSecurityScheme: { description: [1, 'string'], openIdConnectUrl: [2, 'string'] },
+  OpenIdConnectSecurityScheme: { description: [1, 'string'], openIdConnectUrl: [2, 'string!'] },
   MutualTlsSecurityScheme: { description: [1, 'string'] },
   OAuthFlows: {
     authorizationCode: [1, '?AuthorizationCodeOAuthFlow', 'flow'],
@@ -186,7 +194,7 @@ export const A2A_MESSAGES: Readonly<Record<string, MessageSpec>> = {
   AuthorizationCodeOAuthFlow: { ...flow('authorizationUrl'), pkceRequired: [5, 'bool'] },
   DeviceCodeOAuthFlow: flow('deviceAuthorizationUrl'),
   ClientCredentialsOAuthFlow: {
-    tokenUrl: [1, 'string'],
+    tokenUrl: [1, 'string!'],
     refreshUrl: [2, 'string'],
     scopes: [3, 'map<string>!'],
   },

@@ -9,32 +9,18 @@ import type { AgentCard, AgentInterface, SecurityRequirement, SecurityScheme } f
 import { majorMinor } from '../version.js';
 import { V03 } from './enums.js';
 import type { AgentCard03, Json03Object, SecurityScheme03 } from './types.js';
+import { SIGNED_V03_FORM } from '../card-signed-form.js';
+
+export { SIGNED_V03_FORM, keepSignedForm, signedForm } from '../card-signed-form.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/**
- * Where a card read from its 0.3 form keeps that form (not enumerable, so never serialised): its
- * signatures cover those bytes, not the 1.0 model made from them, and a verifier checks them there.
- */
-export const SIGNED_V03_FORM: unique symbol = Symbol.for('a2a-kit.signedV03Card');
-
-/** The JSON a card's signatures were made over: its 0.3 form when it was read from one, else itself. */
-export function signedForm(card: object): object {
-  return ((card as Record<symbol, unknown>)[SIGNED_V03_FORM] as object | undefined) ?? card;
-}
-
-/** `to` (a copy of a card read from its 0.3 form, e.g. by a validator) keeps the 0.3 form of `from`. */
-export function keepSignedForm<T extends object>(to: T, from: object): T {
-  const form = (from as Record<symbol, unknown>)[SIGNED_V03_FORM];
-  if (form !== undefined && to !== from)
-    Object.defineProperty(to, SIGNED_V03_FORM, { value: form, enumerable: false });
-  return to;
-}
-
 /** Whether a parsed card is a 0.3 card: no `supportedInterfaces`, and 0.3's `url` or top-level version. */
 export function isV03Card(json: unknown): boolean {
-  if (!isObj(json) || json.supportedInterfaces !== undefined) return false;
+  // `supportedInterfaces: null` is an unset field (ProtoJSON), as in a 0.3 writer's output.
+  if (!isObj(json) || (json.supportedInterfaces !== undefined && json.supportedInterfaces !== null))
+    return false;
   return (
     typeof json.url === 'string' ||
     typeof json.protocolVersion === 'string' ||
@@ -145,7 +131,9 @@ function schemeFromV03(s: unknown): SecurityScheme | undefined {
 }
 
 const requirementToV03 = (r: SecurityRequirement): Record<string, string[]> =>
-  Object.fromEntries(Object.entries(r.schemes).map(([name, scopes]) => [name, scopes.list ?? []]));
+  Object.fromEntries(
+    Object.entries(r.schemes ?? {}).map(([name, scopes]) => [name, scopes.list ?? []]),
+  );
 
 function requirementFromV03(r: unknown): SecurityRequirement {
   if (isObj(r) && isObj(r.schemes)) return r as unknown as SecurityRequirement; // proto JSON form

@@ -4,6 +4,7 @@
  */
 import {
   A2AError,
+  type A2AErrorKind,
   BAD_REQUEST_TYPE,
   ERROR_INFO_TYPE,
   type BadRequestDetail,
@@ -43,7 +44,8 @@ export const ROUTES_V03: Readonly<Partial<Record<OperationName, RouteV03>>> = {
   SendStreamingMessage: { verbs: ['POST'], path: '/v1/message:stream' },
   GetTask: { verbs: ['GET'], path: '/v1/tasks/{id}' },
   CancelTask: { verbs: ['POST'], path: '/v1/tasks/{id}:cancel' },
-  SubscribeToTask: { verbs: ['POST', 'GET'], path: '/v1/tasks/{id}:subscribe' },
+  // GET in the 0.3 proto's mapping; some 0.3 servers took POST: clients try GET first, servers take both.
+  SubscribeToTask: { verbs: ['GET', 'POST'], path: '/v1/tasks/{id}:subscribe' },
   CreateTaskPushNotificationConfig: {
     verbs: ['POST'],
     path: '/v1/tasks/{id}/pushNotificationConfigs',
@@ -96,4 +98,50 @@ export function errorFromV03(e: { code?: unknown; message?: unknown }): A2AError
     code,
     ...(typeof e.message === 'string' ? { message: e.message } : {}),
   });
+}
+
+/**
+ * The kind a 0.3 HTTP+JSON error names by its HTTP status alone: 0.3 servers that answer
+ * `{"message": …}` without a code (the Python 0.3 server) map kinds to statuses this way. Where one
+ * status stands for several kinds, the operation decides (501 on a push-config call is "push not
+ * supported"; 404 on the extended card is "not configured").
+ */
+function kindOfV03Status(status: number, operation: OperationName): A2AErrorKind | undefined {
+  switch (status) {
+    case 400:
+      return 'InvalidRequest';
+    case 404:
+      return operation === 'GetExtendedAgentCard'
+        ? 'ExtendedAgentCardNotConfigured'
+        : 'TaskNotFound';
+    case 409:
+      return 'TaskNotCancelable';
+    case 415:
+      return 'ContentTypeNotSupported';
+    case 422:
+      return 'InvalidParams';
+    case 501:
+      return operation.includes('PushNotificationConfig')
+        ? 'PushNotificationNotSupported'
+        : 'UnsupportedOperation';
+    case 502:
+      return 'InvalidAgentResponse';
+    default:
+      return status >= 500 ? 'Internal' : undefined;
+  }
+}
+
+/**
+ * An A2AError from a 0.3 HTTP+JSON error body that has a message but no code, by its HTTP status;
+ * undefined for a status no 0.3 server gives an A2A error (the caller then treats the answer as not
+ * the agent's).
+ */
+export function errorFromV03Status(
+  status: number,
+  message: string,
+  operation: OperationName,
+): A2AError | undefined {
+  const kind = kindOfV03Status(status, operation);
+  // Peer text: bounded, so a huge message cannot ride along into logs and errors.
+  return kind ? new A2AError(kind, message.slice(0, 1000) || undefined) : undefined;
 }

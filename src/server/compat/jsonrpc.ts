@@ -90,7 +90,7 @@ export function jsonRpcV03(
     let cc: CallContext | undefined;
     try {
       const v10 = requestFromV03(name, params, why);
-      const pending = contextOfV03(ex, opts, query);
+      const pending = contextOfV03(ex, opts, query, 'JSONRPC');
       cc = pending instanceof Promise ? await pending : pending;
       if (!op.streaming) {
         const result = await callV03(run, name, v10, cc);

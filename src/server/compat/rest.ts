@@ -247,7 +247,7 @@ export function restV03(
     try {
       const body = ex.method === 'POST' ? await readJson(ex) : undefined;
       const v10 = requestFromV03(name, paramsOf(name, found.params, query, body), why);
-      const pending = contextOfV03(ex, opts, query);
+      const pending = contextOfV03(ex, opts, query, 'HTTP+JSON');
       cc = pending instanceof Promise ? await pending : pending;
       if (!op.streaming) {
         const result = await callV03(run, name, v10, cc);

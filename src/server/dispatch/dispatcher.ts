@@ -21,7 +21,7 @@ import {
   type Task,
   type UnaryOperationName,
 } from '../../protocol/index.js';
-import type { Caller, CallContext } from './call-context.js';
+import { isTranslatedV03, type Caller, type CallContext } from './call-context.js';
 import { HookRunner, type OperationHooks } from './hooks.js';
 import type { AgentExecutor } from '../agent/executor.js';
 import { silentLogger, type Logger } from '../logger.js';
@@ -214,7 +214,9 @@ export class OperationDispatcher {
     if (this.refusingNewWork !== undefined && (op.streaming || op.name === 'SendMessage'))
       throw new A2AError('Unavailable', this.refusingNewWork);
     const version = requestedVersion(cc.version);
-    if (version !== PROTOCOL_VERSION) throw versionNotSupported(cc.version);
+    // A 0.3 call reaches here only translated by the compat layer, which marks its context.
+    if (version !== PROTOCOL_VERSION && !(version === '0.3' && isTranslatedV03(cc)))
+      throw versionNotSupported(cc.version);
     if (op.capability && this.card.capabilities[op.capability] !== true) {
       const kind = CAPABILITY_ERROR[op.capability];
       throw new A2AError(

@@ -30,11 +30,40 @@ export function validateRequest<N extends OperationName>(
   return parsed.data as OperationRequests[N];
 }
 
-/** ProtoJSON reads a `null` member as the field's default, i.e. unset (SDKs send `"pageSize": null`). */
+/**
+ * ProtoJSON reads a `null` member as the field's default, i.e. unset, at any depth (SDKs send
+ * `"pageSize": null`, `"contextId": null`); inside `metadata` and a part's `data` a null is content and
+ * stays. Only requests the fast check declined come here; one without nulls is returned as it is.
+ */
 function withoutNulls(params: unknown): unknown {
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) return params ?? {};
-  if (!Object.values(params).includes(null)) return params; // the usual case: no copy on the hot path
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(params)) if (v !== null) out[k] = v;
-  return out;
+  return params === null || params === undefined ? {} : unset(params);
+}
+
+/** Deeper than any request member the schemas read (params.configuration.taskPushNotificationConfig…). */
+const MAX_DEPTH = 8;
+
+function unset(v: unknown, depth = 0): unknown {
+  // Past the schemas' depth a peer's nesting is left alone: never recursed into without bound.
+  if (typeof v !== 'object' || v === null || depth > MAX_DEPTH) return v;
+  if (Array.isArray(v)) {
+    const items = v.map((e) => unset(e, depth + 1));
+    return items.some((e, i) => e !== v[i]) ? items : v;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (const [k, value] of Object.entries(v)) {
+    // A part's `data` is a Value (null included); `metadata` is a Struct: unset when null, else content.
+    const next =
+      k === 'data'
+        ? value
+        : value === null
+          ? undefined
+          : k === 'metadata'
+            ? value
+            : unset(value, depth + 1);
+    if (next === value) continue;
+    out ??= { ...(v as Record<string, unknown>) };
+    if (next === undefined) delete out[k];
+    else out[k] = next;
+  }
+  return out ?? v;
 }

@@ -13,12 +13,12 @@ import type {
   sendUnaryData,
 } from '@grpc/grpc-js';
 import { OPERATIONS, type Operation } from '../../protocol/index.js';
-import { GRPC_METHODS, decodeMessage, encodeMessage } from '../../protocol/grpc/index.js';
+import { GRPC_METHODS, encodeMessage } from '../../protocol/grpc/index.js';
 import { engineOf, type ServedAgent } from '../kernel/engine.js';
 import type { Logger } from '../logger.js';
 import { asA2AError } from '../kernel/errors.js';
 import type { CallAuth as GrpcAuth } from '../kernel/request.js';
-import { undecodable } from '../kernel/grpc-decode.js';
+import { grpcRequest } from '../kernel/grpc-decode.js';
 import { grpcContextOf, type GrpcCallContext } from './context.js';
 import { extensionMetadata, statusOf } from './errors.js';
 import { GrpcEventWriter } from './event-writer.js';
@@ -59,15 +59,6 @@ export const A2A_SERVICE_DEFINITION: ServiceDefinition = Object.fromEntries(
   }),
 ) as ServiceDefinition;
 
-function decodeRequest(op: Operation, bytes: Buffer): Record<string, unknown> {
-  const type = GRPC_METHODS[op.name].request;
-  try {
-    return decodeMessage(type, bytes);
-  } catch (err) {
-    throw undecodable(err, type);
-  }
-}
-
 /** The implementation of every method of {@link A2A_SERVICE_DEFINITION} for an agent server (`createAgentServer`). */
 export function grpcHandlers(
   agent: ServedAgent,
@@ -87,7 +78,7 @@ export function grpcHandlers(
       let cc: GrpcCallContext | undefined;
       const { authenticate, challenge } = auth();
       try {
-        const params = decodeRequest(op, call.request);
+        const params = grpcRequest(op, call.request);
         const pending = grpcContextOf(call, authenticate);
         cc = pending instanceof Promise ? await pending : pending;
         const result = await service.call(op, params, cc);
@@ -110,7 +101,7 @@ export function grpcHandlers(
       let cc: GrpcCallContext | undefined;
       const { authenticate, challenge } = auth();
       try {
-        const params = decodeRequest(op, call.request);
+        const params = grpcRequest(op, call.request);
         const pending = grpcContextOf(call, authenticate);
         cc = pending instanceof Promise ? await pending : pending;
         const stream = await service.stream(op, params, cc);

@@ -6,16 +6,11 @@
  */
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import { A2AError, OPERATIONS, type Operation } from '../../protocol/index.js';
-import {
-  GRPC_CODES,
-  GRPC_METHODS,
-  decodeMessage,
-  encodeFramed,
-} from '../../protocol/grpc/index.js';
+import { GRPC_CODES, GRPC_METHODS, encodeFramed } from '../../protocol/grpc/index.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { Logger } from '../logger.js';
 import { asA2AError } from '../kernel/errors.js';
-import { undecodable } from '../kernel/grpc-decode.js';
+import { grpcRequest } from '../kernel/grpc-decode.js';
 import { H2Call, authenticateCall } from './h2-call.js';
 import { H2EventWriter } from './h2-event-writer.js';
 import type { GrpcAuth } from './options.js';
@@ -72,12 +67,7 @@ export function a2aStreamHandler(
     const { authenticate, challenge } = opts.auth();
     const m = GRPC_METHODS[op.name];
     try {
-      let params: Record<string, unknown>;
-      try {
-        params = decodeMessage(m.request, bytes);
-      } catch (err) {
-        throw undecodable(err, m.request);
-      }
+      const params = grpcRequest(op, bytes);
       const pending = authenticateCall(call, authenticate);
       if (pending !== call) await pending;
       if (!op.streaming) {

@@ -12,11 +12,12 @@ import {
 } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import { GRPC_CODES } from '../../protocol/grpc/index.js';
-import { serverAuthOptions, type ServerAuthOptions } from '../auth/authenticator.js';
+import { attachGrpc, detachGrpc } from '../mount/grpc-interfaces.js';
+import { authOfCurrentCard, checkedAuth } from './serve-auth.js';
+import type { ServerAuthOptions } from '../auth/authenticator.js';
 import type { Authenticator } from '../kernel/request.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../kernel/limits.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
-import { A2AConfigError } from '../kernel/config-error.js';
 import { engineOf, type ServedAgent } from '../kernel/engine.js';
 import type { Logger } from '../logger.js';
 import type { GrpcAuth } from './options.js';
@@ -84,10 +85,13 @@ export interface GrpcServerHandle {
 export type GrpcListenOptions = Omit<GrpcServeOptions, 'auth' | 'authenticate' | 'challenge'>;
 
 /**
- * Serve an agent server (`createAgentServer`) over gRPC, after its `listen()`/`prepare()`: its card,
- * tasks and stores are shared. Authentication is not inherited from the AgentServer: pass the same
- * `auth` (or `authenticate`) here. Refuses to start when the card requires authentication and none is
- * configured, rather than serving everyone.
+ * Serve an agent server (`createAgentServer`) over gRPC: its card, tasks and stores are shared.
+ * Called before the agent server's `listen()` or `prepare()`, the listener becomes the one its card is
+ * built with — a card function gets its handle (`card(origin, grpc)`) and may list it — and calls wait
+ * for nothing: until the card exists they are answered UNAVAILABLE. Called after, it serves the card as
+ * it is. Authentication is not inherited from the AgentServer: pass the same `auth` (or
+ * `authenticate`) here. When the card requires authentication and none is configured, it refuses to
+ * start (card known) or to serve (card built later).
  */
 export async function serveGrpc(
   target: ServedAgent,
@@ -95,22 +99,24 @@ export async function serveGrpc(
 ): Promise<GrpcServerHandle> {
   const { service } = engineOf(target, 'serveGrpc(target)');
   if (!target.prepared) {
-    throw new A2AConfigError(
-      'serveGrpc(target)',
-      'serveGrpc: the AgentServer has no card yet; call listen() or prepare() first',
-    );
+    const current = {
+      get prepared() {
+        return target.prepared;
+      },
+      service,
+    };
+    const handle = await listenGrpc(service, options, authOfCurrentCard(current, options));
+    attachGrpc(service, handle);
+    const close = handle.close;
+    return {
+      ...handle,
+      close(graceMs?: number) {
+        detachGrpc(service, handle);
+        return close(graceMs);
+      },
+    };
   }
-  const card = service.card;
-  const auth: GrpcAuth = serverAuthOptions(card, options);
-  const required =
-    (card.securityRequirements ?? []).length > 0 &&
-    (card.securityRequirements ?? []).every((r) => Object.keys(r.schemes ?? {}).length > 0);
-  if (required && !auth.authenticate) {
-    throw new A2AConfigError(
-      'auth',
-      'serveGrpc: the card requires authentication (securityRequirements) but neither `auth` nor `authenticate` was given',
-    );
-  }
+  const auth = checkedAuth(service.card, options);
   return listenGrpc(service, options, () => auth);
 }
 

@@ -4,6 +4,7 @@
  */
 import type { AgentCard, AgentInterface } from '../../protocol/index.js';
 import { grpcAuthority } from '../../protocol/grpc/target.js';
+import type { AgentGrpcHandle } from '../grpc/options.js';
 
 /** The `protocolBinding` of the gRPC binding (§5.3). */
 export const GRPC_BINDING = 'GRPC';
@@ -47,4 +48,25 @@ export function assertGrpcInterfacesServed(card: AgentCard, servedUrl: string | 
       ? `${list} is not where this server serves gRPC (${servedUrl}); a card lists only interfaces that work`
       : `${list} is listed but gRPC is not configured; set the \`grpc\` option or remove the entry`,
   );
+}
+
+/** gRPC listeners `serveGrpc` started for an agent server before its card existed, by its dispatcher. */
+const ATTACHED = new WeakMap<object, AgentGrpcHandle>();
+
+/**
+ * Record that `handle` serves the agent whose dispatcher is `service`: its card is then built with
+ * that handle (a card function gets it) and checked against it, as for the `grpc` option.
+ */
+export function attachGrpc(service: object, handle: AgentGrpcHandle): void {
+  ATTACHED.set(service, handle);
+}
+
+/** The listener {@link attachGrpc} recorded for `service`, if it is still open. */
+export function attachedGrpc(service: object): AgentGrpcHandle | undefined {
+  return ATTACHED.get(service);
+}
+
+/** Forget `handle` (it closed); another listener attached since stays. */
+export function detachGrpc(service: object, handle: AgentGrpcHandle): void {
+  if (ATTACHED.get(service) === handle) ATTACHED.delete(service);
 }

@@ -92,7 +92,7 @@ function checkGrpcInterfaces(card: AgentCard, grpcUrl: string | undefined): void
     `supportedInterfaces[${missing.index}] lists GRPC ${entry.protocolVersion} at ${missing.url}, which this server does not serve: ` +
       (grpcUrl
         ? `its gRPC listener is at ${grpcUrl}. Build the entry from the gRPC handle the card function gets.`
-        : 'gRPC is not configured. Set the `grpc` option of createAgentServer (served by listen()) or remove the entry; a card lists only interfaces that work.'),
+        : 'gRPC is not configured. Set the `grpc` option of createAgentServer (served by listen()), or call serveGrpc(server) before listen(), or remove the entry; a card lists only interfaces that work.'),
   );
 }
 

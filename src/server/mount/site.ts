@@ -39,8 +39,14 @@ export class Site {
       const jwks = this.jwks();
       if (jwks) return { kind: 'jwks', jwks };
     }
+    // A JSON-RPC interface URL may be written with a trailing slash (`…/jsonrpc/`): the same endpoint.
+    const bare = withoutTrailingSlashes(path);
     for (const r of this.#routes) {
-      if (path === r.path || (!r.exact && (r.path === '/' || path.startsWith(r.path + '/')))) {
+      if (
+        path === r.path ||
+        (r.exact && bare === r.path) ||
+        (!r.exact && (r.path === '/' || path.startsWith(r.path + '/')))
+      ) {
         return {
           kind: 'binding',
           binding: r.handle,
@@ -76,4 +82,11 @@ export class Site {
     res.writeHead(r.status, r.headers as unknown as Record<string, string>);
     res.end(r.body);
   }
+}
+
+/** `path` without its trailing slashes (`/` stays `/`); a loop, not a regex, over a peer's path. */
+function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
+  return end === path.length ? path : path.slice(0, end);
 }
