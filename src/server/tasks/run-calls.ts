@@ -1,0 +1,110 @@
+/**
+ * The executor calls on one task run: at most one running (the agent has not returned), any number
+ * following the task until it stops, the signal that aborts the agent, and when the last event
+ * happened (for the idle limit). Owned by one {@link TaskRun}; nothing else writes its state.
+ */
+import type { A2AError, StreamResponse } from '../../protocol/index.js';
+import { RESOLVED } from '../util/settled.js';
+
+/** A call following the task (an Execution); an interface so the run does not depend on it. */
+export interface RunWatcher {
+  saw(event: StreamResponse): void;
+  /** The run ended without a final event (lost to another instance): the call ends with `err`. */
+  abandon(err: A2AError): void;
+}
+
+/** The calls of one run. */
+export class RunCalls {
+  #calling = false;
+  #settled: Promise<void> = RESOLVED;
+  readonly #watchers: RunWatcher[] = [];
+  // Created on first use: most runs finish without anyone reading their signal.
+  #abort: AbortController | undefined;
+  #aborted = false;
+  #abortReason: unknown;
+  /** When the last event happened (ms since epoch), kept only while the idle limit watches the run. */
+  #lastEventAt = 0;
+  #idleWatched = false;
+
+  constructor(private readonly taskId: string) {}
+
+  /** True while an executor call has not returned. */
+  get active(): boolean {
+    return this.#calling;
+  }
+
+  /** Settles when the current executor call returns. */
+  get settled(): Promise<void> {
+    return this.#settled;
+  }
+
+  /** Whether a call (a waiting SendMessage, a message stream) still follows the task. */
+  get followed(): boolean {
+    return this.#watchers.length > 0;
+  }
+
+  /** When the last event happened (ms since epoch), once {@link watchIdle} was called. */
+  get lastEventAt(): number {
+    return this.#lastEventAt;
+  }
+
+  /** An executor call starts, followed by `watcher` until the task stops. Calls never overlap. */
+  claim(watcher: RunWatcher): void {
+    if (this.#calling)
+      throw new Error(`task ${this.taskId} already has an executor call in progress`);
+    this.#calling = true;
+    this.#watchers.push(watcher);
+  }
+
+  /** The call's promise, for whoever waits for it to return (a follow-up must not overlap it). */
+  calling(settled: Promise<void>): void {
+    this.#settled = settled;
+  }
+
+  /** The executor call returned (or threw). */
+  returned(): void {
+    this.#calling = false;
+  }
+
+  /** A call stopped following the task. */
+  unwatch(watcher: RunWatcher): void {
+    const i = this.#watchers.indexOf(watcher);
+    if (i >= 0) this.#watchers.splice(i, 1);
+  }
+
+  /** From now on, remember when the last event happened (the idle limit watches the run). */
+  watchIdle(): void {
+    this.#idleWatched = true;
+    this.#lastEventAt = Date.now();
+  }
+
+  /** Tell every following call of an event (a call that stops here unwatches itself). */
+  saw(event: StreamResponse): void {
+    if (this.#idleWatched) this.#lastEventAt = Date.now();
+    const w = this.#watchers;
+    if (w.length === 1) w[0]!.saw(event);
+    else if (w.length > 1) for (const x of w.slice()) x.saw(event);
+  }
+
+  /** End every following call with `err`. */
+  abandon(err: A2AError): void {
+    for (const w of this.#watchers.slice()) w.abandon(err);
+  }
+
+  /** Aborted when the task is canceled, lost, or the server stops. */
+  get signal(): AbortSignal {
+    if (!this.#abort) {
+      this.#abort = new AbortController();
+      if (this.#aborted) this.#abort.abort(this.#abortReason);
+    }
+    return this.#abort.signal;
+  }
+
+  /** Abort the agent working on the run (a signal read later is already aborted). */
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#abortReason = reason;
+    this.#abort?.abort(reason);
+  }
+}
