@@ -6,7 +6,7 @@
  * 2. With a bus, the instance that receives the message runs it, once it holds the task's lease; an
  *    interrupted task's lease gets a moment to come free, a running one elsewhere is refused saying so.
  * 3. Executor calls on one task never overlap: while the agent is still in a call on the task, the
- *    message waits (up to {@link FOLLOW_UP_WAIT_MS}) for it to return, and is refused saying so after.
+ *    message waits (`followUpWaitMs`, 5 s) for it to return, and is refused saying so after.
  * 4. A task still SUBMITTED or WORKING (its agent returned and finishes it later, or the previous call
  *    just returned) takes the message in a new executor call — unless the executor declares
  *    `workingFollowUps = 'refuse'`; an interrupted task always takes it.
@@ -29,7 +29,7 @@ import { ownMessage, refuseTerminal } from './messages.js';
 import { readVersioned } from './reapply.js';
 import type { RunListener, TaskRun } from './run.js';
 
-/** How long a follow-up waits for the agent's previous call on the task to return (ms). */
+/** How long a follow-up waits for the agent's previous call on the task to return, by default (ms). */
 export const FOLLOW_UP_WAIT_MS = 5000;
 
 /** What a follow-up needs from the task manager. */
@@ -74,7 +74,7 @@ export async function continueTask(
   }
   const run = host.attach(scope, live?.task ?? existing, read?.version);
   try {
-    await previousCall(run);
+    await previousCall(run, host.options.followUpWaitMs ?? FOLLOW_UP_WAIT_MS);
     // Nothing below waits: no other follow-up can claim the run between these checks and the call.
     const task = run.task ?? existing;
     refuseTerminal(task);
@@ -93,9 +93,9 @@ export async function continueTask(
 }
 
 /** Wait (bounded) until no executor call runs on the task; refuse when one still does. */
-async function previousCall(run: TaskRun): Promise<void> {
+async function previousCall(run: TaskRun, waitMs: number): Promise<void> {
   if (!run.active) return;
-  const deadline = Date.now() + FOLLOW_UP_WAIT_MS;
+  const deadline = Date.now() + waitMs;
   // Each turn ends when a call returns; another follow-up may then have claimed the run first.
   for (let i = 0; run.active && i < 1000; i++) {
     const left = deadline - Date.now();
@@ -110,7 +110,7 @@ async function previousCall(run: TaskRun): Promise<void> {
   if (run.active) {
     throw new A2AError(
       'UnsupportedOperation',
-      `Task ${run.taskId}: the agent is still handling an earlier message (its call has not returned within ${FOLLOW_UP_WAIT_MS / 1000} s); send this one again later`,
+      `Task ${run.taskId}: the agent is still handling an earlier message (its call has not returned within ${waitMs / 1000} s); send this one again later`,
     );
   }
 }
