@@ -217,3 +217,42 @@ test(
     assert.match(JSON.stringify(failed.status.message), /instance working on this task was lost/);
   },
 );
+
+test(
+  'Redis back empty, the task changed elsewhere meanwhile: the owner gives it up, its stream shows the stored state and ends, its agent is aborted',
+  opts,
+  async () => {
+    await closeInstances();
+    const a = await instance();
+    const stream = await openStream(a.url, 'SendStreamingMessage', { message: msg('polite l4') });
+    const id = (await stream.next())!.data.result.task.id as string;
+    await waitForTask(a.url, id, (t) => t.status.state === 'TASK_STATE_WORKING');
+
+    await stopRedis();
+    // Another writer settles the task while nobody can prove who runs it.
+    const other = postgresStore(PG_URL, { schema });
+    try {
+      const scope = { tenant: '', owner: '' };
+      const read = (await other.readTask(scope, id))!;
+      const status = { state: 'TASK_STATE_FAILED' as const, timestamp: new Date().toISOString() };
+      await other.saveTask(scope, { ...read.task, status }, read.version);
+    } finally {
+      await other.close();
+    }
+    await startRedis();
+
+    const rest = await stream.rest();
+    assert.equal(
+      rest.map(stateOf).filter(Boolean).at(-1),
+      'TASK_STATE_FAILED',
+      JSON.stringify(rest),
+    );
+    const deadline = Date.now() + BOUND_MS;
+    while (!p.aborted.has(id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(p.aborted.has(id), 'the owner aborted its agent');
+    assert.equal(
+      (await rpc(a.url, 'GetTask', { id })).body.result.status.state,
+      'TASK_STATE_FAILED',
+    );
+  },
+);
