@@ -10,6 +10,7 @@ import {
   createAgentServer,
   InMemoryTaskStore,
   type AgentExecutor,
+  type AgentServer,
   type AgentServerOptions,
   type TaskStore,
 } from '../src/server/index.js';
@@ -86,6 +87,7 @@ export async function clusterStore(): Promise<TaskStore> {
 export interface Instance {
   origin: string;
   url: string;
+  server: AgentServer;
   close(): Promise<void>;
 }
 
@@ -115,7 +117,7 @@ export async function startCluster(
       ...opts.server,
     });
     const origin = await server.listen(0);
-    out.push({ origin, url: `${origin}/rpc`, close: () => server.close(500) });
+    out.push({ origin, url: `${origin}/rpc`, server, close: () => server.close(500) });
   }
   return out;
 }
