@@ -17,7 +17,9 @@ export interface RunWatcher {
 export class RunCalls {
   #calling = false;
   #settled: Promise<void> = RESOLVED;
-  readonly #watchers: RunWatcher[] = [];
+  // Almost every run has exactly one follower (its call): kept in a field, the rare others in a list.
+  #watcher: RunWatcher | undefined;
+  #others: RunWatcher[] | undefined;
   // Created on first use: most runs finish without anyone reading their signal.
   #abort: AbortController | undefined;
   #aborted = false;
@@ -40,7 +42,7 @@ export class RunCalls {
 
   /** Whether a call (a waiting SendMessage, a message stream) still follows the task. */
   get followed(): boolean {
-    return this.#watchers.length > 0;
+    return this.#watcher !== undefined;
   }
 
   /** When the last event happened (ms since epoch), once {@link watchIdle} was called. */
@@ -53,7 +55,8 @@ export class RunCalls {
     if (this.#calling)
       throw new Error(`task ${this.taskId} already has an executor call in progress`);
     this.#calling = true;
-    this.#watchers.push(watcher);
+    if (this.#watcher === undefined) this.#watcher = watcher;
+    else (this.#others ??= []).push(watcher);
   }
 
   /** The call's promise, for whoever waits for it to return (a follow-up must not overlap it). */
@@ -68,8 +71,12 @@ export class RunCalls {
 
   /** A call stopped following the task. */
   unwatch(watcher: RunWatcher): void {
-    const i = this.#watchers.indexOf(watcher);
-    if (i >= 0) this.#watchers.splice(i, 1);
+    const others = this.#others;
+    if (this.#watcher === watcher) this.#watcher = others?.shift();
+    else if (others) {
+      const i = others.indexOf(watcher);
+      if (i >= 0) others.splice(i, 1);
+    }
   }
 
   /** From now on, remember when the last event happened (the idle limit watches the run). */
@@ -81,14 +88,18 @@ export class RunCalls {
   /** Tell every following call of an event (a call that stops here unwatches itself). */
   saw(event: StreamResponse): void {
     if (this.#idleWatched) this.#lastEventAt = Date.now();
-    const w = this.#watchers;
-    if (w.length === 1) w[0]!.saw(event);
-    else if (w.length > 1) for (const x of w.slice()) x.saw(event);
+    const first = this.#watcher;
+    if (first === undefined) return;
+    // Copied first: a call that stops here unwatches itself while the others are told.
+    const others = this.#others?.length ? this.#others.slice() : undefined;
+    first.saw(event);
+    if (others) for (const w of others) w.saw(event);
   }
 
   /** End every following call with `err`. */
   abandon(err: A2AError): void {
-    for (const w of this.#watchers.slice()) w.abandon(err);
+    const all = this.#watcher ? [this.#watcher, ...(this.#others ?? [])] : [];
+    for (const w of all) w.abandon(err);
   }
 
   /** Aborted when the task is canceled, lost, or the server stops. */
