@@ -7,8 +7,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Task } from '../src/protocol/index.js';
@@ -26,7 +25,7 @@ import {
   stateOf,
   waitForTask,
 } from './core-fixture.js';
-import { redisMissing } from './cluster-fixture.js';
+import { freePort, OwnRedis } from './cluster-fixture.js';
 import { POSTGRES, serviceSkip } from './service-fixture.js';
 
 const PG_URL = process.env.A2A_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -46,42 +45,12 @@ function serverBinary(): string | undefined {
 
 const missing = serverBinary() ?? ((await serviceSkip(POSTGRES)) || undefined);
 const opts = { skip: missing };
-let port = 0;
-let redis: ChildProcess | undefined;
+let redis: OwnRedis;
 const servers: AgentServer[] = [];
 const p = probe();
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port: free } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return free;
-}
-
-async function startRedis(): Promise<void> {
-  redis = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  const deadline = Date.now() + BOUND_MS;
-  while ((await redisMissing(url()).catch(() => 'down')) !== undefined) {
-    if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not start`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function stopRedis(): Promise<void> {
-  const r = redis;
-  redis = undefined;
-  if (!r || r.exitCode !== null) return;
-  const exited = new Promise((res) => r.once('exit', res));
-  r.kill('SIGKILL');
-  await exited;
-}
-
-const url = (): string => `redis://127.0.0.1:${port}`;
+const startRedis = (): Promise<void> => redis.start();
+const stopRedis = (): Promise<void> => redis.stop();
+const url = (): string => redis.url;
 
 /** An instance of the scripted agent on the shared schema and this test's Redis. */
 async function instance(): Promise<{ server: AgentServer; url: string }> {
@@ -121,14 +90,14 @@ const settled = (t: Task) =>
 
 before(async () => {
   if (missing) return;
-  port = await freePort();
+  redis = new OwnRedis(await freePort());
   await startRedis();
 });
 
 after(async () => {
   for (const g of p.gates.values()) g.open();
   await Promise.allSettled(servers.map((s) => s.close(200)));
-  await stopRedis();
+  await redis?.stop();
   if (missing) return;
   const db = new pg.Client({ connectionString: PG_URL });
   await db.connect();
@@ -233,7 +202,13 @@ test(
     const other = postgresStore(PG_URL, { schema });
     try {
       const scope = { tenant: '', owner: '' };
-      const read = (await other.readTask(scope, id))!;
+      // The owner answers GetTask from its live run; its first save may still be on its way to the database.
+      let read = await other.readTask(scope, id);
+      for (let i = 0; !read && i < 500; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        read = await other.readTask(scope, id);
+      }
+      assert.ok(read, 'the task reached the database');
       const status = { state: 'TASK_STATE_FAILED' as const, timestamp: new Date().toISOString() };
       await other.saveTask(scope, { ...read.task, status }, read.version);
     } finally {

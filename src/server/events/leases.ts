@@ -160,15 +160,7 @@ export class Leases {
     this.#held.set(held.key, held);
     let ok = false;
     try {
-      ok =
-        (await this.#redis.a2aAcquire(
-          held.key,
-          this.keys.leases,
-          this.me,
-          this.ttlMs,
-          Date.now() + this.ttlMs,
-          held.member,
-        )) === 1;
+      ok = await this.#take(held);
     } finally {
       if (!ok && this.#held.get(held.key) === held) {
         if (before) this.#held.set(held.key, before);
@@ -223,20 +215,26 @@ export class Leases {
     }
   }
 
+  /** Take the lease when it is free or already ours; false when another instance holds it. */
+  async #take(h: Held): Promise<boolean> {
+    const expiry = Date.now() + this.ttlMs;
+    const ok = await this.#redis.a2aAcquire(
+      h.key,
+      this.keys.leases,
+      this.me,
+      this.ttlMs,
+      expiry,
+      h.member,
+    );
+    return ok === 1;
+  }
+
   /** A renewal failed: take the lease again, or learn that another instance holds it. */
   async #verify(h: Held): Promise<void> {
     if (this.#verifying.has(h.key)) return;
     this.#verifying.add(h.key);
     try {
-      const ok =
-        (await this.#redis.a2aAcquire(
-          h.key,
-          this.keys.leases,
-          this.me,
-          this.ttlMs,
-          Date.now() + this.ttlMs,
-          h.member,
-        )) === 1;
+      const ok = await this.#take(h);
       if (this.#held.get(h.key) !== h) return; // released meanwhile
       if (ok) {
         await this.#host?.leaseRetaken(h.scope, h.taskId);
