@@ -261,4 +261,30 @@ describe('architecture', () => {
     );
     assert.deepEqual(wrong, []);
   });
+
+  it('the task run owns its state: no public mutable field, and nothing outside it writes to a run', () => {
+    const tasks = path.join(root, 'src', 'server', 'tasks');
+    const runFiles = readdirSync(tasks)
+      .filter((f) => /^run(-[a-z]+)?\.ts$/.test(f))
+      .map((f) => path.join(tasks, f));
+    assert.ok(runFiles.length >= 4, 'found the run and its parts');
+    // A class member that is neither private (#), readonly, an accessor nor a method is writable from outside.
+    const field = /^ {2}(?!readonly |static |get |set |#|private readonly )(\w+)\s*[?!]?\s*[:=]/gm;
+    const open = runFiles.flatMap((f) =>
+      [...readFileSync(f, 'utf8').matchAll(field)].map((m) => `${rel(f)}: ${m[1]}`),
+    );
+    assert.deepEqual(open, [], 'public mutable fields of the run');
+    // Outside those files, no assignment to a member of a run, nor a change to its task's lists.
+    const write =
+      /\b(?:run|#run)\.[\w.!?]+\s*(?:=(?!=)|\+=|-=|\?\?=|\+\+|--)|\brun\.task!?\.(?:history|artifacts)!?\.(?:push|splice)\(/;
+    const writes = sources(path.join(root, 'src', 'server'))
+      .filter((f) => !runFiles.includes(f))
+      .flatMap((f) =>
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .filter((line) => write.test(line))
+          .map((line) => `${rel(f)}: ${line.trim()}`),
+      );
+    assert.deepEqual(writes, [], 'writes to a run from outside its module');
+  });
 });

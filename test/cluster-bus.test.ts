@@ -7,7 +7,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Task } from '../src/protocol/index.js';
 import { createAgentServer, type AgentExecutor } from '../src/server/index.js';
-import { redisEvents } from '../src/server/events/redis.js';
+import { Redis } from 'ioredis';
+import { redisEvents, type RedisEventBus } from '../src/server/events/redis.js';
 import {
   card,
   msg,
@@ -93,7 +94,7 @@ test(
     const stream = await openStream(A.url, 'SendStreamingMessage', { message: msg('gate g2') });
     const head = await stream.next();
     const id = head!.data.result.task.id as string;
-    await new Promise<void>((r) => setTimeout(r, 0));
+    await waitForTask(B.url, id, () => true); // stored: another instance can subscribe to it
     const onB = await openStream(B.url, 'SubscribeToTask', { id });
     const onC = await openStream(C.url, 'SubscribeToTask', { id });
     assert.ok(await onB.next());
@@ -211,7 +212,9 @@ test('a push webhook receives each event once with three instances', opts, async
   p.gate('g4').open();
   await sub.rest();
   await waitForTask(B.url, task.id, (t) => t.status.state === 'TASK_STATE_COMPLETED');
-  await new Promise((r) => setTimeout(r, 300)); // a duplicate from another instance would have arrived by now
+  // Every notification of the task is queued by now; once no sender has anything queued or in flight,
+  // every one that will ever be sent has reached the webhook (a duplicate included).
+  for (const i of instances) assert.ok(await i.server.service.pushSender.drain(BOUND_MS));
   const bodies = hook.hits.map((h) => h.body);
   assert.ok(bodies.length >= 2, `got ${bodies.length} notifications`);
   assert.equal(new Set(bodies).size, bodies.length, 'no notification twice');
@@ -332,7 +335,19 @@ test(
         Date.now() < deadline
       )
         await new Promise((res) => setTimeout(res, 50));
-      await new Promise((res) => setTimeout(res, 300)); // a second copy would have arrived by now
+      // A second copy could only come from an outbox entry: once the lost instance's outbox is worked
+      // off and the survivor's sender is idle, every copy there will be has arrived.
+      const outbox = `${own}:push:${(lost.service.tasks.options.bus as RedisEventBus).instanceId}`;
+      const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      redis.on('error', () => undefined);
+      try {
+        while ((await redis.xlen(outbox)) > 0 && Date.now() < deadline)
+          await new Promise((res) => setTimeout(res, 20));
+        assert.equal(await redis.xlen(outbox), 0, 'the lost outbox was worked off');
+      } finally {
+        redis.disconnect();
+      }
+      assert.ok(await survivor.service.pushSender.drain(BOUND_MS));
       assert.ok(
         [...ok.keys()].some((b) => b.includes('TASK_STATE_COMPLETED')),
         'the final notification arrives',
@@ -379,7 +394,16 @@ test(
         'TASK_STATE_COMPLETED',
         'within the window: resumed',
       );
-      await new Promise((r) => setTimeout(r, 800)); // past retention.ms: Redis expired the stream
+      // Past retention.ms Redis expires the task's stream: wait (bounded) until it has.
+      const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      redis.on('error', () => undefined);
+      try {
+        const deadline = Date.now() + BOUND_MS;
+        while ((await redis.exists(`${own}:ev:::${id}`)) && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 50));
+      } finally {
+        redis.disconnect();
+      }
       const late = await rpc(
         b!,
         'SubscribeToTask',

@@ -5,41 +5,19 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { Task } from '../src/protocol/index.js';
 import { createAgentServer, InMemoryTaskStore, type AgentServer } from '../src/server/index.js';
 import { redisEvents } from '../src/server/events/redis.js';
 import { card, msg, openStream, probe, rpc, scripted, BOUND_MS } from './core-fixture.js';
-import { redisMissing } from './cluster-fixture.js';
+import { OwnRedis, redisMissing } from './cluster-fixture.js';
 
 const PORT = 56379;
 const URL_ = `redis://127.0.0.1:${PORT}`;
 const missing = await redisMissing(); // the shared Redis stands for "redis-server is installed and runs here"
-let redis: ChildProcess | undefined;
+const redis = new OwnRedis(PORT);
+const startRedis = (): Promise<void> => redis.start();
+const stopRedis = (): Promise<void> => redis.stop();
 const servers: AgentServer[] = [];
-
-async function startRedis(): Promise<void> {
-  redis = spawn(
-    'redis-server',
-    ['--port', String(PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  const deadline = Date.now() + BOUND_MS;
-  for (;;) {
-    if ((await redisMissing(URL_).catch(() => 'down')) === undefined) return;
-    if (Date.now() > deadline) throw new Error(`redis-server on port ${PORT} did not start`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function stopRedis(): Promise<void> {
-  const r = redis;
-  redis = undefined;
-  if (!r || r.exitCode !== null) return;
-  const exited = new Promise((res) => r.once('exit', res));
-  r.kill('SIGKILL');
-  await exited;
-}
 
 after(async () => {
   await Promise.allSettled(servers.map((s) => s.close(200)));

@@ -4,17 +4,20 @@
  * `clusterStore()`: one shared in-memory store for in-process instances by default, or the database named
  * by A2A_CLUSTER_STORE: `postgres://…` (schema A2A_CLUSTER_SCHEMA) or `sqlite:/path/file.db`.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import {
   createAgentServer,
   InMemoryTaskStore,
   type AgentExecutor,
+  type AgentServer,
   type AgentServerOptions,
   type TaskStore,
 } from '../src/server/index.js';
 import { redisEvents, type RedisEventsOptions } from '../src/server/events/redis.js';
-import { card } from './core-fixture.js';
+import { BOUND_MS, card } from './core-fixture.js';
 
 export const REDIS_URL = process.env.A2A_TEST_REDIS ?? 'redis://127.0.0.1:6379';
 export const START_REDIS =
@@ -86,6 +89,7 @@ export async function clusterStore(): Promise<TaskStore> {
 export interface Instance {
   origin: string;
   url: string;
+  server: AgentServer;
   close(): Promise<void>;
 }
 
@@ -115,7 +119,51 @@ export async function startCluster(
       ...opts.server,
     });
     const origin = await server.listen(0);
-    out.push({ origin, url: `${origin}/rpc`, close: () => server.close(500) });
+    out.push({ origin, url: `${origin}/rpc`, server, close: () => server.close(500) });
   }
   return out;
+}
+
+/** A port that is free on 127.0.0.1 now (probed, never fixed: tests run in parallel). */
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as { port: number };
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** A redis-server of the test's own (no persistence), which the test kills and restarts empty. */
+export class OwnRedis {
+  #proc: ChildProcess | undefined;
+
+  constructor(readonly port: number) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** Start it and wait (bounded) until it answers. */
+  async start(): Promise<void> {
+    this.#proc = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
+    const deadline = Date.now() + BOUND_MS;
+    while ((await redisMissing(this.url).catch(() => 'down')) !== undefined) {
+      if (Date.now() > deadline) throw new Error(`redis-server on port ${this.port} did not start`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Kill it (SIGKILL: everything it held is gone). */
+  async stop(): Promise<void> {
+    const r = this.#proc;
+    this.#proc = undefined;
+    if (!r || r.exitCode !== null) return;
+    const exited = new Promise((res) => r.once('exit', res));
+    r.kill('SIGKILL');
+    await exited;
+  }
 }

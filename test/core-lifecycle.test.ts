@@ -70,17 +70,22 @@ describe('an agent that returns before it finishes', () => {
     assert.equal(stream.cleanEnd, true);
   });
 
-  it('a second message to a task whose agent has not finished is refused, not run twice', async () => {
+  it('§3.3.3 a message to a task still WORKING after its agent returned is handed to the agent in a new call', async () => {
     const started = await rpc(s.url, 'SendMessage', {
       message: msg('later'),
       configuration: { returnImmediately: true },
     });
     const t = started.body.result.task as Task;
     await until(() => kept.length === 3);
-    const again = await rpc(s.url, 'SendMessage', { message: msg('more', { taskId: t.id }) });
-    assert.equal(again.body.error?.code, -32004, JSON.stringify(again.body));
-    kept[2]!.complete();
-    await waitForTask(s.url, t.id, (x) => x.status.state === 'TASK_STATE_COMPLETED');
+    const first = rpc(s.url, 'SendMessage', { message: msg('wait for it', { taskId: t.id }) });
+    await until(() => kept.length === 4); // the agent was called again, with the follow-up
+    kept[3]!.complete('both answered');
+    const r = await first;
+    assert.equal(r.body.result?.task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(r.body));
+    assert.ok(r.body.result.task.history.some((m: any) => m.parts[0]?.text === 'wait for it'));
+    kept[2]!.complete('too late: the task is already completed');
+    const done = await waitForTask(s.url, t.id, (x) => x.status.state === 'TASK_STATE_COMPLETED');
+    assert.equal(done.status.message?.parts[0]?.text, 'both answered');
   });
 });
 

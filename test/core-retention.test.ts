@@ -24,7 +24,7 @@ test('streamed runs are retained for resumes, at most maxRetainedRuns of them, o
       (_event, seq) => void (firstSeq[i] ??= seq), // a stream listens: the run is kept for resumes once finished
     );
     await exec.done;
-    await exec.run.settled;
+    await exec.run.calls.settled;
     ids.push(exec.run.taskId);
   }
   assert.equal(tasks.liveRun(scope, ids[0]!), undefined, 'the oldest finished run was dropped');

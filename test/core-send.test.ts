@@ -5,6 +5,7 @@ import type { Task } from '../src/protocol/index.js';
 import {
   badRequestFields,
   errorInfo,
+  Gate,
   msg,
   rpc,
   sendTask,
@@ -22,11 +23,8 @@ after(() => s.close());
 
 test('§3.2.2 blocking SendMessage (default) waits until the task is terminal, with all artifacts', async () => {
   const pending = rpc(s.url, 'SendMessage', { message: msg('gate blk') });
-  // Only the test opens the gate, so the call can only answer after it.
-  let answered = false;
-  void pending.then(() => (answered = true));
-  await new Promise((r) => setTimeout(r, 50));
-  assert.equal(answered, false, 'the call waits for the agent');
+  // Only the test opens the gate, and the agent adds its artifact only after it: an answer holding that
+  // artifact and COMPLETED proves the call waited for the agent, with no sleep to prove a negative.
   s.probe.gate('blk').open();
   const r = await pending;
   assert.equal(r.status, 200);
@@ -257,19 +255,35 @@ test('§3.3.2 an agent that returns without replying or creating a task → -320
 });
 
 test('§3.1.1 a follow-up that waited for the previous agent call is refused if that call ended the task', async () => {
-  const t = await sendTask(s.url, 'linger lg', { configuration: { returnImmediately: true } });
-  await waitForTask(s.url, t.id, (x) => x.status.state === 'TASK_STATE_INPUT_REQUIRED');
-  const follow = rpc(s.url, 'SendMessage', { message: msg('too late', { taskId: t.id }) });
-  await new Promise((r) => setTimeout(r, 50)); // let the follow-up reach the server and wait for the agent
-  s.probe.gate('lg').open();
-  const r = await follow;
-  assert.equal(r.body.error?.code, -32004, JSON.stringify(r.body));
-  const got = (await rpc(s.url, 'GetTask', { id: t.id })).body.result as Task;
-  assert.equal(got.status.state, 'TASK_STATE_COMPLETED');
-  assert.ok(
-    !got.history!.some((m) => m.parts[0]!.text === 'too late'),
-    'the refused message is not in the history',
-  );
+  // A server of its own, whose hook tells when the follow-up has been admitted: from there it reaches
+  // its wait for the agent's call without any I/O, so it is waiting once the next macrotask runs.
+  const arrived = new Gate();
+  const own = await start(undefined, {
+    hooks: {
+      before: (call) => {
+        if (call.operation === 'SendMessage' && call.params.message.taskId) arrived.open();
+      },
+    },
+  });
+  try {
+    const t = await sendTask(own.url, 'linger lg', { configuration: { returnImmediately: true } });
+    await waitForTask(own.url, t.id, (x) => x.status.state === 'TASK_STATE_INPUT_REQUIRED');
+    const follow = rpc(own.url, 'SendMessage', { message: msg('too late', { taskId: t.id }) });
+    await arrived.opened;
+    await new Promise((r) => setImmediate(r));
+    own.probe.gate('lg').open();
+    const r = await follow;
+    assert.equal(r.body.error?.code, -32004, JSON.stringify(r.body));
+    assert.match(r.body.error.message, /TASK_STATE_COMPLETED; a terminal task accepts no more/);
+    const got = (await rpc(own.url, 'GetTask', { id: t.id })).body.result as Task;
+    assert.equal(got.status.state, 'TASK_STATE_COMPLETED');
+    assert.ok(
+      !got.history!.some((m) => m.parts[0]!.text === 'too late'),
+      'the refused message is not in the history',
+    );
+  } finally {
+    await own.close();
+  }
 });
 
 test("§3.2.2 returnImmediately on a follow-up returns the task at once, before the agent's first update", async () => {

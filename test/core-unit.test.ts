@@ -52,7 +52,7 @@ function runOf(state: TaskState): { run: TaskRun; events: unknown[] } {
     { tenant: '', owner: '' },
     't',
     'c',
-    { onEvent: (_r, e) => events.push(e), onCreate: () => {} },
+    { onEvent: (_r, e) => events.push(e), onChange: () => {} },
     task,
   );
   return { run, events };

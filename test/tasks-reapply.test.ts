@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Task } from '../src/protocol/index.js';
-import { merged } from '../src/server/tasks/reapply.js';
+import { merged } from '../src/server/tasks/merge.js';
 import { InMemoryTaskStore } from '../src/server/store/memory.js';
 import { TaskVersionConflict, type Scope } from '../src/server/store/task-store.js';
 import { rpc, msg, start } from './core-fixture.js';

@@ -88,6 +88,17 @@ export interface AgentExecutor {
    * agent.resumable = true;
    */
   resumable?: boolean;
+  /**
+   * What happens to a message for a task that is SUBMITTED or WORKING (not waiting for input):
+   * `'accept'` (the default) calls the executor again with it (`ctx.task` holds the history, the new
+   * message last) once any call still running on that task has returned; calls on one task never
+   * overlap. `'refuse'` answers `UnsupportedOperation`, saying the task takes messages only when it
+   * asks for input. Tasks in INPUT_REQUIRED or AUTH_REQUIRED always take the next message.
+   *
+   * @example
+   * agent.workingFollowUps = 'refuse'; // one message per turn: answer only when asked
+   */
+  workingFollowUps?: 'accept' | 'refuse';
 }
 
 /** Build an agent Message from text or parts. */

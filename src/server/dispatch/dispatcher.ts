@@ -37,7 +37,7 @@ import type { TaskLimits } from '../tasks/limits.js';
 import { viewTask } from '../tasks/view.js';
 import { inputModeMatcher, unsupportedMediaType } from './media-types.js';
 import { validateRequest } from './validate.js';
-import { openRunStream, type EventStream } from '../tasks/event-stream.js';
+import { openRunStream, type EventStream, type InlinePush } from '../tasks/event-stream.js';
 import { PushSender } from '../push/sender.js';
 import { PushDispatcher } from '../push/dispatcher.js';
 import type { WebhookPolicy } from '../push/ssrf.js';
@@ -45,7 +45,7 @@ import { PushConfigOperations } from './push-config-ops.js';
 import type { PushSenderOptions } from '../push/options.js';
 import type { PushWireFormat } from '../push/wire-format.js';
 import type { TaskRun } from '../tasks/run.js';
-import type { ServerTelemetry } from './telemetry.js';
+import { observedExecutor, type ServerTelemetry } from './telemetry.js';
 import type { TaskEventBus } from '../events/bus.js';
 
 /** Push-notification delivery settings (used when the card declares `pushNotifications`). */
@@ -148,7 +148,7 @@ export class OperationDispatcher {
     this.#extendedCard = options.extendedCard;
     this.tasks = new TaskManager({
       store: this.store,
-      executor: telemetry?.executor ? telemetry.executor(options.executor) : options.executor,
+      executor: observedExecutor(telemetry, options.executor),
       logger: this.logger,
       ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
       ...(options.recovery ? { recovery: options.recovery } : {}),
@@ -341,13 +341,7 @@ export class OperationDispatcher {
     SendStreamingMessage: async (d, req, scope, cc) => {
       // A push config given with a streamed message works exactly as with SendMessage (§3.2.2).
       const inline = await d.#inlinePush(req, scope);
-      return openRunStream.forMessage(
-        d.tasks,
-        req,
-        scope,
-        cc,
-        inline && { onCreated: inline, stored: (run) => d.#pushOps.save(scope, run) },
-      );
+      return openRunStream.forMessage(d.tasks, req, scope, cc, inline);
     },
     SubscribeToTask: async (d, req, scope, _cc, lastEventId) =>
       openRunStream.forSubscription(d.tasks, await d.#task(scope, req.id), scope, lastEventId),
@@ -366,7 +360,7 @@ export class OperationDispatcher {
   ): Promise<SendMessageResponse> {
     const cfg = req.configuration;
     const inline = cfg?.taskPushNotificationConfig ? await this.#inlinePush(req, scope) : undefined;
-    const started = this.tasks.send(req, scope, cc, undefined, inline);
+    const started = this.tasks.send(req, scope, cc, undefined, inline?.onCreated);
     const exec = started instanceof Promise ? await started : started;
     // A synchronous agent has finished by now: no turn of the event loop is spent waiting for it.
     const immediate = cfg?.returnImmediately === true;
@@ -374,22 +368,22 @@ export class OperationDispatcher {
     const { run } = exec;
     if (run.reply) return { message: run.reply };
     if (!run.task) throw run.error ?? new A2AError('Internal', 'The agent produced no answer');
+    if (exec.failure) throw exec.failure;
     await this.tasks.flush(run);
-    if (inline) await this.#pushOps.save(scope, run);
+    if (inline) await inline.stored();
     return { task: viewTask(run.task, { historyLength: cfg?.historyLength }) };
   }
 
   /** The push config given with a message, checked and ready to register when its task is created. */
-  async #inlinePush(
-    req: SendMessageRequest,
-    scope: Scope,
-  ): Promise<((run: TaskRun) => void) | undefined> {
+  async #inlinePush(req: SendMessageRequest, scope: Scope): Promise<InlinePush | undefined> {
     const given = req.configuration?.taskPushNotificationConfig;
     if (!given) return undefined;
     if (this.card.capabilities.pushNotifications !== true)
       throw new A2AError('PushNotificationNotSupported');
-    return this.#pushOps.inline(given, scope);
+    return this.#pushOps.inline(given, scope, this.#flush, req.message.taskId || undefined);
   }
+
+  readonly #flush = (run: TaskRun): Promise<void> => this.tasks.flush(run);
 
   async #listTasks(req: ListTasksRequest, scope: Scope): Promise<ListTasksResponse> {
     const pageSize = req.pageSize ?? 50;

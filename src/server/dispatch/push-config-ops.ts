@@ -1,6 +1,8 @@
 /**
  * The four push-config operations (§3.1.7–§3.1.10) and a config given inline with a message (§3.2.2):
  * stored in the {@link PushConfigStore}, registered with the push dispatcher so deliveries start at once.
+ * An inline config is a stored config like any other from the moment its task is: listed, read and
+ * deleted while the task runs, and a delete sticks.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -16,6 +18,8 @@ import type { PushDispatcher } from '../push/dispatcher.js';
 import { assertWebhookUrl, type WebhookPolicy } from '../push/ssrf.js';
 import type { PushConfigStore, Scope, StoredPushConfig } from '../store/task-store.js';
 import type { TaskRun } from '../tasks/run.js';
+import type { InlinePush } from '../tasks/event-stream.js';
+import { RESOLVED } from '../util/settled.js';
 
 /** Push-config operations over one store; `taskOf` finds a task visible in a scope or throws TaskNotFound. */
 export class PushConfigOperations {
@@ -33,14 +37,7 @@ export class PushConfigOperations {
   ): Promise<TaskPushNotificationConfig> {
     await this.taskOf(scope, req.taskId);
     await assertWebhookUrl(req.url, this.policy, 'url');
-    const existing = await this.configs.listPushConfigs(scope, req.taskId);
-    // Replacing a config by its id never counts against the limit; a new one does.
-    if (existing.length >= this.maxPerTask && !existing.some((c) => req.id && c.id === req.id)) {
-      throw new A2AError(
-        'UnsupportedOperation',
-        `Task ${req.taskId} already has ${existing.length} push notification configs, the most this agent keeps per task; delete one first`,
-      );
-    }
+    await this.#roomFor(scope, req.taskId, req.id);
     const config = {
       ...req,
       id: req.id || randomUUID(),
@@ -96,27 +93,44 @@ export class PushConfigOperations {
     return {};
   }
 
-  /**
-   * A config given with the message: checked before the task exists, registered the moment it is
-   * created so the very first event is delivered too, and stored (by {@link save}) once the task is.
-   */
-  async inline(given: TaskPushNotificationConfig, scope: Scope): Promise<(run: TaskRun) => void> {
-    await assertWebhookUrl(given.url, this.policy, 'configuration.taskPushNotificationConfig.url');
-    return (run) => {
-      const config = {
-        ...given,
-        id: given.id || randomUUID(),
-        taskId: run.taskId,
-        ...(scope.tenant ? { tenant: scope.tenant } : {}),
-      };
-      run.pushConfig = config;
-      this.push.add(scope, run.taskId, config);
-    };
+  /** Refuse one config too many for a task; replacing a config by its id never counts against the limit. */
+  async #roomFor(scope: Scope, taskId: string, id: string | undefined): Promise<void> {
+    const existing = await this.configs.listPushConfigs(scope, taskId);
+    if (existing.length >= this.maxPerTask && !existing.some((c) => id && c.id === id)) {
+      throw new A2AError(
+        'UnsupportedOperation',
+        `Task ${taskId} already has ${existing.length} push notification configs, the most this agent keeps per task; delete one first`,
+      );
+    }
   }
 
-  /** Store the inline config of a run whose task now exists. */
-  async save(scope: Scope, run: TaskRun): Promise<void> {
-    const config = run.pushConfig;
-    if (config) await this.configs.savePushConfig(scope, config as StoredPushConfig);
+  /**
+   * A config given with a message: checked before the task exists (`taskId` names the task of a
+   * follow-up), registered the moment the task is created so the very first event is delivered too,
+   * and stored right after the task's first save (`flush`), before the call answers.
+   */
+  async inline(
+    given: TaskPushNotificationConfig,
+    scope: Scope,
+    flush: (run: TaskRun) => Promise<void>,
+    taskId?: string,
+  ): Promise<InlinePush> {
+    await assertWebhookUrl(given.url, this.policy, 'configuration.taskPushNotificationConfig.url');
+    if (taskId) await this.#roomFor(scope, taskId, given.id);
+    let stored: Promise<void> = RESOLVED;
+    return {
+      onCreated: (run) => {
+        const config: StoredPushConfig = {
+          ...given,
+          id: given.id || randomUUID(),
+          taskId: run.taskId,
+          ...(scope.tenant ? { tenant: scope.tenant } : {}),
+        };
+        this.push.add(scope, run.taskId, config);
+        stored = flush(run).then(() => this.configs.savePushConfig(scope, config));
+        stored.catch(() => undefined); // the call awaits it; never an unhandled rejection meanwhile
+      },
+      stored: () => stored,
+    };
   }
 }

@@ -25,3 +25,20 @@ export interface ServerTelemetry {
   /** Told of every event of every task, after it is applied. */
   readonly taskEvent?: TaskEventObserver;
 }
+
+/**
+ * The agent as telemetry observes it. The wrapper is a new function, so the executor's flags
+ * (`resumable`, `workingFollowUps`) are read through to the agent: an author may set them after the
+ * server was built.
+ */
+export function observedExecutor(
+  telemetry: ServerTelemetry | undefined,
+  executor: AgentExecutor,
+): AgentExecutor {
+  const wrapped = telemetry?.executor?.(executor);
+  if (!wrapped || wrapped === executor) return executor;
+  return Object.defineProperties(wrapped, {
+    resumable: { get: () => executor.resumable, configurable: true },
+    workingFollowUps: { get: () => executor.workingFollowUps, configurable: true },
+  });
+}

@@ -46,8 +46,18 @@ export interface BusHost {
   cancelLocal(scope: Scope, taskId: string): Promise<Task>;
   /** Another instance's lease on this task expired: fail it, or run it again. */
   orphaned(scope: Scope, taskId: string): Promise<void>;
-  /** This instance lost the lease of a task it runs (it was taken for dead and the task adopted). */
+  /** Another instance holds the lease of a task this one runs (it was taken for dead, or the bus lost it). */
   leaseLost(scope: Scope, taskId: string): void;
+  /**
+   * The bus had lost the lease of a task this instance runs (Redis restarted empty, or this instance was
+   * cut off for a whole TTL) and this instance took it again: check that nobody changed the task meanwhile.
+   */
+  leaseRetaken(scope: Scope, taskId: string): Promise<void>;
+  /**
+   * The bus lost its memory (it came back empty, or this instance started on an empty one) and a lease
+   * TTL has passed, so live owners hold their tasks again: settle unfinished tasks nobody holds.
+   */
+  unleased(): Promise<void>;
 }
 
 /**

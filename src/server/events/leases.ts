@@ -7,10 +7,17 @@
  *
  * After the connection to Redis comes back, scanning waits one TTL: owners that were cut off too
  * renew their leases first, so a live owner is not mistaken for a dead one.
+ *
+ * A renewal that fails means the lease is gone: a survivor adopted the task, or Redis lost its data.
+ * Taking the lease again tells which (held by another instance: lost; free: ours again, and the task
+ * manager checks the store for what happened meanwhile). Redis losing its data also loses the set a
+ * dead owner's tasks would be found in: an `epoch` key that only a fresh Redis lacks tells, and one
+ * TTL later (live owners hold their leases again by then) the task manager settles the tasks nobody holds.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import type { Scope } from '../store/task-store.js';
+import type { BusHost } from './bus.js';
 import { leaseMember, parseLeaseMember, type RedisKeys } from './redis-keys.js';
 
 /** Lease timing. */
@@ -45,6 +52,9 @@ const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 redis.call('ZREM', KEYS[2], ARGV[2])
 return 1`;
+
+/** What the leases report to (the task manager, through the bus). */
+export type LeaseHost = Pick<BusHost, 'orphaned' | 'leaseLost' | 'leaseRetaken' | 'unleased'>;
 
 interface Held {
   scope: Scope;
@@ -81,8 +91,11 @@ export class Leases {
   readonly #redis: LeaseRedis;
   #timers: NodeJS.Timeout[] = [];
   #scanFrom = 0;
-  #lost: ((scope: Scope, taskId: string) => void) | undefined;
+  #host: LeaseHost | undefined;
   #scanning = false;
+  /** Leases being taken again after a failed renewal (one attempt at a time per lease). */
+  readonly #verifying = new Set<string>();
+  #sweep: NodeJS.Timeout | undefined;
 
   constructor(
     redis: Redis,
@@ -99,23 +112,39 @@ export class Leases {
     this.#redis = redis as LeaseRedis;
   }
 
-  /** Start renewing and scanning; `orphaned` is called once per lost task, on one instance. */
-  start(
-    orphaned: (scope: Scope, taskId: string) => Promise<void>,
-    lost: (scope: Scope, taskId: string) => void,
-  ): void {
-    this.#lost = lost;
+  /** Start renewing and scanning; the host is told of lost, re-taken and orphaned tasks. */
+  start(host: LeaseHost): void {
+    this.#host = host;
     const renew = setInterval(() => this.#renewAll(), Math.max(20, Math.floor(this.ttlMs / 3)));
-    const scan = setInterval(() => void this.#scan(orphaned), this.scanMs);
+    const scan = setInterval(() => void this.#scan(), this.scanMs);
     renew.unref();
     scan.unref();
     this.#timers = [renew, scan];
+    this.#checkMemory();
   }
 
   /** The connection came back: hold off scanning for one TTL (see the module comment). */
   reconnected(): void {
     this.#scanFrom = Date.now() + this.ttlMs;
     this.#renewAll();
+    this.#checkMemory();
+  }
+
+  /** Whether Redis lost its data (see the module comment): then settle unheld tasks one TTL later. */
+  #checkMemory(): void {
+    this.#redis.set(this.keys.epoch, this.me, 'NX').then(
+      (set) => {
+        if (set !== 'OK' || this.#sweep) return;
+        this.#sweep = setTimeout(() => {
+          this.#sweep = undefined;
+          this.#host?.unleased().catch((err: unknown) => {
+            this.logger.error({ err }, 'settling the tasks whose leases the bus lost failed');
+          });
+        }, this.ttlMs);
+        this.#sweep.unref();
+      },
+      () => undefined, // down: checked again when it is back
+    );
   }
 
   async acquire(scope: Scope, taskId: string): Promise<boolean> {
@@ -131,15 +160,7 @@ export class Leases {
     this.#held.set(held.key, held);
     let ok = false;
     try {
-      ok =
-        (await this.#redis.a2aAcquire(
-          held.key,
-          this.keys.leases,
-          this.me,
-          this.ttlMs,
-          Date.now() + this.ttlMs,
-          held.member,
-        )) === 1;
+      ok = await this.#take(held);
     } finally {
       if (!ok && this.#held.get(held.key) === held) {
         if (before) this.#held.set(held.key, before);
@@ -168,6 +189,7 @@ export class Leases {
   stop(): void {
     for (const t of this.#timers) clearInterval(t);
     this.#timers = [];
+    clearTimeout(this.#sweep);
   }
 
   /** This instance is alive for another TTL (its push outbox is not taken over meanwhile). */
@@ -186,21 +208,57 @@ export class Leases {
     for (const h of this.#held.values()) {
       this.#redis.a2aRenew(h.key, this.keys.leases, this.me, this.ttlMs, expiry, h.member).then(
         (ok) => {
-          if (ok === 1 || this.#held.get(h.key) !== h) return;
-          // This instance was taken for lost (it could not renew for a whole TTL) and the task adopted.
-          this.#held.delete(h.key);
-          this.logger.warn(
-            { taskId: h.taskId },
-            'another instance took over a task running here: its executor is aborted',
-          );
-          this.#lost?.(h.scope, h.taskId);
+          if (ok !== 1 && this.#held.get(h.key) === h) void this.#verify(h);
         },
         () => undefined, // down: retried at the next tick, and after reconnecting
       );
     }
   }
 
-  async #scan(orphaned: (scope: Scope, taskId: string) => Promise<void>): Promise<void> {
+  /** Take the lease when it is free or already ours; false when another instance holds it. */
+  async #take(h: Held): Promise<boolean> {
+    const expiry = Date.now() + this.ttlMs;
+    const ok = await this.#redis.a2aAcquire(
+      h.key,
+      this.keys.leases,
+      this.me,
+      this.ttlMs,
+      expiry,
+      h.member,
+    );
+    return ok === 1;
+  }
+
+  /** A renewal failed: take the lease again, or learn that another instance holds it. */
+  async #verify(h: Held): Promise<void> {
+    if (this.#verifying.has(h.key)) return;
+    this.#verifying.add(h.key);
+    try {
+      const ok = await this.#take(h);
+      if (this.#held.get(h.key) !== h) return; // released meanwhile
+      if (ok) {
+        await this.#host?.leaseRetaken(h.scope, h.taskId);
+        return;
+      }
+      // This instance was taken for lost (it could not renew for a whole TTL) and the task adopted.
+      this.#held.delete(h.key);
+      this.logger.warn(
+        { taskId: h.taskId },
+        'another instance took over a task running here: its executor is aborted',
+      );
+      this.#host?.leaseLost(h.scope, h.taskId);
+    } catch (err) {
+      // Redis down again: the next renewal tries again. A host failure is logged.
+      if (this.#redis.status === 'ready')
+        this.logger.warn({ err, taskId: h.taskId }, 'checking a task lease again failed');
+    } finally {
+      this.#verifying.delete(h.key);
+    }
+  }
+
+  async #scan(): Promise<void> {
+    const host = this.#host;
+    if (!host) return;
     if (this.#scanning || Date.now() < this.#scanFrom || this.#redis.status !== 'ready') return;
     this.#scanning = true;
     try {
@@ -224,9 +282,11 @@ export class Leases {
           { taskId: m.taskId, instance: m.instance },
           'the instance running a task stopped renewing its lease',
         );
-        await orphaned(m.scope, m.taskId).catch((err: unknown) =>
-          this.logger.error({ err, taskId: m.taskId }, 'adopting a lost task failed'),
-        );
+        await host
+          .orphaned(m.scope, m.taskId)
+          .catch((err: unknown) =>
+            this.logger.error({ err, taskId: m.taskId }, 'adopting a lost task failed'),
+          );
       }
     } catch {
       // Redis down: the next scan after reconnecting (and one TTL) tries again.

@@ -153,10 +153,7 @@ export class RedisEventBus implements TaskEventBus {
       this.#logger.info({ url: this.#masked }, 'event bus reachable again');
     });
     reader.start();
-    leases.start(
-      (scope, taskId) => host.orphaned(scope, taskId),
-      (scope, taskId) => host.leaseLost(scope, taskId),
-    );
+    leases.start(host);
     await leases.beat();
     const outbox = this.#outbox;
     if (outbox) {

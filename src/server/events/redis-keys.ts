@@ -40,6 +40,11 @@ export class RedisKeys {
     return `${this.prefix}:alive:${instance}`;
   }
 
+  /** Set once and never expired: a Redis without it started empty or lost its data (see leases.ts). */
+  get epoch(): string {
+    return `${this.prefix}:epoch`;
+  }
+
   /** Held by the survivor working off a dead instance's outbox. */
   takeover(instance: string): string {
     return `${this.prefix}:takeover:${instance}`;

@@ -5,17 +5,24 @@
  */
 import { isInterrupted, type Message, type Task } from '../../protocol/index.js';
 import type { TaskEventBus } from '../events/bus.js';
+import type { Logger } from '../logger.js';
 import type { Scope, TaskStore } from '../store/task-store.js';
 import { stopsAt } from './execution.js';
-import { failWithNote, lastUserMessage } from './messages.js';
+import { lastUserMessage } from './messages.js';
+import { readVersioned } from './reapply.js';
 import type { TaskRun } from './run.js';
 
 /** The parts of the task manager these functions use. */
 export interface ClusterHost {
-  readonly options: { readonly store: TaskStore; readonly bus?: TaskEventBus };
+  readonly options: {
+    readonly store: TaskStore;
+    readonly bus?: TaskEventBus;
+    readonly logger: Logger;
+  };
   readonly resumable: boolean;
   liveRun(scope: Scope, id: string): TaskRun | undefined;
-  attach(scope: Scope, task: Task): TaskRun;
+  keptRun(scope: Scope, id: string): TaskRun | undefined;
+  attach(scope: Scope, task: Task, version?: number): TaskRun;
   rerun(run: TaskRun, last: Message): void;
   detached(run: TaskRun): void;
   flush(run: TaskRun): Promise<void>;
@@ -47,30 +54,42 @@ export function unleaseWhenStored(host: ClusterHost, run: TaskRun): void {
   const bus = host.options.bus;
   if (!bus) return;
   const release = (): void => {
-    if (!run.active && !run.execution) bus.release(run.scope, run.taskId);
+    if (!run.busy) bus.release(run.scope, run.taskId);
   };
   host.flush(run).then(release, release);
 }
 
 /**
- * Another instance's lease on this task expired (that instance died): fail the task with a status
- * message that says so, or, for a resumable executor, run it again here with its last user message.
+ * Another instance's lease on this task expired (that instance died), or no instance holds it any more:
+ * take the lease, then fail the task with a status message that says so — or, for a resumable
+ * executor, run it again here with its last user message. Resolves true when this instance settled it;
+ * false when someone else holds the lease (its owner came back, or another survivor was first) or the
+ * task had already stopped.
  */
-export async function adoptLostTask(host: ClusterHost, scope: Scope, id: string): Promise<void> {
-  const live = host.liveRun(scope, id);
-  if (live?.active || live?.execution) return;
-  const task = await host.options.store.getTask(scope, id);
-  if (!task || stopsAt(task.status.state)) return;
-  // With a bus, a run this instance kept from an earlier turn is not live: this is a run of the stored task.
-  const run = host.attach(scope, task);
-  const last = host.resumable ? lastUserMessage(task) : undefined;
-  if (last && (await host.options.bus?.acquire(scope, id)) !== false) {
-    host.rerun(run, last);
-    return;
+export async function adoptLostTask(host: ClusterHost, scope: Scope, id: string): Promise<boolean> {
+  if (host.liveRun(scope, id)?.busy) return false;
+  const bus = host.options.bus;
+  if (bus && !(await bus.acquire(scope, id))) return false;
+  let keep = false;
+  try {
+    const read = await readVersioned(host.options.store, scope, id);
+    if (!read || stopsAt(read.task.status.state)) return false;
+    // With a bus, a run this instance kept from an earlier turn is not live: this is a run of the stored task.
+    const run = host.attach(scope, read.task, read.version);
+    if (run.busy) return false; // a call started here meanwhile: it holds the lease now
+    const last = host.resumable ? lastUserMessage(read.task) : undefined;
+    if (last) {
+      keep = true; // the new call holds the lease until the task stops
+      host.rerun(run, last);
+      return true;
+    }
+    run.failWith(LOST_INSTANCE_TEXT);
+    host.detached(run);
+    await host.flush(run);
+    return true;
+  } finally {
+    if (bus && !keep && !host.keptRun(scope, id)?.busy) bus.release(scope, id);
   }
-  failWithNote(run, LOST_INSTANCE_TEXT);
-  host.detached(run);
-  await host.flush(run);
 }
 
 /**
@@ -87,16 +106,14 @@ export async function recoverUnfinished(host: ClusterHost): Promise<number> {
   const runs: TaskRun[] = [];
   for (const { scope, task, version } of found) {
     if (host.liveRun(scope, task.id)) continue;
-    const run = host.attach(scope, task);
-    run.version = version;
+    const run = host.attach(scope, task, version);
     runs.push(run);
     const last = host.resumable ? lastUserMessage(task) : undefined;
     if (last) {
       host.rerun(run, last);
       continue;
     }
-    failWithNote(
-      run,
+    run.failWith(
       'The agent process working on this task stopped (restart or crash) before finishing it',
     );
     host.detached(run);

@@ -120,11 +120,14 @@ class BufferedStream implements EventStream {
   }
 }
 
-/** The task manager hands the first event (a new Task, the Message, or a follow-up's current Task). */
-/** A push config that came with the message: registered when the task is created, stored once it is. */
+/**
+ * A push config that came with the message (§3.2.2): registered for delivery when the task is created,
+ * so its first event is delivered too, and stored right after the task's first save.
+ */
 export interface InlinePush {
   onCreated(run: TaskRun): void;
-  stored(run: TaskRun): Promise<void>;
+  /** Settles once the config is stored; rejects when that failed. */
+  stored(): Promise<void>;
 }
 
 async function forMessage(
@@ -145,10 +148,12 @@ async function forMessage(
   await exec.first;
   if (!exec.run.task && !exec.run.reply)
     throw exec.run.error ?? new A2AError('Internal', 'The agent produced no answer');
-  // The stream ends when the task stops and its state is stored; a failed save ends it with an error.
+  // The client learns the task id from the first event: by then the config is a stored one (§3.1.8–3.1.10).
+  if (push && exec.run.task) await push.stored();
+  // The stream ends when the task stops and its state is stored; a failed save ends it with an error,
+  // and so does a run this instance lost to another one.
   void exec.done
-    .then(() => tasks.flush(exec.run))
-    .then(() => (push && exec.run.task ? push.stored(exec.run) : undefined))
+    .then(() => (exec.failure ? Promise.reject(exec.failure) : tasks.flush(exec.run)))
     .then(
       () => stream.finish(),
       (err: unknown) =>
@@ -171,7 +176,7 @@ function forSubscription(
   if (bus) {
     const live = tasks.liveRun(scope, task.id);
     const here =
-      (live?.active || live?.execution) &&
+      live?.busy &&
       (lastEventId === undefined ||
         (/^\d+$/.test(lastEventId) && live.eventsAfter(Number(lastEventId)) !== undefined));
     if (!here) return fromBus(tasks, bus, task, scope, lastEventId);
@@ -237,7 +242,11 @@ function fromRun(tasks: TaskManager, task: Task, scope: Scope, lastEventId?: str
     stream.finish();
     return stream;
   }
-  const unlisten = run.listen((event, seq) => stream.push(event, String(seq)), true);
+  const unlisten = run.listen(
+    (event, seq) => stream.push(event, String(seq)),
+    true,
+    (err) => stream.fail(err),
+  );
   stream.onClose = () => {
     unlisten();
     tasks.detached(run);

@@ -6,6 +6,7 @@
  * a synchronous agent finds both already settled and allocates nothing.
  */
 import {
+  type A2AError,
   isInterrupted,
   isTerminal,
   type StreamResponse,
@@ -27,6 +28,7 @@ export class Execution implements RunWatcher {
   #openFirst: (() => void) | undefined;
   #done: Promise<void> | undefined;
   #openDone: (() => void) | undefined;
+  #failure: A2AError | undefined;
 
   constructor(
     readonly run: TaskRun,
@@ -56,10 +58,22 @@ export class Execution implements RunWatcher {
     return (this.#done ??= new Promise<void>((r) => (this.#openDone = r)));
   }
 
+  /** Set when the call ended without the task stopping (the run was lost to another instance). */
+  get failure(): A2AError | undefined {
+    return this.#failure;
+  }
+
   /** Every event of the run while this call is in progress. */
   saw(event: StreamResponse): void {
     this.#seeFirst();
     if (stops(event)) this.#finish();
+  }
+
+  /** The run was lost: the call ends now, with `err` for whoever waits on it. */
+  abandon(err: A2AError): void {
+    this.#failure ??= err;
+    this.#seeFirst();
+    this.#finish();
   }
 
   /** Unsubscribes the stream listener this call added, if any; called when the call stops. */

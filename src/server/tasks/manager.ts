@@ -1,11 +1,12 @@
 /**
- * Runs executors and owns the live runs: starts a task for a new message, resumes an interrupted
- * one, cancels, and persists every event in order. Bindings never see it; the service calls it.
+ * Runs executors and owns the live runs: starts a task for a new message, hands a follow-up to the
+ * agent, cancels, and persists every event in order. Bindings never see it; the service calls it.
+ * The run's own rules are in run.ts; executor calls in calls.ts; follow-ups in follow-ups.ts; what
+ * changes with other instances in cluster.ts and lease-loss.ts.
  */
 import { newId } from '../util/ids.js';
 import {
   A2AError,
-  isInterrupted,
   isTerminal,
   type Message,
   type SendMessageRequest,
@@ -13,30 +14,30 @@ import {
   type Task,
 } from '../../protocol/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
-import { Execution, stopsAt } from './execution.js';
-import { RESOLVED } from '../util/settled.js';
-import { RunContext, RunUpdater } from './updater.js';
-import {
-  DEFAULT_TASK_LIMITS,
-  contentSize,
-  refuseFollowUp,
-  sizeOfMessage,
-  type TaskLimits,
-} from './limits.js';
-import { failWithNote, ownMessage, refuseTerminal } from './messages.js';
-import { taskKey, type Scope } from '../store/task-store.js';
-import { TaskRun, type RunListener } from './run.js';
+import type { Execution } from './execution.js';
+import { DEFAULT_TASK_LIMITS, type TaskLimits } from './limits.js';
+import { ownMessage } from './messages.js';
+import type { Scope } from '../store/task-store.js';
+import { TaskRun, type RunHooks, type RunListener } from './run.js';
 import { readVersioned } from './reapply.js';
-import { saveRun, throwIfUnsaved, saveFailure } from './save.js';
-import { adoptLostTask, leaseFollowUp, recoverUnfinished, unleaseWhenStored } from './cluster.js';
+import { flushRun, saveRun } from './save.js';
+import {
+  adoptLostTask,
+  recoverUnfinished,
+  unleaseWhenStored,
+  type ClusterHost,
+} from './cluster.js';
+import { leaseLost, leaseRetaken, recoverUnleased } from './lease-loss.js';
+import { execute, type CallHost } from './calls.js';
+import { continueTask, type FollowUpHost } from './follow-ups.js';
+import { RunRegistry } from './registry.js';
 import type { TaskEventObserver, TaskManagerOptions } from './options.js';
 
 export type { StoreErrorHook, TaskEventObserver, TaskManagerOptions } from './options.js';
 
-export class TaskManager {
-  readonly #runs = new Map<string, TaskRun>();
-  /** Finished runs kept for Last-Event-ID resumes, oldest first. */
-  readonly #retained = new Map<string, { run: TaskRun; until: number }>();
+/** The task lifecycle of one agent: its runs, their executor calls, saves and events. */
+export class TaskManager implements RunHooks, CallHost, FollowUpHost, ClusterHost {
+  readonly #runs: RunRegistry;
   readonly #observers: TaskEventObserver[] = [];
   /**
    * Event numbers shared by every run, so a task's SSE ids keep growing across its runs. Starting from
@@ -48,6 +49,7 @@ export class TaskManager {
 
   constructor(readonly options: TaskManagerOptions) {
     this.limits = { ...DEFAULT_TASK_LIMITS, ...options.limits };
+    this.#runs = new RunRegistry(options);
   }
 
   /**
@@ -60,13 +62,9 @@ export class TaskManager {
     await bus.start({
       cancelLocal: (scope, id) => this.cancel(scope, id, true),
       orphaned: (scope, id) => this.adopt(scope, id),
-      // Another instance owns the task now: stop the executor here, and answer from the store.
-      leaseLost: (scope, id) => {
-        const run = this.liveRun(scope, id);
-        if (!run) return;
-        run.lost = true;
-        run.abortRun(new A2AError('Unavailable', 'This instance lost the task to another one'));
-      },
+      leaseLost: (scope, id) => leaseLost(this, scope, id),
+      leaseRetaken: (scope, id) => leaseRetaken(this, scope, id),
+      unleased: () => recoverUnleased(this),
     });
     return 0;
   }
@@ -75,23 +73,24 @@ export class TaskManager {
     this.#observers.push(observer);
   }
 
-  /** The live run of a task, if one is in memory. */
+  /** The live run of a task, if one is in memory (with a bus: one that may be ahead of the store). */
   liveRun(scope: Scope, id: string): TaskRun | undefined {
-    const r = this.#runs.get(taskKey(scope, id));
-    if (!r || r.scope.owner !== scope.owner || r.scope.tenant !== scope.tenant) return undefined;
-    // With other instances, a run kept here that is neither executing nor saving may be behind the
-    // store (a follow-up ran elsewhere): the store is the truth then.
-    if (this.options.bus && (r.lost || (!r.active && !r.execution && !r.saving && !r.dirty)))
-      return undefined;
-    return r;
+    return this.#runs.live(scope, id);
   }
 
-  /** The run of a stored task, tracked so that later events reach its listeners. */
-  attach(scope: Scope, task: Task): TaskRun {
-    return (
-      this.liveRun(scope, task.id) ??
-      this.#track(new TaskRun(scope, task.id, task.contextId, this, task))
-    );
+  /** The run kept here for a task, live or not. */
+  keptRun(scope: Scope, id: string): TaskRun | undefined {
+    return this.#runs.get(scope, id);
+  }
+
+  /** The run of a stored task (read at `version`), tracked so that later events reach its listeners. */
+  attach(scope: Scope, task: Task, version?: number): TaskRun {
+    const live = this.liveRun(scope, task.id);
+    if (live) {
+      live.saves.know(version);
+      return live;
+    }
+    return this.#runs.track(new TaskRun(scope, task.id, task.contextId, this, task, version));
   }
 
   /**
@@ -108,144 +107,12 @@ export class TaskManager {
     this.options.bus?.check();
     const incoming = req.message;
     if (incoming.taskId)
-      return this.#continue(incoming.taskId, req, scope, cc, listener, onCreated);
-    const run = this.#track(new TaskRun(scope, newId(), incoming.contextId || newId(), this));
-    run.version = 0; // a new task: its first save is an insert, with no read before it
-    if (onCreated) run.onCreated = onCreated;
-    return this.#execute(run, ownMessage(incoming, run), req, cc, listener);
+      return continueTask(this, incoming.taskId, req, scope, cc, listener, onCreated);
+    const run = this.#runs.track(new TaskRun(scope, newId(), incoming.contextId || newId(), this));
+    if (onCreated) run.whenCreated(onCreated);
+    return execute(this, run, ownMessage(incoming, run), req, cc, listener);
   }
 
-  async #continue(
-    taskId: string,
-    req: SendMessageRequest,
-    scope: Scope,
-    cc: CallContext,
-    listener?: RunListener,
-    onCreated?: (run: TaskRun) => void,
-  ): Promise<Execution> {
-    const incoming = req.message;
-    // The live run is ahead of the store (saves are queued), e.g. right after a cancel.
-    const read =
-      this.liveRun(scope, taskId) ?? (await readVersioned(this.options.store, scope, taskId));
-    const existing = read?.task;
-    if (!existing) throw A2AError.taskNotFound(taskId);
-    refuseTerminal(existing);
-    if (incoming.contextId && incoming.contextId !== existing.contextId) {
-      throw A2AError.invalidParams([
-        {
-          field: 'message.contextId',
-          description: `does not match the context of task ${existing.id}`,
-        },
-      ]);
-    }
-    const run =
-      this.liveRun(scope, existing.id) ??
-      this.#track(new TaskRun(scope, existing.id, existing.contextId, this, existing));
-    if (run !== read) run.version ??= read!.version;
-    if (run.active || run.execution) {
-      // An interrupted task may still be finishing its previous executor call: give it a moment.
-      if (isInterrupted(existing.status.state)) await Promise.race([run.settled, delay(5000)]);
-      if (run.active || run.execution)
-        throw new A2AError(
-          'UnsupportedOperation',
-          `Task ${existing.id} is still processing a message`,
-        );
-      // That call may have ended the task while we waited.
-      refuseTerminal(run.task ?? existing);
-    }
-    // Whichever instance receives the follow-up runs it, unless another one is still processing the task.
-    if (this.options.bus && !(await leaseFollowUp(this.options.bus, scope, existing))) {
-      throw new A2AError(
-        'UnsupportedOperation',
-        `Task ${existing.id} is still processing a message on another instance`,
-      );
-    }
-    if (onCreated) {
-      if (run.task) onCreated(run);
-      else run.onCreated = onCreated;
-    }
-    const task = run.task ?? existing;
-    if (run.bytes === 0) run.bytes = contentSize(task);
-    refuseFollowUp(
-      task.id,
-      task.history?.length ?? 0,
-      run.bytes + sizeOfMessage(incoming),
-      this.limits,
-    );
-    const message = ownMessage(incoming, run);
-    run.bytes += sizeOfMessage(message);
-    (task.history ??= []).push(message);
-    this.#persist(run);
-    // A stream of a follow-up starts with the task as it is now, before the agent changes it (§3.1.2).
-    listener?.({ task }, run.seq);
-    return this.#execute(run, message, req, cc, listener);
-  }
-
-  #execute(
-    run: TaskRun,
-    message: Message,
-    req: SendMessageRequest,
-    cc: CallContext,
-    listener?: RunListener,
-  ): Execution {
-    const exec = new Execution(run, this);
-    if (listener) exec.unlisten = run.listen(listener, true);
-    run.execution = exec;
-    run.active = true;
-    const bus = this.options.bus;
-    if (bus && !run.task) {
-      // A new task: its id is fresh, so nobody else can hold its lease; taken without waiting.
-      bus
-        .acquire(run.scope, run.taskId)
-        .catch((err: unknown) =>
-          this.options.logger.warn({ err, taskId: run.taskId }, 'taking the task lease failed'),
-        );
-    }
-    const end = (err?: unknown, threw = false): void => {
-      run.active = false;
-      if (threw) this.#failed(run, err);
-      else if (!run.task && !run.reply) {
-        this.#failed(
-          run,
-          new A2AError(
-            'InvalidAgentResponse',
-            'The agent finished without replying or creating a task',
-          ),
-        );
-      }
-      exec.returned();
-      if (exec.finished) {
-        unleaseWhenStored(this, run);
-        this.#release(run);
-      } else this.#watchIdle(run);
-    };
-    // Called directly, not from an async wrapper: a synchronous agent is done before this returns.
-    let result: void | Promise<void>;
-    try {
-      result = this.options.executor(
-        new RunContext(run, message, req, cc),
-        new RunUpdater(run, message),
-      );
-    } catch (err) {
-      end(err, true);
-      return exec;
-    }
-    if (result && typeof (result as Promise<void>).then === 'function') {
-      run.settled = Promise.resolve(result).then(
-        () => end(),
-        (err: unknown) => end(err, true),
-      );
-    } else {
-      end();
-    }
-    return exec;
-  }
-
-  /**
-   * With `idleTimeoutMs`, a task whose agent returned without finishing it fails after that long
-   * without an event, with a status message that says so: a forgotten `complete()` shows up as a
-   * FAILED task instead of a client-side timeout.
-   */
   /**
    * A call stopped (its task reached a terminal or interrupted state, or there is nothing to follow),
    * which may be long after the agent returned: drop its listener and, once the agent is done, the run.
@@ -253,44 +120,14 @@ export class TaskManager {
   finished(exec: Execution): void {
     const run = exec.run;
     exec.unlisten?.();
-    if (run.execution === exec) run.execution = undefined;
-    if (!run.active) {
-      unleaseWhenStored(this, run);
-      this.#release(run);
-    }
+    run.calls.unwatch(exec);
+    if (!run.active) this.settle(run);
   }
 
-  #watchIdle(run: TaskRun): void {
-    const ms = this.options.idleTimeoutMs;
-    if (!ms) return;
-    run.watchIdle = true;
-    run.lastEventAt = Date.now();
-    const check = (): void => {
-      const task = run.task;
-      if (!task || run.active || !run.execution || stopsAt(task.status.state)) return;
-      const idle = Date.now() - run.lastEventAt;
-      if (idle < ms) {
-        setTimeout(check, ms - idle).unref();
-        return;
-      }
-      failWithNote(
-        run,
-        `The agent stopped updating this task: no event for ${Math.round(ms / 1000)} s after it returned without finishing it`,
-      );
-      run.abortRun(new Error('idle limit reached'));
-    };
-    setTimeout(check, ms).unref();
-  }
-
-  #failed(run: TaskRun, err: unknown): void {
-    const a2a = err instanceof A2AError ? err : undefined;
-    if (!a2a) this.options.logger.error({ err, taskId: run.taskId }, 'agent executor failed');
-    if (run.task && !isTerminal(run.task.status.state)) {
-      const text = a2a ? a2a.message : 'The agent failed while processing the task';
-      failWithNote(run, text);
-    } else if (!run.task && !run.reply) {
-      run.error = a2a ?? new A2AError('Internal', 'The agent failed while processing the message');
-    }
+  /** The agent returned and its call stopped: the lease goes once the task is stored, the run once unused. */
+  settle(run: TaskRun): void {
+    unleaseWhenStored(this, run);
+    this.#runs.release(run);
   }
 
   /**
@@ -300,16 +137,14 @@ export class TaskManager {
    */
   async cancel(scope: Scope, id: string, local = false): Promise<Task> {
     const bus = this.options.bus;
-    if (bus && !local) {
-      const live = this.liveRun(scope, id);
-      if (!live?.active && !live?.execution) {
-        bus.check(); // a task running here can still be canceled while the bus is down
-        const remote = await bus.cancelRemote(scope, id);
-        if (remote) return remote;
-      }
+    if (bus && !local && !this.liveRun(scope, id)?.busy) {
+      bus.check(); // a task running here can still be canceled while the bus is down
+      const remote = await bus.cancelRemote(scope, id);
+      if (remote) return remote;
     }
-    const read = this.liveRun(scope, id) ?? (await readVersioned(this.options.store, scope, id));
-    const task = read?.task;
+    const live = this.liveRun(scope, id);
+    const read = live ? undefined : await readVersioned(this.options.store, scope, id);
+    const task = live?.task ?? read?.task;
     if (!task) throw A2AError.taskNotFound(id);
     if (isTerminal(task.status.state)) {
       throw new A2AError(
@@ -317,12 +152,10 @@ export class TaskManager {
         `Task ${id} is already ${task.status.state} and cannot be canceled`,
       );
     }
-    const run =
-      this.liveRun(scope, id) ?? this.#track(new TaskRun(scope, id, task.contextId, this, task));
-    if (run !== read) run.version ??= read!.version;
+    const run = this.attach(scope, task, read?.version);
     run.setStatus('TASK_STATE_CANCELED');
-    run.abortRun(new A2AError('TaskNotCancelable', 'canceled'));
-    this.#release(run);
+    run.calls.abort(new A2AError('TaskNotCancelable', 'canceled'));
+    this.#runs.release(run);
     await this.flush(run);
     return run.task!;
   }
@@ -332,8 +165,7 @@ export class TaskManager {
    * failed, so that a call never answers success for a task that was not stored.
    */
   flush(run: TaskRun): Promise<void> {
-    if (run.saving) return run.saving.then(throwIfUnsaved);
-    return run.saveError ? Promise.reject(saveFailure(run)) : RESOLVED;
+    return flushRun(run);
   }
 
   // RunHooks
@@ -344,7 +176,7 @@ export class TaskManager {
     return ++this.#seq;
   }
 
-  onCreate(run: TaskRun): void {
+  onChange(run: TaskRun): void {
     this.#persist(run);
   }
 
@@ -362,54 +194,12 @@ export class TaskManager {
    * one microtask, so an agent that works through its task synchronously is stored once, finished.
    */
   #persist(run: TaskRun): void {
-    if (!run.task) return;
-    run.dirty = true;
-    run.saving ??= this.#save(run);
-  }
-
-  /** Resolves with the run when its latest save failed, else with nothing (see flush). */
-  #save(run: TaskRun): Promise<TaskRun | undefined> {
-    return saveRun(run, this.options);
-  }
-
-  #track(run: TaskRun): TaskRun {
-    this.#runs.set(taskKey(run.scope, run.taskId), run);
-    return run;
-  }
-
-  /** Forget a run once nothing needs it in memory; keep it a while for stream resumes. */
-  #release(run: TaskRun): void {
-    if (run.active || run.listening) return;
-    if (run.task && !isTerminal(run.task.status.state) && !isInterrupted(run.task.status.state))
-      return;
-    const key = taskKey(run.scope, run.taskId);
-    if (!run.hadStreams) {
-      if (this.#runs.get(key) === run) this.#runs.delete(key);
-      return;
-    }
-    this.#retained.delete(key); // re-inserted last: the map stays in expiry order
-    this.#retained.set(key, {
-      run,
-      until: Date.now() + (this.options.replayRetentionMs ?? 60_000),
-    });
-    this.#sweep();
-  }
-
-  /** Drop retained runs that expired or exceed the cap, oldest first (bounded memory under heavy streaming). */
-  #sweep(): void {
-    const now = Date.now();
-    const cap = this.options.maxRetainedRuns ?? 1000;
-    for (const [key, r] of this.#retained) {
-      if (this.#retained.size <= cap && r.until > now) break;
-      this.#retained.delete(key);
-      if (this.#runs.get(key) === r.run && !r.run.active && !r.run.listening)
-        this.#runs.delete(key);
-    }
+    if (run.task && run.saves.changed()) run.saves.started(saveRun(run, this.options));
   }
 
   /** Stop tracking listeners for a run (used by streams when the client leaves). */
   detached(run: TaskRun): void {
-    this.#release(run);
+    this.#runs.release(run);
   }
 
   /**
@@ -423,17 +213,17 @@ export class TaskManager {
 
   /** The runs whose executor is working now: what a draining server waits for. */
   running(): TaskRun[] {
-    return [...this.#runs.values()].filter((r) => r.active);
+    return [...this.#runs.all()].filter((r) => r.active);
   }
 
   /** Settles once every save in flight has (a draining server waits for it before closing the store). */
   async saved(): Promise<void> {
-    await Promise.allSettled([...this.#runs.values()].map((r) => r.saving));
+    await Promise.allSettled([...this.#runs.all()].map((r) => r.saves.pending));
   }
 
   /** Another instance's lease on this task expired (that instance died): see {@link adoptLostTask}. */
-  adopt(scope: Scope, id: string): Promise<void> {
-    return adoptLostTask(this, scope, id);
+  async adopt(scope: Scope, id: string): Promise<void> {
+    await adoptLostTask(this, scope, id);
   }
 
   /** Whether a task nobody finished is run again (instead of failed). */
@@ -445,20 +235,12 @@ export class TaskManager {
   rerun(run: TaskRun, last: Message): void {
     const cc: CallContext = { requestedExtensions: [], activatedExtensions: new Set() };
     if (run.scope.owner) cc.caller = { id: run.scope.owner };
-    this.#execute(
-      run,
-      last,
-      { message: last, ...(run.scope.tenant ? { tenant: run.scope.tenant } : {}) },
-      cc,
-    );
+    const req = { message: last, ...(run.scope.tenant ? { tenant: run.scope.tenant } : {}) };
+    execute(this, run, last, req, cc);
   }
 
   /** Abort every running executor (server shutdown). */
   abortAll(reason: string): void {
-    for (const run of this.#runs.values()) if (run.active) run.abortRun(new Error(reason));
+    for (const run of this.#runs.all()) if (run.active) run.calls.abort(new Error(reason));
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms).unref());
 }

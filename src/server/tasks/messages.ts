@@ -1,14 +1,15 @@
 /** The messages of a task as the manager handles them: the copy it keeps, the rule on terminal tasks, the last user turn. */
 import { A2AError, isTerminal, type Message, type Task } from '../../protocol/index.js';
-import { newId } from '../util/ids.js';
 import { plainCopy } from '../util/plain-copy.js';
-import type { TaskRun } from './run.js';
 
 /** The incoming message as this task keeps it: a copy, with the task's ids. */
-export function ownMessage(incoming: Message, run: TaskRun): Message {
+export function ownMessage(
+  incoming: Message,
+  ids: { readonly taskId: string; readonly contextId: string },
+): Message {
   const m = plainCopy(incoming);
-  m.taskId = run.taskId;
-  m.contextId = run.contextId;
+  m.taskId = ids.taskId;
+  m.contextId = ids.contextId;
   return m;
 }
 
@@ -28,15 +29,4 @@ export function lastUserMessage(task: Task): Message | undefined {
   for (let i = history.length - 1; i >= 0; i--)
     if (history[i]!.role === 'ROLE_USER') return history[i];
   return undefined;
-}
-
-/** Fail the task with a status message from the agent saying why (the agent failed, stalled, or its instance was lost). */
-export function failWithNote(run: TaskRun, text: string): void {
-  run.setStatus('TASK_STATE_FAILED', {
-    messageId: newId(),
-    role: 'ROLE_AGENT',
-    taskId: run.taskId,
-    contextId: run.contextId,
-    parts: [{ text }],
-  });
 }

@@ -36,6 +36,11 @@ export interface TaskManagerOptions {
   limits?: TaskLimits;
   /** Told of every failed store write (besides the log), e.g. to alert an operator. */
   onStoreError?: StoreErrorHook;
+  /**
+   * How long a follow-up waits for the agent's call still running on its task to return before it is
+   * refused (calls on one task never overlap). Default 5 000 ms.
+   */
+  followUpWaitMs?: number;
   /** The bus to other instances (see events/bus.ts); without it events stay in this process. */
   bus?: TaskEventBus;
 }

@@ -8,30 +8,30 @@ import { TaskVersionConflict } from '../store/task-store.js';
 import type { TaskManagerOptions } from './options.js';
 import { MAX_CONFLICT_RETRIES, reapply } from './reapply.js';
 import type { TaskRun } from './run.js';
+import { RESOLVED } from '../util/settled.js';
+
+/** What the save loop needs from the task manager. */
+export type SaveOptions = Pick<TaskManagerOptions, 'store' | 'logger' | 'onStoreError'>;
 
 /** Save the run's task until nothing is left dirty; resolves with the run when its latest save failed. */
-export async function saveRun(
-  run: TaskRun,
-  options: Pick<TaskManagerOptions, 'store' | 'logger' | 'onStoreError'>,
-): Promise<TaskRun | undefined> {
+export async function saveRun(run: TaskRun, options: SaveOptions): Promise<TaskRun | undefined> {
   await undefined;
   const store = options.store;
+  const saves = run.saves;
   let conflicts = 0;
   // A run whose version is unknown (attached to a task read elsewhere) merges onto the stored task first.
-  let stale = run.version === undefined && store.readTask !== undefined;
-  while (run.dirty || stale) {
-    run.dirty = false;
+  let stale = saves.version === undefined && store.readTask !== undefined;
+  while (saves.take() || stale) {
     try {
       if (stale) {
         stale = false;
         if (!(await reapply(store, run))) {
-          run.saveError = undefined; // the stored state stands: nothing of ours is left to save
+          saves.superseded();
           continue;
         }
       }
-      const version = await store.saveTask(run.scope, run.task!, run.version);
-      if (typeof version === 'number') run.version = version;
-      run.saveError = undefined; // the latest state is stored: an earlier failure no longer matters
+      // The one place a task is written to the store.
+      saves.stored(await store.saveTask(run.scope, run.task!, saves.version));
     } catch (err) {
       if (err instanceof TaskVersionConflict && conflicts++ < MAX_CONFLICT_RETRIES) {
         // Lost a race with another writer: re-read, re-apply our change, save again.
@@ -40,10 +40,10 @@ export async function saveRun(
           'task changed concurrently; re-applying',
         );
         stale = true;
-        run.dirty = true;
+        saves.retry();
         continue;
       }
-      run.saveError = err;
+      saves.failed(err);
       options.logger.error({ err, taskId: run.taskId }, 'saving the task failed');
       options.onStoreError?.(err, {
         operation: 'saveTask',
@@ -52,13 +52,12 @@ export async function saveRun(
       });
     }
   }
-  run.saving = undefined;
-  return run.saveError === undefined ? undefined : run;
+  return saves.ended() ? run : undefined;
 }
 
 /** The error a call answers with when its task could not be saved. */
 export function saveFailure(run: TaskRun): A2AError {
-  const err = run.saveError;
+  const err = run.saves.error;
   // A database that is down for now says so (retry later); any other failure is the server's.
   if (err instanceof A2AError && err.kind === 'Unavailable')
     return new A2AError(
@@ -83,4 +82,14 @@ export function saveFailure(run: TaskRun): A2AError {
 /** A module function, not a closure: flush runs on every SendMessage. */
 export function throwIfUnsaved(failed: TaskRun | undefined): void {
   if (failed) throw saveFailure(failed);
+}
+
+/**
+ * Resolves when every change so far of this run has reached the store; rejects when the latest save
+ * failed, so that a call never answers success for a task that was not stored.
+ */
+export function flushRun(run: TaskRun): Promise<void> {
+  const pending = run.saves.pending;
+  if (pending) return pending.then(throwIfUnsaved);
+  return run.saves.error !== undefined ? Promise.reject(saveFailure(run)) : RESOLVED;
 }

@@ -4,7 +4,6 @@
  * object each per call (closures built per state and per method used to cost ~2 KB per message).
  */
 import {
-  A2AError,
   type JsonObject,
   type Message,
   type SendMessageRequest,
@@ -59,7 +58,7 @@ export class RunContext implements RequestContext {
   readonly activateExtension = (uri: string): void => void this.#cc.activatedExtensions.add(uri);
 
   get signal(): AbortSignal {
-    return this.#run.signal;
+    return this.#run.calls.signal;
   }
 }
 
@@ -85,7 +84,7 @@ export class RunUpdater implements TaskUpdater {
   }
 
   get signal(): AbortSignal {
-    return this.#run.signal;
+    return this.#run.calls.signal;
   }
 
   readonly submit = (): void => void this.#run.create(this.#first);
@@ -119,13 +118,6 @@ export class RunUpdater implements TaskUpdater {
 
   readonly reply = (m: AgentMessageInit): void => {
     const run = this.#run;
-    if (run.task)
-      throw new A2AError(
-        'InvalidAgentResponse',
-        'the agent replied with a message after creating a task',
-      );
-    if (run.reply) throw new A2AError('InvalidAgentResponse', 'the agent replied twice');
-    run.reply = agentMessage(m, undefined, run.contextId, newId());
-    run.emit({ message: run.reply });
+    run.answer(agentMessage(m, undefined, run.contextId, newId()));
   };
 }
