@@ -19,7 +19,7 @@ import {
 } from '../../protocol/index.js';
 import { canTransition, IllegalTransitionError } from './state.js';
 import type { ArtifactInit } from '../agent/executor.js';
-import { sizeOfMessage, sizeOfParts, tooBig, type TaskLimits } from './limits.js';
+import { sizeOfArtifact, sizeOfMessage, tooBig, type TaskLimits } from './limits.js';
 import { RESOLVED } from '../util/settled.js';
 import type { Scope } from '../store/task-store.js';
 
@@ -210,7 +210,7 @@ export class TaskRun {
   ): string {
     const task = this.task!;
     if (isTerminal(task.status.state) || this.lost) return init.artifactId ?? '';
-    const size = sizeOfParts(init.parts);
+    const size = sizeOfArtifact(init);
     const limit = this.hooks.limits?.taskBytes;
     if (limit !== undefined && this.bytes + size > limit) throw tooBig(this.taskId, limit);
     this.bytes += size;
