@@ -39,7 +39,8 @@ export function textLine(parts: readonly Part[] | undefined): string {
   const text = (parts ?? [])
     .flatMap((p) => (typeof p.text === 'string' ? [p.text] : []))
     .join('\n');
-  return text.trim().replace(/\s*\n\s*/g, ' ↵ ');
+  // Each run of blanks is matched once: `\s*\n\s*` backtracked quadratically on a long blank run.
+  return text.trim().replace(/\s+/g, (run) => (run.includes('\n') ? ' ↵ ' : run));
 }
 
 /** What kinds of parts there are: `text, data, file report.pdf (application/pdf), url https://…`. */

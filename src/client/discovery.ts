@@ -138,7 +138,7 @@ export async function discoverAgentCard(
   }
 
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const signal = callSignal(options.signal, timeoutMs);
+  const { signal, clear } = callSignal(options.signal, timeoutMs);
   const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   try {
     return await withRetry(() => fetchOnce(cardUrl, cache, options, signal, timeoutMs), policy, {
@@ -146,6 +146,8 @@ export async function discoverAgentCard(
     });
   } catch (err) {
     throw toClientError(err, 'Fetching the agent card', cardUrl, timeoutMs);
+  } finally {
+    clear();
   }
 }
 

@@ -3,6 +3,7 @@
  * failure shapes into {@link A2AClientError}s, and that reads bodies without trusting their size.
  */
 import { A2AClientError, isA2AClientError, isAbortError, reachHint } from './errors.js';
+import { deadline } from '../protocol/deadline.js';
 
 /** The fetch signature the client uses; inject your own (proxy, mTLS dispatcher, tests). */
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
@@ -13,19 +14,18 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024;
 
 /**
- * A signal that fires when the caller aborts or the timeout elapses. Timeouts surface as a
- * `TimeoutError` reason, which {@link toClientError} turns into a `TIMEOUT` error.
+ * A signal that fires when the caller aborts or the timeout elapses; `clear()` it once the call is
+ * done. Timeouts surface as a `TimeoutError` reason, which {@link toClientError} turns into a
+ * `TIMEOUT` error. Built on {@link deadline}, never on `AbortSignal.any` over `AbortSignal.timeout`,
+ * whose timer Node 20 lets the garbage collector take.
  */
 export function callSignal(
   caller: AbortSignal | undefined,
   timeoutMs: number | undefined,
-): AbortSignal | undefined {
-  const signals: AbortSignal[] = [];
-  if (caller) signals.push(caller);
+): { signal: AbortSignal | undefined; clear(): void } {
   if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs))
-    signals.push(AbortSignal.timeout(timeoutMs));
-  if (signals.length <= 1) return signals[0];
-  return AbortSignal.any(signals);
+    return deadline(caller, timeoutMs, 'the call');
+  return { signal: caller, clear: () => undefined };
 }
 
 /** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */

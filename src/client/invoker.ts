@@ -150,11 +150,13 @@ export class Invoker {
     fn: (signal: AbortSignal | undefined) => Promise<T>,
   ): Promise<T> {
     const timeoutMs = this.timeoutOf(options);
-    const signal = callSignal(options.signal, timeoutMs);
+    const limit = callSignal(options.signal, timeoutMs);
     try {
-      return await fn(signal);
+      return await fn(limit.signal);
     } catch (err) {
       throw toClientError(err, operation, this.transport.url, timeoutMs);
+    } finally {
+      limit.clear();
     }
   }
 

@@ -3,6 +3,8 @@
  * with their code in each binding. Bindings never invent codes: they look them up here.
  */
 
+import { MAX_ERROR_MESSAGE, boundViolations, clampText, violationsText } from './bounds.js';
+
 /** The kind of an error, binding-independent. */
 export type A2AErrorKind =
   | 'TaskNotFound'
@@ -205,7 +207,8 @@ export class A2AError extends Error {
     details: ErrorDetail[] = [],
     options?: { cause?: unknown },
   ) {
-    super(message ?? ERRORS[kind].message, options);
+    // Clamped: a message may quote a peer's text, and it travels in every binding's answer.
+    super(clampText(message ?? ERRORS[kind].message, MAX_ERROR_MESSAGE), options);
     this.kind = kind;
     this.details = details;
   }
@@ -239,13 +242,15 @@ export class A2AError extends Error {
     ]);
   }
 
-  /** A validation failure naming the offending fields (google.rpc.BadRequest). */
-  static invalidParams(violations: FieldViolation[], message?: string): A2AError {
-    const text =
-      message ??
-      `Invalid parameters: ${violations.map((v) => `${v.field}: ${v.description}`).join('; ')}`;
+  /**
+   * A validation failure naming the offending fields (google.rpc.BadRequest): the first 20 of them,
+   * each clamped, with the rest (and `omitted` ones a reader stopped collecting) counted in the message.
+   */
+  static invalidParams(violations: FieldViolation[], message?: string, omitted = 0): A2AError {
+    const { listed, more } = boundViolations(violations, omitted);
+    const text = message ?? `Invalid parameters: ${violationsText(listed, more)}`;
     return new A2AError('InvalidParams', text, [
-      { '@type': BAD_REQUEST_TYPE, fieldViolations: violations },
+      { '@type': BAD_REQUEST_TYPE, fieldViolations: listed },
     ]);
   }
 

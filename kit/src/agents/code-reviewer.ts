@@ -21,6 +21,8 @@ import {
 import { silentLogger, type AgentExecutor, type Logger, type TaskUpdater } from 'a2a-kit/server';
 import type { JsonObject, Part } from 'a2a-kit';
 import { guarded, inbound, stringField, unquote, type Inbound } from './common.js';
+import { looksLikeCode, stripFence } from './code-hints.js';
+import { reviewTargetText } from './sentences.js';
 
 /** Settings of the code-reviewer agent. */
 export interface CodeReviewerOptions {
@@ -40,23 +42,6 @@ export const CODE_REVIEWER_USAGE =
   'I review JavaScript and TypeScript. Send file parts ({"raw": <base64>, "filename": "x.ts"} or {"text": …, ' +
   '"filename": "x.ts"}), a data part {"path": "<directory in my workspace>"}, the text "review <directory>", ' +
   'or paste a code snippet.';
-
-const REVIEW_TEXT =
-  /^(?:please\s+)?review\s+(?:the\s+)?(?:(?:code|directory|dir|folder)\s+)?(?:(?:in|of|at)\s+)?(\S+)\s*$/i;
-
-/** Tokens that only code has; plain prose rarely carries two of them. */
-const CODE_HINTS = [
-  /[;{}]/,
-  /=>|===|!==|\(\s*\)/,
-  /\b(?:const|let|var|function|class|import|export|return|interface|type)\b/,
-  /\w\s*\(.*\)/,
-  /^\s*(?:\/\/|\/\*)/m,
-];
-
-/** Whether a text looks like source code rather than a request or noise. */
-export function looksLikeCode(text: string): boolean {
-  return CODE_HINTS.filter((r) => r.test(text)).length >= 2;
-}
 
 type Plan =
   | { kind: 'files'; files: SourceInput[] }
@@ -100,17 +85,11 @@ export function reviewPlanOf(input: Inbound): Plan {
   const code = stringField(input.data, 'code', 'snippet');
   if (code)
     return { kind: 'snippet', code, filename: stringField(input.data, 'filename') ?? 'snippet.ts' };
-  const m = REVIEW_TEXT.exec(input.text);
-  if (m) return { kind: 'directory', path: unquote(m[1]!) };
+  const dir = reviewTargetText(input.text);
+  if (dir) return { kind: 'directory', path: unquote(dir) };
   if (input.text && looksLikeCode(input.text))
     return { kind: 'snippet', code: stripFence(input.text), filename: 'snippet.ts' };
   return { kind: 'unsupported', why: '' };
-}
-
-/** A snippet pasted inside a Markdown code fence is reviewed without the fence lines. */
-function stripFence(text: string): string {
-  const m = /^```[\w-]*\n([\s\S]*?)\n?```\s*$/.exec(text.trim());
-  return m ? m[1]! : text;
 }
 
 /** The code-reviewer's executor: decides what a message asks for, reviews it in the pool, streams file by file. */

@@ -23,6 +23,7 @@ import {
 } from 'a2a-kit/server';
 import type { JsonObject, Task } from 'a2a-kit';
 import { guarded, inbound, isObject, stringField, unquote, type Inbound } from './common.js';
+import { deployText, rollbackTarget } from './sentences.js';
 
 export interface DeployerOptions {
   /** Directories that may be deployed live here. */
@@ -50,10 +51,6 @@ type Request =
   | { kind: 'rollback'; target: ReleaseTarget }
   | { kind: 'bad'; why: string };
 
-const DEPLOY_TEXT =
-  /^(?:please\s+)?(?:deploy|publish|release)\s+(.+?)\s+to\s+([\w-]+)(?:\s+(?:as\s+)?(?:version\s+)?v?(\S+?))?\s*\.?$/i;
-const ROLLBACK_TEXT =
-  /^(?:please\s+)?roll\s*-?\s*back\s+(?:the\s+)?([\w-]+)(?:\s+release)?\s*\.?$/i;
 const VERSION = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
 const CONFIRM = /^\s*(?:confirm(?:ed)?|yes|y|ok(?:ay)?|go(?: ahead)?|proceed|approve[d]?)\b/i;
 const DECLINE = /^\s*(?:no|n|cancel|abort|stop|don'?t)\b/i;
@@ -81,19 +78,20 @@ export function deployRequestOf(input: Inbound): Request | undefined {
     const version = stringField(d, 'version');
     return { kind: 'deploy', source, target, ...(version ? { version } : {}) };
   }
-  const m = DEPLOY_TEXT.exec(input.text);
+  const m = deployText(input.text);
   if (m) {
-    const target = targetOf(m[2]);
+    const target = targetOf(m.target);
     if (!target)
-      return { kind: 'bad', why: `"${m[2]}" is not a target; use staging or production` };
-    return { kind: 'deploy', source: unquote(m[1]!), target, ...(m[3] ? { version: m[3] } : {}) };
+      return { kind: 'bad', why: `"${m.target}" is not a target; use staging or production` };
+    const version = m.version ? { version: m.version } : {};
+    return { kind: 'deploy', source: unquote(m.source), target, ...version };
   }
-  const r = ROLLBACK_TEXT.exec(input.text);
+  const r = rollbackTarget(input.text);
   if (r) {
-    const target = targetOf(r[1]);
+    const target = targetOf(r);
     return target
       ? { kind: 'rollback', target }
-      : { kind: 'bad', why: `"${r[1]}" is not a target; use staging or production` };
+      : { kind: 'bad', why: `"${r}" is not a target; use staging or production` };
   }
   return undefined;
 }
@@ -254,9 +252,9 @@ export function deployerExecutor(opts: DeployerOptions): AgentExecutor {
     const input = inbound(ctx.message);
     const pending = pendingOf(ctx.task);
     if (pending) {
-      if (input.data?.confirm === true || CONFIRM.test(input.text))
+      if (input.data?.confirm === true || CONFIRM.test(input.text.slice(0, 64)))
         return publish(ctx, task, pending);
-      if (input.data?.confirm === false || DECLINE.test(input.text))
+      if (input.data?.confirm === false || DECLINE.test(input.text.slice(0, 64)))
         return task.cancel('Production deploy canceled; nothing was published.');
       return askToConfirm(task, pending, 'Not confirmed. ');
     }

@@ -24,9 +24,9 @@ export {
   TEST_RUNNER_USAGE,
   type TestRunnerOptions,
 } from './test-runner.js';
+export { looksLikeCode } from './code-hints.js';
 export {
   codeReviewerExecutor,
-  looksLikeCode,
   reviewPlanOf,
   CODE_REVIEWER_USAGE,
   type CodeReviewerOptions,

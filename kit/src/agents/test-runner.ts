@@ -14,6 +14,7 @@ import {
 import { silentLogger, type AgentExecutor, type Logger } from 'a2a-kit/server';
 import type { JsonObject } from 'a2a-kit';
 import { childEnv, guarded, inbound, stringField, unquote } from './common.js';
+import { testTargetText } from './sentences.js';
 
 /** Settings of the test-runner agent. */
 export interface TestRunnerOptions {
@@ -36,16 +37,13 @@ export const TEST_RUNNER_USAGE =
   'I run a project\'s tests. Send a data part {"path": "<directory in my workspace>"} or the text ' +
   '"run tests in <directory>", e.g. "run tests in change-ok".';
 
-const RUN_TESTS_TEXT =
-  /^(?:please\s+)?(?:run\s+(?:the\s+)?tests?|test)\s+(?:(?:in|on|for|under|of)\s+)?(.+?)\s*$/i;
-
 /** The directory (or test file) a message asks to test, if any. */
 export function testTargetOf(message: Parameters<AgentExecutor>[0]['message']): string | undefined {
   const { text, data } = inbound(message);
   const fromData = stringField(data, 'path', 'dir', 'directory', 'target');
   if (fromData) return fromData;
-  const m = RUN_TESTS_TEXT.exec(text);
-  return m ? unquote(m[1]!) : undefined;
+  const target = testTargetText(text);
+  return target ? unquote(target) : undefined;
 }
 
 /**

@@ -32,8 +32,12 @@ export interface FollowOptions {
 
 /** The time limit of one wait, and the caller's own signal (Ctrl-C) when it has one. */
 function waitSignal(opts: FollowOptions): AbortSignal {
-  const limit = AbortSignal.timeout(opts.timeoutMs);
-  return opts.signal ? AbortSignal.any([limit, opts.signal]) : limit;
+  // Not AbortSignal.timeout under AbortSignal.any: Node 20 lets the collector take that timer, and the
+  // wait would never end. The timer below holds its controller until it fires.
+  const limit = new AbortController();
+  const timeout = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+  setTimeout(() => limit.abort(timeout), opts.timeoutMs).unref();
+  return opts.signal ? AbortSignal.any([limit.signal, opts.signal]) : limit.signal;
 }
 
 export function userMessage(

@@ -43,6 +43,13 @@ export interface GrpcCallOptions {
 }
 
 const PREFIX = 5;
+/**
+ * How long a reset call may take to close before its connection is taken for wedged and dropped. A
+ * peer that stops in the middle of a header block (a status too large to finish, issue 28) leaves
+ * the connection unable to carry anything, the reset included: without this the call never settled,
+ * deadline or not.
+ */
+const CANCEL_GRACE_MS = 1000;
 
 /** The gRPC code an HTTP status stands for when no grpc-status came (the gRPC HTTP/2 spec's table). */
 function codeOfHttpStatus(status: number): number {
@@ -61,6 +68,8 @@ export class GrpcClientCall {
   #failure: A2AClientError | undefined;
   #abortReason: unknown;
   #aborted = false;
+  #closed = false;
+  #grace: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly channel: H2Channel,
@@ -104,7 +113,12 @@ export class GrpcClientCall {
       this.#aborted = true;
       this.#abortReason = reason;
     }
+    if (this.#closed || this.#grace) return;
     if (!this.#stream.destroyed) this.#stream.close(constants.NGHTTP2_CANCEL);
+    this.#grace = setTimeout(() => {
+      if (!this.#closed) this.#stream.session?.destroy();
+    }, CANCEL_GRACE_MS);
+    this.#grace.unref();
   }
 
   #fail(failure: A2AClientError): void {
@@ -211,6 +225,8 @@ export class GrpcClientCall {
       }
     });
     stream.on('close', () => {
+      this.#closed = true;
+      clearTimeout(this.#grace);
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       this.channel.ended();

@@ -4,6 +4,7 @@
  * description says so: a mix of the two versions in one body is the usual mistake.
  */
 import { A2AError, type FieldViolation } from '../errors.js';
+import { MAX_VIOLATIONS, boundViolations, tooManyItems, violationsText } from '../bounds.js';
 import type { AuthenticationInfo, TaskPushNotificationConfig } from '../push.js';
 import type {
   Artifact,
@@ -28,19 +29,22 @@ const PART_KINDS = ['text', 'file', 'data'] as const;
 /** Reads 0.3 values into 1.0 ones, collecting what is wrong instead of stopping at the first problem. */
 export class V03Reader {
   readonly violations: FieldViolation[] = [];
+  /** Violations past the ones an error lists: counted, not kept (a request may carry millions). */
+  omitted = 0;
 
   bad(field: string, description: string): undefined {
-    this.violations.push({ field, description });
+    if (this.violations.length < MAX_VIOLATIONS) this.violations.push({ field, description });
+    else this.omitted++;
     return undefined;
   }
 
-  /** Throws InvalidParams naming every violation, saying the request was read as 0.3 and why. */
+  /** Throws InvalidParams naming the first violations (the rest counted), saying the request was read as 0.3 and why. */
   check(why: string): void {
     if (this.violations.length === 0) return;
-    const list = this.violations.map((v) => `${v.field}: ${v.description}`).join('; ');
+    const { listed, more } = boundViolations(this.violations, this.omitted);
     throw A2AError.invalidParams(
-      this.violations,
-      `Invalid parameters (read as A2A 0.3 ${why}): ${list}`,
+      listed,
+      `Invalid parameters (read as A2A 0.3 ${why}): ${violationsText(listed, more)}`,
     );
   }
 
@@ -141,6 +145,8 @@ export class V03Reader {
 
   parts(v: unknown, at: string): Part[] | undefined {
     if (!Array.isArray(v)) return this.bad(at, 'must be an array of parts');
+    const tooMany = tooManyItems(v, at, 'parts');
+    if (tooMany) return this.bad(tooMany.field, tooMany.description);
     const out: Part[] = [];
     v.forEach((p, i) => {
       const part = this.part(p, `${at}[${i}]`);

@@ -4,6 +4,7 @@
  */
 import {
   createRemoteJWKSet,
+  decodeProtectedHeader,
   errors,
   jwtVerify,
   type JWTPayload,
@@ -16,6 +17,7 @@ import type { SecurityScheme } from '../../protocol/index.js';
 import type { Caller } from '../dispatch/call-context.js';
 import type { AuthRequest } from '../kernel/request.js';
 import { authorizationOf, carriesBearer, settle, type SchemeVerifier } from './verifiers.js';
+import { pinAlgorithms } from './jwt-algorithms.js';
 
 /**
  * Options of {@link jwtBearer}. Exactly one of `audience` and `acceptAnyAudience: true` must be given:
@@ -48,7 +50,11 @@ export interface JwtBearerCommonOptions {
   keys?: URL | JWTVerifyGetKey | CryptoKey | KeyObject | JWK | Uint8Array;
   /** Expected `iss`. Strongly recommended; defaults to the discovered issuer when keys are discovered. */
   issuer?: string | string[];
-  /** Accepted `alg` values. Default: whatever the key allows (jose refuses `none`). */
+  /**
+   * Accepted `alg` values, narrowed to what the key's type can verify (an RSA key never checks an
+   * HS256 token). Default: every algorithm of the key's type; for a JWKS URL or discovered keys, the
+   * asymmetric ones (RS*, PS*, ES*, EdDSA).
+   */
   algorithms?: string[];
   /** Allowed clock skew in seconds. Default 30. */
   clockToleranceSeconds?: number;
@@ -111,6 +117,21 @@ function reasonOf(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a token's header is refused before any key is looked up: unreadable, or naming an algorithm
+ * the verifier's key cannot check. Undefined when jose may go on.
+ */
+function algorithmRefused(token: string, algorithms: readonly string[]): string | undefined {
+  let alg: unknown;
+  try {
+    alg = decodeProtectedHeader(token).alg;
+  } catch {
+    return 'the token is not a valid JWT';
+  }
+  if (typeof alg === 'string' && algorithms.includes(alg)) return undefined;
+  return 'the token is signed with an algorithm this agent does not accept';
+}
+
 /** The discovery document a scheme points to: OIDC's `openIdConnectUrl`, OAuth 2's `oauth2MetadataUrl`. */
 function metadataUrl(s: SecurityScheme): string | undefined {
   if ('openIdConnectSecurityScheme' in s) return s.openIdConnectSecurityScheme.openIdConnectUrl;
@@ -168,9 +189,11 @@ export function jwtBearer(options: JwtBearerOptions): SchemeVerifier {
     }
     return p;
   };
+  // Pinned now, from the key's type: a token's own `alg` header never chooses how it is checked.
+  const algorithms = pinAlgorithms(options.keys, options.algorithms);
   const base = {
     ...(audience !== undefined ? { audience } : {}),
-    ...(options.algorithms ? { algorithms: options.algorithms } : {}),
+    algorithms,
     clockTolerance: options.clockToleranceSeconds ?? 30,
   };
   return {
@@ -181,6 +204,8 @@ export function jwtBearer(options: JwtBearerOptions): SchemeVerifier {
     async check(req, scheme, name) {
       const token = authorizationOf(req, 'Bearer');
       if (token === undefined) return { status: 'absent' };
+      const refused = algorithmRefused(token, algorithms);
+      if (refused) return { status: 'rejected', reason: refused };
       const { keys, issuer } = await keysFor(scheme);
       const iss = options.issuer ?? issuer;
       let payload: JWTPayload;

@@ -46,6 +46,7 @@ import type { PushSenderOptions } from '../push/options.js';
 import type { PushWireFormat } from '../push/wire-format.js';
 import type { TaskRun } from '../tasks/run.js';
 import { observedExecutor, type ServerTelemetry } from './telemetry.js';
+import { CallerQuota, admitMessage, type CallerQuotaOptions } from '../quota/caller-quota.js';
 import type { TaskEventBus } from '../events/bus.js';
 
 /** Push-notification delivery settings (used when the card declares `pushNotifications`). */
@@ -77,6 +78,11 @@ export interface DispatcherOptions {
   recovery?: 'fail' | 'resume';
   /** Bounds on each task: messages in its history, size of its content (see {@link TaskLimits}). */
   limits?: TaskLimits;
+  /**
+   * What one caller may hold: unfinished tasks and the bytes its messages add per hour (see
+   * {@link CallerQuotaOptions}); `false` turns both off. Default 1,000 tasks and 256 Mi per hour.
+   */
+  quota?: CallerQuotaOptions | false;
   /** Told of every failed store write, besides the log (a failed save also fails the call). */
   onStoreError?: StoreErrorHook;
   /** Operation hooks (logging, tracing, metrics, rate limits): see {@link OperationHooks}. */
@@ -129,6 +135,7 @@ export class OperationDispatcher {
   #requiredExtensions: string[] = [];
   #acceptsInput: ((mediaType: string) => boolean) | undefined;
   readonly #hooks: HookRunner | undefined;
+  readonly #quota: CallerQuota | undefined;
   /**
    * Set while the server drains: calls that would start work or open a stream (SendMessage,
    * SendStreamingMessage, SubscribeToTask) are refused as `Unavailable` with this text; reads and
@@ -186,6 +193,9 @@ export class OperationDispatcher {
       this.logger,
     );
     if (telemetry?.taskEvent) this.tasks.observe(telemetry.taskEvent);
+    const quota = options.quota === false ? undefined : new CallerQuota(options.quota);
+    if (quota) this.tasks.observe((scope, task, event) => quota.observe(scope, task, event));
+    this.#quota = quota;
     this.tasks.observe((scope, task, event) => {
       if (this.#card.capabilities.pushNotifications === true)
         this.#push.onEvent(scope, task, event);
@@ -339,6 +349,7 @@ export class OperationDispatcher {
 
   static readonly #streams: { readonly [N in OperationName]?: StreamOpener<N> } = {
     SendStreamingMessage: async (d, req, scope, cc) => {
+      admitMessage(req.message, scope, d.tasks.limits.taskBytes, d.#quota);
       // A push config given with a streamed message works exactly as with SendMessage (§3.2.2).
       const inline = await d.#inlinePush(req, scope);
       return openRunStream.forMessage(d.tasks, req, scope, cc, inline);
@@ -359,6 +370,7 @@ export class OperationDispatcher {
     cc: CallContext,
   ): Promise<SendMessageResponse> {
     const cfg = req.configuration;
+    admitMessage(req.message, scope, this.tasks.limits.taskBytes, this.#quota);
     const inline = cfg?.taskPushNotificationConfig ? await this.#inlinePush(req, scope) : undefined;
     const started = this.tasks.send(req, scope, cc, undefined, inline?.onCreated);
     const exec = started instanceof Promise ? await started : started;

@@ -11,6 +11,7 @@ import {
   type OperationName,
   type OperationRequests,
 } from '../../protocol/index.js';
+import { tooManyItems } from '../../protocol/bounds.js';
 
 // Widened once so that one call site serves every operation.
 const SCHEMAS: Readonly<Record<OperationName, z.ZodType>> = REQUEST_SCHEMAS;
@@ -20,6 +21,7 @@ export function validateRequest<N extends OperationName>(
   name: N,
   params: unknown,
 ): OperationRequests[N] {
+  if (name === 'SendMessage' || name === 'SendStreamingMessage') refuseLongLists(params);
   const fast = FAST_CHECKS[name]?.(params);
   if (fast !== undefined) return fast;
   // Zod 4 leaves `input` off its issues unless asked; violationsOf needs it to tell a missing field from a wrong type.
@@ -28,6 +30,29 @@ export function validateRequest<N extends OperationName>(
   // The schema's output type and the request type agree field by field (test/protocol-shapes.test.ts);
   // only "exactly one content member" of a part is a refinement zod's types cannot carry.
   return parsed.data as OperationRequests[N];
+}
+
+/**
+ * A message's lists are bounded before anything checks their members: zod spends microseconds on
+ * each bad member, so a 3 MB body of `{}` parts held the process for seconds (issue 28).
+ */
+function refuseLongLists(params: unknown): void {
+  const p = params as {
+    message?: Record<string, unknown>;
+    configuration?: { acceptedOutputModes?: unknown };
+  };
+  const m = typeof p === 'object' && p !== null ? p.message : undefined;
+  if (typeof m !== 'object' || m === null) return;
+  const long =
+    tooManyItems(m.parts, 'message.parts', 'parts') ??
+    tooManyItems(m.extensions, 'message.extensions', 'extensions') ??
+    tooManyItems(m.referenceTaskIds, 'message.referenceTaskIds', 'reference task ids') ??
+    tooManyItems(
+      p.configuration?.acceptedOutputModes,
+      'configuration.acceptedOutputModes',
+      'output modes',
+    );
+  if (long) throw A2AError.invalidParams([long]);
 }
 
 /**

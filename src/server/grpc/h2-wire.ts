@@ -125,20 +125,34 @@ export function timeoutMs(value: string | string[] | undefined): number | undefi
   return Number(m[1]) * UNIT_MS[m[2]!]!;
 }
 
+/**
+ * Most characters of `grpc-message` and of `grpc-status-details-bin`. A status is one HTTP/2 header
+ * block, which nothing else on the connection may interleave with: a 242 KB one (a validation error
+ * listing 1,000 violations) never completed and wedged every call on the connection (issue 28).
+ */
+const MAX_STATUS_TEXT = 8 * 1024;
+
 /** The headers of a status: code, message, and the google.rpc.Status in `grpc-status-details-bin`. */
 export function statusHeaders(
   code: number,
   message: string,
   details: ErrorDetail[],
 ): Record<string, string> {
-  const headers: Record<string, string> = {
-    'grpc-status': String(code),
-    'grpc-message': encodeGrpcMessage(message),
-  };
-  if (details.length > 0)
-    headers[STATUS_DETAILS_KEY] = Buffer.from(encodeStatus({ code, message, details })).toString(
-      'base64',
-    );
+  let encoded = encodeGrpcMessage(message);
+  if (encoded.length > MAX_STATUS_TEXT) {
+    // Cut before a percent escape, never inside one.
+    const cut = encoded.lastIndexOf('%', MAX_STATUS_TEXT);
+    encoded = encoded.slice(0, cut > MAX_STATUS_TEXT - 12 ? cut : MAX_STATUS_TEXT);
+  }
+  const headers: Record<string, string> = { 'grpc-status': String(code), 'grpc-message': encoded };
+  if (details.length === 0) return headers;
+  let bin = Buffer.from(encodeStatus({ code, message, details })).toString('base64');
+  if (bin.length > 2 * MAX_STATUS_TEXT) {
+    // Errors bound their own details; this is the last guard: the ErrorInfo alone still names the kind.
+    const info = details.filter((d) => d['@type'] === ERROR_INFO_TYPE);
+    bin = Buffer.from(encodeStatus({ code, message: '', details: info })).toString('base64');
+  }
+  headers[STATUS_DETAILS_KEY] = bin;
   return headers;
 }
 

@@ -14,6 +14,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { ResolvedAddress } from './ssrf.js';
+import { deadline } from '../../protocol/deadline.js';
 
 /** One attempt to deliver. */
 export interface DeliveryRequest {
@@ -148,15 +149,20 @@ function headerValue(v: string | string[] | undefined): string | null {
  */
 export function fetchTransport(fetchFn: FetchLike): DeliveryTransport {
   return async (req) => {
-    const signal = AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs)]);
-    const res = await fetchFn(req.url.href, {
-      method: 'POST',
-      headers: req.headers,
-      body: req.body as Uint8Array<ArrayBuffer>,
-      redirect: 'manual',
-      signal,
-    });
-    await res.body?.cancel().catch(() => undefined);
-    return { status: res.status, retryAfter: res.headers.get('retry-after') };
+    // Not AbortSignal.any over AbortSignal.timeout: Node 20 may collect that timer (see deadline).
+    const limit = deadline(req.signal, req.timeoutMs, 'the delivery');
+    try {
+      const res = await fetchFn(req.url.href, {
+        method: 'POST',
+        headers: req.headers,
+        body: req.body as Uint8Array<ArrayBuffer>,
+        redirect: 'manual',
+        signal: limit.signal,
+      });
+      await res.body?.cancel().catch(() => undefined);
+      return { status: res.status, retryAfter: res.headers.get('retry-after') };
+    } finally {
+      limit.clear();
+    }
   };
 }

@@ -22,8 +22,8 @@ import { canTransition, IllegalTransitionError } from './state.js';
 import {
   contentSize,
   refuseFollowUp,
+  sizeOfArtifact,
   sizeOfMessage,
-  sizeOfParts,
   tooBig,
   type TaskLimits,
 } from './limits.js';
@@ -112,7 +112,7 @@ export class RunContent {
   ): TaskArtifactUpdateEvent | undefined {
     const task = this.#task!;
     if (isTerminal(task.status.state)) return undefined;
-    const size = sizeOfParts(init.parts);
+    const size = sizeOfArtifact(init);
     if (limit !== undefined && this.#bytes + size > limit) throw tooBig(this.taskId, limit);
     this.#bytes += size;
     // A copy: the event is buffered (replay, streams not yet open, push queues) and agents often reuse one
