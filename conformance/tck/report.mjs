@@ -32,7 +32,10 @@ export function readOutcomes(file) {
     });
 }
 
-/** The known TCK failures: `{ id, transports, section, why }`; `id` may end in `*` (a prefix). */
+/**
+ * The known failures: `{ id, transports, owner, section, why }`; `id` may end in `*` (a prefix).
+ * `owner` is `tck` (the TCK's, explained by `section`) or `pending:<branch>` (ours, being fixed).
+ */
 export function readExpected(file) {
   return JSON.parse(readFileSync(file, 'utf8')).failures;
 }
@@ -49,6 +52,7 @@ function explains(entry, id, transport) {
 export function summarise(category, transport, outcomes, expected, exitCode) {
   const count = { passed: 0, failed: 0, skipped: 0, xfailed: 0, xpassed: 0 };
   const tck = [];
+  const pending = [];
   const ours = [];
   for (const o of outcomes) {
     const key = FAILED.has(o.outcome) ? 'failed' : o.outcome;
@@ -68,11 +72,31 @@ export function summarise(category, transport, outcomes, expected, exitCode) {
       reason: `pytest ended with ${exitCode} after ${outcomes.length} tests`,
     });
   }
-  return { category, transport, ...count, tckFailures: tck, ourFailures: ours };
+  return {
+    category,
+    transport,
+    ...count,
+    tckFailures: tck,
+    pendingFailures: pending,
+    ourFailures: ours,
+  };
+}
+
+/** Entries that matched no failure of the runs made: fixed (pending) or no longer failing (tck). */
+export function staleEntries(expected, runs) {
+  const failures = runs.flatMap((r) =>
+    [...r.tckFailures, ...r.pendingFailures, ...r.ourFailures].map((f) => [f.id, r.transport]),
+  );
+  const ran = new Set(runs.map((r) => r.transport));
+  return expected.filter(
+    (e) =>
+      (e.transports === 'all' || e.transports.some((t) => ran.has(t))) &&
+      !failures.some(([id, t]) => explains(e, id, t)),
+  );
 }
 
 function cell(r) {
-  const failed = r.tckFailures.length + r.ourFailures.length;
+  const failed = r.tckFailures.length + r.pendingFailures.length + r.ourFailures.length;
   return `${r.passed} passed, ${failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`;
 }
 

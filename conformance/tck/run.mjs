@@ -21,6 +21,7 @@ import {
   TRANSPORT_NAMES,
   readExpected,
   readOutcomes,
+  staleEntries,
   summarise,
   table,
   writeSummary,
@@ -111,7 +112,7 @@ async function runCategory(tck, python, url, category, transports, opts) {
     '-q',
     '-p',
     'no:cacheprovider',
-    '--timeout=120',
+    '--timeout=60',
     ...(m ? ['-m', m] : []),
     ...opts.pytest,
   ];
@@ -204,6 +205,13 @@ async function main() {
   });
   console.log(`\n${table(runs, opts.transports)}\n`);
   const tckCount = runs.reduce((n, r) => n + r.tckFailures.length, 0);
+  const pending = runs.flatMap((r) =>
+    r.pendingFailures.map((f) => ({ ...f, transport: r.transport })),
+  );
+  for (const f of pending) console.log(`  … ${f.transport} ${f.id} (${f.owner})`);
+  for (const e of staleEntries(expected, runs)) {
+    console.log(`  expected-failures.json: ${e.id} (${e.owner}) no longer fails: remove it`);
+  }
   for (const f of ours) console.log(`  ✘ ${f.transport} ${f.id}\n      ${f.reason}`);
   const passed = runs.reduce((n, r) => n + r.passed, 0);
   console.log(`summary: ${opts.out} (${seconds} s)`);

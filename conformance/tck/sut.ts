@@ -19,6 +19,7 @@
  * - A message whose text contains "complete" finishes its task, so the tests that need a
  *   terminal task (history, artifacts, a message to a terminal task) have one to work with.
  */
+import { lookup } from 'node:dns/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import type { AgentCard } from 'a2a-kit';
 import {
@@ -44,6 +45,22 @@ const executor: AgentExecutor = (ctx, task) => {
   // Left WORKING on purpose (see above); a cancel ends it through the library's default.
   task.working(ctx.task ? 'follow-up received' : 'working on it');
 };
+
+/**
+ * The TCK registers webhooks at `https://example.com/…`, a name reserved for documentation (RFC 2606)
+ * that has no server and, on a machine without DNS, no address either: its push config would be
+ * refused as unresolvable. The SUT's resolver points the reserved names at loopback, like a hosts
+ * file would, so configs are accepted and deliveries stay on this machine; other names resolve as usual.
+ */
+async function placeholdersToLoopback(hostname: string) {
+  if (/(^|\.)(example\.(com|net|org)|example|test|invalid)$/.test(hostname)) {
+    return [{ address: '127.0.0.1', family: 4 as const }];
+  }
+  return (await lookup(hostname, { all: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? (6 as const) : (4 as const),
+  }));
+}
 
 /** When the client left `returnImmediately` unset, answer as soon as the agent's code has returned. */
 const returnAtOnceByDefault: OperationHooks = {
@@ -71,7 +88,8 @@ const card = (origin: string, grpc?: { port: number }): AgentCard => ({
   // Every call needs the bearer token: the TCK checks that a declared scheme is enforced.
   securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
   securityRequirements: [{ schemes: { bearer: { list: [] } } }],
-  defaultInputModes: ['text/plain'],
+  // The TCK sends text, JSON data and raw bytes.
+  defaultInputModes: ['text/plain', 'application/json', 'application/octet-stream'],
   defaultOutputModes: ['text/plain'],
   skills: [
     {
@@ -95,7 +113,7 @@ export async function startSut(wanted = 0): Promise<{ url: string; close(): Prom
     // card as leaked infrastructure detail.
     origin: `http://localhost:${port}`,
     hooks: returnAtOnceByDefault,
-    push: { policy: { allowLoopback: true } },
+    push: { policy: { allowLoopback: true, resolve: placeholdersToLoopback } },
     auth: { verifiers: { bearer: staticBearerTokens({ [SUT_TOKEN]: 'tck' }) } },
     extendedCard: (caller) =>
       caller && served ? { ...served, name: 'a2a-kit TCK agent (extended)' } : undefined,

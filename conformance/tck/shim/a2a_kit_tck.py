@@ -106,6 +106,37 @@ def _patch_grpc():
             return grpc.intercept_channel(__original(*args, **kwargs), Version())
 
         setattr(grpc, name, channel)
+    _patch_grpc_aio(grpc)
+
+
+def _patch_grpc_aio(grpc):
+    """The TCK's streaming calls go through grpc.aio channels, which take interceptors at creation."""
+    from grpc import aio
+
+    def with_version(details):
+        metadata = aio.Metadata(*(details.metadata or ()))
+        if "a2a-version" not in metadata:
+            metadata.add("a2a-version", VERSION)
+        return aio.ClientCallDetails(
+            details.method, details.timeout, metadata, details.credentials, details.wait_for_ready
+        )
+
+    class UnaryUnary(aio.UnaryUnaryClientInterceptor):
+        async def intercept_unary_unary(self, cont, details, request):
+            return await cont(with_version(details), request)
+
+    class UnaryStream(aio.UnaryStreamClientInterceptor):
+        async def intercept_unary_stream(self, cont, details, request):
+            return await cont(with_version(details), request)
+
+    for name in ("insecure_channel", "secure_channel"):
+        original = getattr(aio, name)
+
+        def channel(*args, __original=original, **kwargs):
+            kwargs["interceptors"] = [UnaryUnary(), UnaryStream(), *(kwargs.get("interceptors") or [])]
+            return __original(*args, **kwargs)
+
+        setattr(aio, name, channel)
 
 
 def _patch_webhook_port():
