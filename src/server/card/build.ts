@@ -10,7 +10,7 @@ import {
   VersionedCardResponder,
   cardWithV03,
   checkV03Urls,
-  publicV03Card,
+  publicCardForms,
 } from '../compat/index.js';
 import type { AgentGrpcHandle } from '../grpc/options.js';
 import { checkHealthPaths, planInterfaces, type PlannedInterface } from '../mount-plan.js';
@@ -53,7 +53,7 @@ export async function buildCard(o: AgentServerOptions, at: CardSite): Promise<Bu
   const cardOptions =
     o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {};
   const responder = v03
-    ? new VersionedCardResponder(card, await publicV03Card(card, o.signingKeys), cardOptions)
+    ? new VersionedCardResponder(card, await publicCardForms(card, o.signingKeys), cardOptions)
     : new CardResponder(card, cardOptions);
   return { card, planned, responder };
 }
