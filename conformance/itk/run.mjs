@@ -14,6 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,7 +109,7 @@ async function runScenario(s, agents, hub) {
   const r = await client.sendMessage(
     {
       message: {
-        messageId: crypto.randomUUID(),
+        messageId: randomUUID(),
         role: 'ROLE_USER',
         parts: [instructionPart(s, nodes, hub.url)],
       },
