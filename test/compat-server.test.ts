@@ -38,6 +38,11 @@ afterEach(closeAll);
 const V10 = { 'a2a-version': '1.0' };
 const V03 = { 'a2a-version': '0.3' };
 
+/** The card an agent serves for these request headers. */
+async function cardAs(origin: string, headers: Record<string, string>): Promise<any> {
+  return (await fetch(`${origin}/.well-known/agent-card.json`, { headers })).json();
+}
+
 async function plainAgent() {
   const server = createAgentServer({ executor: echoOrWait, card: (o) => compatCard(o) });
   const origin = await server.listen(0);
@@ -259,12 +264,8 @@ describe('the card in both forms', () => {
 
   test('no A2A-Version → one card both read: the 1.0 card plus url, preferredTransport, additionalInterfaces, protocolVersion', async () => {
     const a = track(await startCompatAgent());
-    const c10 = await (
-      await fetch(`${a.origin}/.well-known/agent-card.json`, { headers: V10 })
-    ).json();
-    const c03 = await (
-      await fetch(`${a.origin}/.well-known/agent-card.json`, { headers: V03 })
-    ).json();
+    const c10 = await cardAs(a.origin, V10);
+    const c03 = await cardAs(a.origin, V03);
     const res = await fetch(`${a.origin}/.well-known/agent-card.json`); // as curl or a crawler asks
     assert.equal(res.headers.get('vary'), 'A2A-Version');
     const both = await res.json();
@@ -316,13 +317,9 @@ describe('the card in both forms', () => {
           req.headers['x-user'] ? { id: String(req.headers['x-user']) } : undefined,
       }),
     );
-    const c10 = await (
-      await fetch(`${a.origin}/.well-known/agent-card.json`, { headers: V10 })
-    ).json();
-    const c03 = await (
-      await fetch(`${a.origin}/.well-known/agent-card.json`, { headers: V03 })
-    ).json();
-    const both = await (await fetch(`${a.origin}/.well-known/agent-card.json`)).json();
+    const c10 = await cardAs(a.origin, V10);
+    const c03 = await cardAs(a.origin, V03);
+    const both = await cardAs(a.origin, {});
     assert.equal((await verifyAgentCard(c10, trust)).verified, true);
     assert.equal((await verifyAgentCard(both, trust)).verified, true, 'the unversioned form too');
     assert.equal(
