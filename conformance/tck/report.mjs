@@ -59,11 +59,10 @@ export function summarise(category, transport, outcomes, expected, exitCode) {
     count[key] = (count[key] ?? 0) + 1;
     if (key !== 'failed') continue;
     const entry = expected.find((e) => explains(e, o.id, transport));
-    (entry ? tck : ours).push({
-      id: o.id,
-      reason: o.reason ?? '',
-      ...(entry ? { section: entry.section } : {}),
-    });
+    const failure = { id: o.id, reason: o.reason ?? '' };
+    if (entry?.owner === 'tck') tck.push({ ...failure, section: entry.section });
+    else if (entry) pending.push({ ...failure, owner: entry.owner });
+    else ours.push(failure);
   }
   // A run that ended without results (crashed, timed out) counts as a failure of the run itself.
   if (outcomes.length === 0 || exitCode === -1) {
