@@ -297,9 +297,14 @@ describe('@a2a-js/sdk 1.3 legacy (0.3) client → a2a-kit agent with compat: { v
       async () => {
         const ours = track(await startCompatAgent());
         const hook = track(await startWebhook());
-        // The SDK's own discovery asks for the 1.0 card and then prefers 1.0 entries; the 0.3 card it
-        // reads (no A2A-Version, as a 0.3 client asks) sends it to its 0.3 transports.
-        const raw = await (await fetch(`${ours.origin}/.well-known/agent-card.json`)).json();
+        // The SDK's own discovery asks for the 1.0 card and then prefers 1.0 entries (so does its
+        // resolver on the card served without A2A-Version, which has 1.0 entries too); the pure 0.3
+        // form sends it to its 0.3 transports.
+        const raw = await (
+          await fetch(`${ours.origin}/.well-known/agent-card.json`, {
+            headers: { 'a2a-version': '0.3' },
+          })
+        ).json();
         const card = new DefaultAgentCardResolver(LEGACY).normalizeAgentCard(raw);
         const factory = new ClientFactory(
           ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {

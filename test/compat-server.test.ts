@@ -36,6 +36,12 @@ import {
 afterEach(closeAll);
 
 const V10 = { 'a2a-version': '1.0' };
+const V03 = { 'a2a-version': '0.3' };
+
+/** The card an agent serves for these request headers. */
+async function cardAs(origin: string, headers: Record<string, string>): Promise<any> {
+  return (await fetch(`${origin}/.well-known/agent-card.json`, { headers })).json();
+}
 
 async function plainAgent() {
   const server = createAgentServer({ executor: echoOrWait, card: (o) => compatCard(o) });
@@ -219,10 +225,10 @@ describe('bad input gets an error naming the version understood and what was wro
 });
 
 describe('the card in both forms', () => {
-  test("no A2A-Version → the 0.3 form, consistent with the 1.0 form's 0.3 entries; Vary and separate ETags", async () => {
+  test("A2A-Version: 0.3 → the 0.3 form, consistent with the 1.0 form's 0.3 entries; Vary and separate ETags", async () => {
     const a = track(await startCompatAgent());
     const res10 = await fetch(`${a.origin}/.well-known/agent-card.json`, { headers: V10 });
-    const res03 = await fetch(`${a.origin}/.well-known/agent-card.json`);
+    const res03 = await fetch(`${a.origin}/.well-known/agent-card.json`, { headers: V03 });
     assert.equal(res10.headers.get('vary'), 'A2A-Version');
     assert.equal(res03.headers.get('vary'), 'A2A-Version');
     assert.notEqual(res10.headers.get('etag'), res03.headers.get('etag'));
@@ -236,6 +242,7 @@ describe('the card in both forms', () => {
         ['HTTP+JSON', `${a.origin}/a2a/rest`],
       ],
     );
+    assert.equal(c03.supportedInterfaces, undefined, 'the form a 0.3 request asks for is pure 0.3');
     assert.equal(c03.protocolVersion, '0.3');
     assert.equal(c03.url, v03[0].url);
     assert.equal(c03.preferredTransport, v03[0].protocolBinding);
@@ -246,13 +253,49 @@ describe('the card in both forms', () => {
     assert.deepEqual(c03.capabilities, { pushNotifications: true, streaming: true });
     // Each form answers 304 to its own ETag only.
     const again = await fetch(`${a.origin}/.well-known/agent-card.json`, {
-      headers: { 'if-none-match': res03.headers.get('etag')! },
+      headers: { ...V03, 'if-none-match': res03.headers.get('etag')! },
     });
     assert.equal(again.status, 304);
     const other = await fetch(`${a.origin}/.well-known/agent-card.json`, {
       headers: { ...V10, 'if-none-match': res03.headers.get('etag')! },
     });
     assert.equal(other.status, 200);
+  });
+
+  test('no A2A-Version → one card both read: the 1.0 card plus url, preferredTransport, additionalInterfaces, protocolVersion', async () => {
+    const a = track(await startCompatAgent());
+    const c10 = await cardAs(a.origin, V10);
+    const c03 = await cardAs(a.origin, V03);
+    const res = await fetch(`${a.origin}/.well-known/agent-card.json`); // as curl or a crawler asks
+    assert.equal(res.headers.get('vary'), 'A2A-Version');
+    const both = await res.json();
+    const { protocolVersion, url, preferredTransport, additionalInterfaces, ...rest } = both;
+    assert.deepEqual(rest, c10, 'every 1.0 member, as the 1.0 form has it');
+    assert.deepEqual(
+      { protocolVersion, url, preferredTransport, additionalInterfaces },
+      {
+        protocolVersion: c03.protocolVersion,
+        url: c03.url,
+        preferredTransport: c03.preferredTransport,
+        additionalInterfaces: c03.additionalInterfaces,
+      },
+    );
+    const etags = new Set(
+      await Promise.all(
+        [V10, V03, {}].map(async (h) => {
+          const r = await fetch(`${a.origin}/.well-known/agent-card.json`, { headers: h });
+          await r.arrayBuffer();
+          return r.headers.get('etag');
+        }),
+      ),
+    );
+    assert.equal(etags.size, 3, 'three forms, three ETags');
+    // Both kinds of client connect with it: a 1.0 client takes a 1.0 entry, a 0.3-only one a 0.3 entry.
+    const v10 = await A2AClient.connect({ card: both });
+    assert.equal(v10.interface.protocolVersion, '1.0');
+    const v03only = await A2AClient.connect({ card: both }, { versions: ['0.3'] });
+    assert.equal(v03only.interface.protocolVersion, '0.3');
+    assert.equal(v03only.interface.url, url);
   });
 
   test('§8.4 each form is signed on its own; the 1.0 signatures do not cover the 0.3 form; the extended card over 0.3 too', async () => {
@@ -274,11 +317,16 @@ describe('the card in both forms', () => {
           req.headers['x-user'] ? { id: String(req.headers['x-user']) } : undefined,
       }),
     );
-    const c10 = await (
-      await fetch(`${a.origin}/.well-known/agent-card.json`, { headers: V10 })
-    ).json();
-    const c03 = await (await fetch(`${a.origin}/.well-known/agent-card.json`)).json();
+    const c10 = await cardAs(a.origin, V10);
+    const c03 = await cardAs(a.origin, V03);
+    const both = await cardAs(a.origin, {});
     assert.equal((await verifyAgentCard(c10, trust)).verified, true);
+    assert.equal((await verifyAgentCard(both, trust)).verified, true, 'the unversioned form too');
+    assert.equal(
+      (await verifyAgentCard({ ...both, signatures: c10.signatures }, trust)).verified,
+      false,
+      "the 1.0 form's signatures do not cover the added members",
+    );
     assert.equal(c03.supportsAuthenticatedExtendedCard, true);
     assert.equal(
       (await verifyAgentCard(cardFromV03(c03), trust)).verified,

@@ -165,15 +165,32 @@ describe('A2A 0.3 (issue 16)', () => {
     },
   });
 
-  test('§3.6.2 test-runner serves its JSONRPC 0.3 entry for real: the card without A2A-Version is its 0.3 form, message/send runs the tests', async () => {
+  test('test-runner card fetched as curl does (no A2A-Version): supportedInterfaces and the 0.3 members in one card', async () => {
     const r = await fetch(`${f.kit.agents['test-runner'].origin}/.well-known/agent-card.json`);
     assert.match(r.headers.get('vary') ?? '', /A2A-Version/);
     const c = await r.json();
     const port = new URL(f.kit.agents['test-runner'].origin).port;
+    const { protocolVersion, url, preferredTransport, additionalInterfaces, ...v10 } = c;
+    assert.deepEqual(
+      v10,
+      await card('test-runner'),
+      'every 1.0 member, supportedInterfaces included',
+    );
+    assert.ok(c.supportedInterfaces.some((i: any) => i.protocolVersion === '1.0'));
+    assert.equal(protocolVersion, '0.3');
+    assert.equal(url, `http://localhost:${port}/a2a/jsonrpc`);
+    assert.equal(preferredTransport, 'JSONRPC');
+    assert.deepEqual(additionalInterfaces, [{ url, transport: 'JSONRPC' }]);
+  });
+
+  test('§3.6.2 test-runner serves its JSONRPC 0.3 entry for real: A2A-Version 0.3 gets the pure 0.3 card, message/send runs the tests', async () => {
+    const r = await fetch(`${f.kit.agents['test-runner'].origin}/.well-known/agent-card.json`, {
+      headers: { 'a2a-version': '0.3' },
+    });
+    const c = await r.json();
+    const port = new URL(f.kit.agents['test-runner'].origin).port;
     assert.equal(c.protocolVersion, '0.3');
     assert.equal(c.url, `http://localhost:${port}/a2a/jsonrpc`);
-    assert.equal(c.preferredTransport, 'JSONRPC');
-    assert.deepEqual(c.additionalInterfaces, [{ url: c.url, transport: 'JSONRPC' }]);
     assert.equal(c.supportedInterfaces, undefined);
 
     const sent = await (

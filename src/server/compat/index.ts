@@ -15,7 +15,12 @@ import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import { InMemoryTaskStore } from '../store/memory.js';
 import { isPushConfigStore, type PushConfigStore, type TaskStore } from '../store/task-store.js';
 import type { PushWireFormat } from '../push/wire-format.js';
-import { signedV03Card, withV03Interfaces } from './card.js';
+import {
+  signedBilingualCard,
+  signedV03Card,
+  withV03Interfaces,
+  type OtherCardForms,
+} from './card.js';
 import { jsonRpcV03 } from './jsonrpc.js';
 import { V03AwarePushConfigStore, v03PushFormat } from './push.js';
 import { restV03 } from './rest.js';
@@ -59,9 +64,15 @@ export function v03Stores(
 /** The card an agent that speaks 0.3 serves (see {@link withV03Interfaces}). */
 export const cardWithV03 = withV03Interfaces;
 
-/** The 0.3 form of the public card, signed like the 1.0 one. */
-export function publicV03Card(card: AgentCard, keys?: CardSigningKey[]): Promise<object> {
-  return signedV03Card(card, 'json', keys);
+/** The 0.3 form and the form for requests naming no version of the public card, each signed like the 1.0 one. */
+export async function publicCardForms(
+  card: AgentCard,
+  keys?: CardSigningKey[],
+): Promise<OtherCardForms> {
+  return {
+    v03: await signedV03Card(card, 'json', keys),
+    unversioned: await signedBilingualCard(card, keys),
+  };
 }
 
 /** Checks that every 0.3 entry shares its URL with a 1.0 entry of its binding: that is where 0.3 is served. */

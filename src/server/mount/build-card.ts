@@ -10,7 +10,7 @@ import {
   VersionedCardResponder,
   cardWithV03,
   checkV03Urls,
-  publicV03Card,
+  publicCardForms,
 } from '../compat/index.js';
 import type { AgentGrpcHandle } from '../grpc/options.js';
 import { CardResponder } from '../card/responder.js';
@@ -66,7 +66,7 @@ export async function buildCard(o: AgentServerOptions, at: CardSite): Promise<Bu
     o.cardMaxAgeSeconds !== undefined ? { maxAgeSeconds: o.cardMaxAgeSeconds } : {};
   const responder = await asConfigError('cardMaxAgeSeconds', async () =>
     v03
-      ? new VersionedCardResponder(card, await publicV03Card(card, keys), cardOptions)
+      ? new VersionedCardResponder(card, await publicCardForms(card, keys), cardOptions)
       : new CardResponder(card, cardOptions),
   );
   return { card, planned, responder };
