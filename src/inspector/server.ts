@@ -8,11 +8,13 @@ import type { AddressInfo } from 'node:net';
 import type { CardTrust } from 'a2a-kit/client';
 import { ROUTES } from './api.js';
 import {
+  apiRefusal,
   cookie,
   guard,
   hostGuard,
   isLoopback,
   readJson,
+  requestSource,
   sendError,
   sendJson,
 } from './http-util.js';
@@ -73,6 +75,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
   const open = new Set<ServerResponse>();
   let hostOk: (h: string | undefined) => boolean = () => false;
   let cookieName = 'a2a_inspector';
+  let base = '';
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -84,13 +87,24 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!guard(req, res, hostOk)) return;
     const url = new URL(req.url ?? '/', 'http://inspector');
-    const session = sessions.get(cookie(req, cookieName));
-    // Strict: the cookie never rides along on a request another site makes to the inspector.
-    res.setHeader('set-cookie', `${cookieName}=${session.id}; Path=/; HttpOnly; SameSite=Strict`);
+    // The page's files need no session: loading them (from anywhere) creates and touches none.
     if (req.method === 'GET' && !url.pathname.startsWith('/api/')) {
       if (!serveAsset(assets, url.pathname, req.headers['if-none-match'], res))
         sendJson(res, 404, { error: { message: `no page at ${url.pathname}` } });
       return;
+    }
+    const refused = apiRefusal(req);
+    if (refused) return sendJson(res, 403, { error: { message: refused } });
+    let session = sessions.find(cookie(req, cookieName));
+    if (!session) {
+      // Only the page itself starts a session: anyone else could otherwise push the user's out.
+      if (requestSource(req) !== 'own')
+        return sendJson(res, 403, {
+          error: { message: `no inspector session: open the inspector's page (${base})` },
+        });
+      session = sessions.create();
+      // Strict: the cookie never rides along on a request another site makes to the inspector.
+      res.setHeader('set-cookie', `${cookieName}=${session.id}; Path=/; HttpOnly; SameSite=Strict`);
     }
     if (req.method === 'GET' && url.pathname === '/api/events')
       return events(req, res, session, url);
@@ -146,7 +160,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     : host === '0.0.0.0' || host === '::'
       ? 'localhost'
       : host;
-  const base = `http://${shown}:${port}/`;
+  base = `http://${shown}:${port}/`;
 
   return {
     url: base,

@@ -165,7 +165,11 @@ export function normalise(url: string): string {
   return u.toString().replace(/\/+$/, '');
 }
 
-/** Sessions by id, the idle ones forgotten. */
+/**
+ * Sessions by id, the idle ones forgotten. Only a request the server has seen come from its own page
+ * may {@link Sessions.create} one (see `sameOrigin` in http-util.ts): creating is what evicts the
+ * least recently used session when the table is full, so a stranger must never be able to.
+ */
 export class Sessions {
   readonly #all = new Map<string, Session>();
 
@@ -175,13 +179,15 @@ export class Sessions {
     private readonly idleMs = 12 * 3600 * 1000,
   ) {}
 
-  /** The session with this id, or a new one. */
-  get(id: string | undefined): Session {
+  /** The session with this id, if it is still kept (and it counts as used now). */
+  find(id: string | undefined): Session | undefined {
     const found = id ? this.#all.get(id) : undefined;
-    if (found) {
-      found.lastSeen = Date.now();
-      return found;
-    }
+    if (found) found.lastSeen = Date.now();
+    return found;
+  }
+
+  /** A new session; the idle ones, then the least recently used beyond the limit, are dropped. */
+  create(): Session {
     this.#sweep();
     const s = new Session(this.trust);
     this.#all.set(s.id, s);

@@ -21,12 +21,13 @@ export class ApiError extends Error {
 
 /** GET (no body) or POST (JSON body) to the inspector's API. */
 export async function api<T = unknown>(path: string, body?: unknown): Promise<T> {
+  // The header says "the inspector's own page": another page cannot send it (see PAGE_HEADER).
   const init: RequestInit =
     body === undefined
-      ? {}
+      ? { headers: { 'x-a2a-inspector': 'page' } }
       : {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', 'x-a2a-inspector': 'page' },
           body: JSON.stringify(body),
         };
   let res: Response;
