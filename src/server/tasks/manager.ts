@@ -30,6 +30,7 @@ import { readVersioned } from './reapply.js';
 import { saveRun, throwIfUnsaved, saveFailure } from './save.js';
 import { adoptLostTask, leaseFollowUp, recoverUnfinished, unleaseWhenStored } from './cluster.js';
 import type { TaskEventObserver, TaskManagerOptions } from './options.js';
+import { warnIfLeftUnfinished } from './unfinished.js';
 
 export type { StoreErrorHook, TaskEventObserver, TaskManagerOptions } from './options.js';
 
@@ -217,7 +218,10 @@ export class TaskManager {
       if (exec.finished) {
         unleaseWhenStored(this, run);
         this.#release(run);
-      } else this.#watchIdle(run);
+      } else {
+        this.#watchIdle(run);
+        warnIfLeftUnfinished(run, this.options);
+      }
     };
     // Called directly, not from an async wrapper: a synchronous agent is done before this returns.
     let result: void | Promise<void>;
