@@ -101,6 +101,8 @@ export const ROUTES: Record<string, Handler> = {
     return entry.facts();
   },
 
+  'POST /api/headers': (c) => ({ headers: agentOf(c).setHeaders(c.body.headers) }),
+
   'POST /api/talk': (c) => talk(c.session, agentOf(c), talkRequest(c.body)),
   'POST /api/talk/subscribe': (c) =>
     resubscribe(

@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isA2AClientError, isA2AError } from 'a2a-kit/client';
+import { CardRefused } from './agent-entry.js';
 import { BadRequest } from './talk.js';
 
 /** Largest JSON body the page may send (a file attached to a message travels inside it). */
@@ -54,6 +55,10 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
  */
 export function sendError(res: ServerResponse, err: unknown): void {
   if (err instanceof BadRequest) return sendJson(res, 400, { error: { message: err.message } });
+  if (err instanceof CardRefused)
+    return sendJson(res, 502, {
+      error: { message: err.message, code: err.refusal.code, findings: err.findings },
+    });
   if (isA2AError(err)) {
     return sendJson(res, 502, {
       error: {

@@ -36,6 +36,11 @@ export interface InspectorOptions {
   agents?: readonly string[];
   /** Keys trusted to sign agent cards; the card view reports each card's signature against them. */
   trust?: CardTrust;
+  /**
+   * How long to wait for an agent before telling the user it did not answer: the card, each call, a
+   * stream's first event. Default 30 000 ms.
+   */
+  timeoutMs?: number;
 }
 
 /** A running inspector. */
@@ -70,7 +75,12 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
   const assets = loadAssets();
   const pipeline = new PipelineFeed();
   const trust = options.trust ?? {};
-  const sessions = new Sessions(() => trust);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0)
+    throw new TypeError(
+      `timeoutMs must be a whole number of milliseconds above 0, got ${timeoutMs}`,
+    );
+  const sessions = new Sessions(() => trust, { timeoutMs });
   const knownAgents = options.agents ?? KIT_AGENTS;
   const open = new Set<ServerResponse>();
   let hostOk: (h: string | undefined) => boolean = () => false;
@@ -126,7 +136,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     open.add(res);
     const after = Number(req.headers['last-event-id'] ?? url.searchParams.get('after') ?? 0) || 0;
     const offSession = session.subscribe(after, (ev) =>
-      res.write(`id: ${ev.id}\nevent: ${ev.type}\ndata: ${JSON.stringify(ev.data)}\n\n`),
+      res.write(`id: ${ev.id}\nevent: ${ev.type}\ndata: ${ev.json}\n\n`),
     );
     // No id: the kit's events are numbered by their own `seq`, and the page asks for the whole run on load.
     const offPipeline = pipeline.on((rec) =>
