@@ -9,7 +9,6 @@ import {
   CardCache,
   discoverAgentCard,
   isA2AClientError,
-  type A2AClientError,
   type CardTrust,
   type Credential,
   type FetchLike,
@@ -22,6 +21,7 @@ import { Masker, maskRules } from './mask.js';
 import type { WireLog } from './wire.js';
 import { GrpcRecorder } from './wire-grpc.js';
 import { recorded, wireTap, type WireTap } from './wire-tap.js';
+import { CardRefused } from './errors.js';
 
 /** Far enough ahead that any cached card counts as stale: how "Revalidate" makes the cache ask the agent. */
 const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
@@ -33,16 +33,6 @@ const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
 /** How long the inspector waits for an agent (the card, a call, a stream's first event). */
 export interface AgentLimits {
   timeoutMs: number;
-}
-
-/** A card the client refused, with every finding of the check (the client's error names ten). */
-export class CardRefused extends Error {
-  constructor(
-    readonly refusal: A2AClientError,
-    readonly findings: CardFinding[],
-  ) {
-    super(refusal.message);
-  }
 }
 
 /** An agent in a session: card, client, credentials, headers. */

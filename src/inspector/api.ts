@@ -9,7 +9,8 @@ import { probeAgents } from './known-agents.js';
 import { MASK } from './mask.js';
 import type { PipelineFeed } from './pipeline.js';
 import type { Session } from './session.js';
-import { BadRequest, cancel, resubscribe, talk, talkRequest } from './talk.js';
+import { BadRequest } from './errors.js';
+import { cancel, resubscribe, talk, talkRequest } from './talk.js';
 
 /** What a handler gets: the session, the JSON body (empty for GET), and the inspector's shared parts. */
 export interface ApiContext {

@@ -5,7 +5,7 @@
  * page, kept when the page sends the mask back unchanged.
  */
 import { MASK } from './mask.js';
-import { BadRequest } from './talk.js';
+import { BadRequest } from './errors.js';
 
 /** Headers one agent may carry, and the largest value: enough for any real header, bounded for the session. */
 export const MAX_HEADERS = 32;

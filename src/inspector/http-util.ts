@@ -8,8 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isA2AClientError, isA2AError } from 'a2a-kit/client';
-import { CardRefused } from './agent-entry.js';
-import { BadRequest } from './talk.js';
+import { BadRequest, CardRefused } from './errors.js';
 
 /** Largest JSON body the page may send (a file attached to a message travels inside it). */
 export const MAX_BODY_BYTES = 12 * 1024 * 1024;

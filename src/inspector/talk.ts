@@ -10,8 +10,7 @@ import type { AgentEntry } from './agent-entry.js';
 import type { Session } from './session.js';
 import { describeError } from './wire.js';
 
-/** A bad request from the page: answered with HTTP 400 and the message. */
-export class BadRequest extends Error {}
+import { BadRequest } from './errors.js';
 
 /** Parts one message may carry. */
 const MAX_PARTS = 32;
