@@ -16,6 +16,7 @@ import {
 } from '../src/client/index.js';
 import {
   createAgentServer,
+  silentLogger,
   staticBearerTokens,
   type AgentExecutor,
   type AgentServerOptions,
@@ -61,7 +62,13 @@ async function withServer(
   fn: (origin: string) => Promise<void>,
   extra: Partial<AgentCard> = {},
 ): Promise<void> {
-  const server = createAgentServer({ executor, card: (o) => cardFor(o, extra), ...opts });
+  // Streams left open at close are cut on purpose: the drain's warning would be noise here.
+  const server = createAgentServer({
+    executor,
+    card: (o) => cardFor(o, extra),
+    logger: silentLogger,
+    ...opts,
+  });
   const origin = await server.listen(0);
   try {
     await fn(origin);
@@ -328,7 +335,7 @@ for (const binding of BINDINGS) {
 }
 
 test('retries pass through interceptors one by one; an unreachable agent is a NETWORK error in after', async () => {
-  const server = createAgentServer({ executor, card: (o) => cardFor(o) });
+  const server = createAgentServer({ executor, card: (o) => cardFor(o), logger: silentLogger });
   const origin = await server.listen(0);
   const rec = recorder();
   const client = await A2AClient.connect(origin, {

@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import {
   createAgentServer,
+  silentLogger,
   InMemoryTaskStore,
   type AgentExecutor,
   type AgentServer,
@@ -111,6 +112,8 @@ export async function startCluster(
       executor,
       store: opts.store,
       card: (o) => card(o, { streaming: true, pushNotifications: true }),
+      // Instances are stopped and cut off on purpose: the default stderr lines would be noise here.
+      logger: silentLogger,
       events: redisEvents(opts.redisUrl ?? REDIS_URL, {
         prefix: opts.prefix,
         lease: { ttlMs: 1000, scanMs: 200 },

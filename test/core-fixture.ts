@@ -14,6 +14,7 @@ import type {
 } from '../src/protocol/index.js';
 import {
   createAgentServer,
+  silentLogger,
   type AgentExecutor,
   type AgentServer,
   type AgentServerOptions,
@@ -194,6 +195,8 @@ export async function start(
   const server = createAgentServer({
     executor: scripted(p),
     card: (o) => card(o, capabilities),
+    // The scripted agent throws and drains on purpose: the default stderr lines would be noise here.
+    logger: silentLogger,
     ...extra,
   });
   const origin = await server.listen(0);

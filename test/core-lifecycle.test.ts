@@ -8,7 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Task } from '../src/protocol/index.js';
-import { createAgentServer, type AgentExecutor, type TaskUpdater } from '../src/server/index.js';
+import {
+  createAgentServer,
+  silentLogger,
+  type AgentExecutor,
+  type TaskUpdater,
+} from '../src/server/index.js';
 import { InMemoryTaskStore } from '../src/server/store/memory.js';
 import { SqliteTaskStore } from '../src/server/store/sqlite.js';
 import { card, msg, openStream, rpc, stateOf, waitForTask } from './core-fixture.js';
@@ -29,6 +34,8 @@ async function serve(executor: AgentExecutor, extra: Record<string, unknown> = {
   const server = createAgentServer({
     executor,
     card: (o) => card(o, { streaming: true }),
+    // These agents fail saves and leave tasks unfinished on purpose: the stderr lines would be noise.
+    logger: silentLogger,
     ...extra,
   });
   const origin = await server.listen(0);

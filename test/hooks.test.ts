@@ -70,7 +70,14 @@ async function serve(
   hooks: OperationHooks | OperationHooks[],
   extra: Partial<AgentServerOptions> = {},
 ) {
-  const server: AgentServer = createAgentServer({ executor, card, hooks, ...extra });
+  // Hooks fail on purpose in some tests: their stderr lines would be noise here.
+  const server: AgentServer = createAgentServer({
+    executor,
+    card,
+    hooks,
+    logger: silentLogger,
+    ...extra,
+  });
   const origin = await server.listen(0);
   const client = (binding: (typeof BINDINGS)[number]) =>
     A2AClient.connect(origin, { bindings: [binding], retry: false });

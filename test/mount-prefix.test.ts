@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { after, test } from 'node:test';
 import express, { type ErrorRequestHandler } from 'express';
 import Fastify from 'fastify';
-import { createAgentServer } from '../src/server/index.js';
+import { createAgentServer, silentLogger } from '../src/server/index.js';
 import { a2aExpress } from '../src/server/adapters/express.js';
 import { a2aFastify } from '../src/server/adapters/fastify.js';
 import { bothBindings, closeAll, get, listenOn, options, roundTrip } from './mount-fixture.js';
@@ -48,7 +48,9 @@ test('Express app.use("/reporter", agent.listener): the raw listener takes the m
 test('Express under a prefix with a card object whose URLs are outside it: refused, naming the entry', async () => {
   const app = express();
   const { origin } = await listenOn(createServer(app));
-  app.use('/reporter', a2aExpress(createAgentServer(options({ card: bothBindings(origin) }))));
+  // The configuration error is logged on purpose; the line would be noise here.
+  const agent = createAgentServer(options({ card: bothBindings(origin), logger: silentLogger }));
+  app.use('/reporter', a2aExpress(agent));
   app.use(errorsAsJson);
   const r = await get(`${origin}/reporter/.well-known/agent-card.json`);
   assert.equal(r.status, 500);
@@ -96,7 +98,8 @@ test('Fastify: a server already prepared at the root refuses to be registered un
 test('Express: a listener prepared for the root, then mounted under /reporter, refuses instead of advertising root URLs', async () => {
   const app = express();
   const { origin } = await listenOn(createServer(app));
-  const agent = createAgentServer(options());
+  // The configuration error is logged on purpose; the line would be noise here.
+  const agent = createAgentServer(options({ logger: silentLogger }));
   await agent.prepare(origin);
   app.use('/reporter', agent.listener);
   app.use(errorsAsJson);

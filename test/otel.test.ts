@@ -21,6 +21,7 @@ import { grpcTransport } from '../src/client/grpc/index.js';
 import { otelInterceptor } from '../src/client/otel.js';
 import {
   createAgentServer,
+  silentLogger,
   type AgentCard,
   type AgentExecutor,
   type AgentServer,
@@ -69,6 +70,8 @@ before(async () => {
     executor,
     grpc: { port: 0 },
     sse: { keepAliveMs: 0 },
+    // "boom" throws on purpose: the executor's stderr line would be noise here.
+    logger: silentLogger,
     push: { policy: { allowLoopback: true }, sender: { baseDelayMs: 1, maxDelayMs: 5 } },
     telemetry: otelServer({ tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider }),
   });

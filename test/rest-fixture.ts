@@ -18,6 +18,7 @@ import {
 } from '../src/protocol/index.js';
 import {
   createAgentServer,
+  silentLogger,
   type AgentExecutor,
   type AgentServerOptions,
 } from '../src/server/index.js';
@@ -116,6 +117,8 @@ export function optionsFor(
     executor: agent,
     card: (o) => cardFor(o, kind),
     sse: { keepAliveMs: 0 },
+    // The agent throws on purpose: the default stderr lines would be noise here.
+    logger: silentLogger,
     // Webhooks in these tests live on 127.0.0.1, which the push SSRF guard refuses by default.
     ...({ push: { policy: { allowLoopback: true } } } as object),
     authenticate: (req) =>

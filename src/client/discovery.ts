@@ -7,11 +7,10 @@ import {
   HEADER_VERSION,
   PROTOCOL_VERSION,
   WELL_KNOWN_CARD_PATH,
-  parseAgentCard,
   type AgentCard,
 } from '../protocol/index.js';
-import { cardFromV03, isV03Card, keepSignedForm } from '../protocol/v03/card.js';
 import { CardCache } from './card-cache.js';
+import { checkAgentCard } from './card-check.js';
 import { assertAgentCardVerified, type CardTrust } from './card-verify.js';
 import { A2AClientError, isA2AClientError } from './errors.js';
 import {
@@ -233,24 +232,16 @@ async function fetchOnce(
 
 function validate(json: unknown, where: string): AgentCard {
   // A 0.3 card becomes the 1.0 model with 0.3 interfaces; whether to use them is the client's choice.
-  if (isV03Card(json)) {
-    const card = cardFromV03(json);
-    const r = parseAgentCard(card);
-    if (r.ok) return keepSignedForm(r.card, card);
-    throw new A2AClientError(
-      'CARD_INVALID',
-      `Invalid A2A 0.3 card (${where}; read as 0.3: it has no supportedInterfaces and names its endpoint in "url"):\n  ${r.problems.slice(0, 10).join('\n  ')}`,
-    );
-  }
-  const r = parseAgentCard(json);
+  const r = checkAgentCard(json);
   if (r.ok) return r.card;
   const shown = r.problems.slice(0, 10);
   const more =
     r.problems.length > shown.length ? `\n  … and ${r.problems.length - shown.length} more` : '';
-  throw new A2AClientError(
-    'CARD_INVALID',
-    `Invalid A2A 1.0 card (${where}):\n  ${shown.join('\n  ')}${more}`,
-  );
+  const read =
+    r.version === '0.3'
+      ? `A2A 0.3 card (${where}; read as 0.3: it has no supportedInterfaces and names its endpoint in "url")`
+      : `A2A 1.0 card (${where})`;
+  throw new A2AClientError('CARD_INVALID', `Invalid ${read}:\n  ${shown.join('\n  ')}${more}`);
 }
 
 async function check(

@@ -49,6 +49,7 @@ export type {
 export { resolveAgentCard, discoverAgentCard, defaultCardCache } from './discovery.js';
 export type { CardSource, DiscoveredCard, ResolveCardOptions } from './discovery.js';
 export { CardCache, type CachedCard, type CardCacheOptions } from './card-cache.js';
+export { checkAgentCard, type AgentCardCheck } from './card-check.js';
 export {
   verifyAgentCard,
   assertAgentCardVerified,

@@ -9,7 +9,8 @@ import { probeAgents } from './known-agents.js';
 import { MASK } from './mask.js';
 import type { PipelineFeed } from './pipeline.js';
 import type { Session } from './session.js';
-import { BadRequest, cancel, resubscribe, talk, talkRequest } from './talk.js';
+import { BadRequest } from './errors.js';
+import { cancel, resubscribe, talk, talkRequest } from './talk.js';
 
 /** What a handler gets: the session, the JSON body (empty for GET), and the inspector's shared parts. */
 export interface ApiContext {
@@ -100,6 +101,8 @@ export const ROUTES: Record<string, Handler> = {
     entry.setCredentials(values as Record<string, unknown>);
     return entry.facts();
   },
+
+  'POST /api/headers': (c) => ({ headers: agentOf(c).setHeaders(c.body.headers) }),
 
   'POST /api/talk': (c) => talk(c.session, agentOf(c), talkRequest(c.body)),
   'POST /api/talk/subscribe': (c) =>

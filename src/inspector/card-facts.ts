@@ -4,7 +4,15 @@
  * (`verifyAgentCard`), the caching headers the card came with, and which credentials are held.
  */
 import { schemeKind, selectInterface, verifyAgentCard, type CardTrust } from 'a2a-kit/client';
-import type { AgentCard } from 'a2a-kit';
+import { BINDINGS, type AgentCard } from 'a2a-kit';
+import type { CardFinding } from './card-findings.js';
+import type { HeaderFact } from './custom-headers.js';
+
+/** What the inspector's client accepts: every binding and version the library speaks. */
+const SELECTION = {
+  bindings: [BINDINGS.JSONRPC, BINDINGS.HTTP_JSON, BINDINGS.GRPC],
+  versions: ['1.0', '0.3'],
+};
 
 /** One `supportedInterfaces` entry as the card view lists it. */
 export interface InterfaceFact {
@@ -44,6 +52,10 @@ export interface CardFacts {
   credentials: Array<{ scheme: string; kind: string; held: boolean; detail: string }>;
   /** The public card's skill ids, when this is the extended card (to show what it adds). */
   publicSkills?: string[];
+  /** The card checked against the spec: every finding, errors first. */
+  findings: CardFinding[];
+  /** The custom headers sent to this agent (a secret one without its value). */
+  headers: HeaderFact[];
 }
 
 const CACHE_HEADERS = ['cache-control', 'etag', 'last-modified', 'expires', 'age', 'date', 'vary'];
@@ -99,7 +111,7 @@ export async function cardFacts(
   let selection: CardFacts['selection'];
   let chosenIndex = -1;
   try {
-    const s = selectInterface(card);
+    const s = selectInterface(card, SELECTION);
     selection = { ok: true, reason: s.reason };
     chosenIndex = s.index;
   } catch (err) {
@@ -144,6 +156,8 @@ export async function cardFacts(
     selection,
     signature,
     credentials,
+    findings: [],
+    headers: [],
   };
 }
 
@@ -155,7 +169,10 @@ function entryNote(card: AgentCard, index: number, chosen: number): string {
   if (index === chosen)
     return 'the first entry, in the card’s order, whose binding and version the client speaks';
   try {
-    selectInterface({ ...card, supportedInterfaces: [card.supportedInterfaces[index]!] });
+    selectInterface(
+      { ...card, supportedInterfaces: [card.supportedInterfaces[index]!] },
+      SELECTION,
+    );
     return index < chosen || chosen < 0
       ? 'usable'
       : 'usable: a fallback if the chosen one cannot be reached';

@@ -2,12 +2,13 @@
  * The inspector server's HTTP plumbing: JSON in and out, errors as JSON the page can show, and the
  * guard that keeps other web pages out. The inspector fetches whatever URL it is given and holds
  * credentials, so only its own page may drive it: the Host must be one of its own names (no DNS
- * rebinding), a request with an Origin must come from that same origin, and a POST must be JSON
- * (which a foreign page cannot send without a preflight the inspector never answers).
+ * rebinding), an API request must not come from another page, a POST must show that it came from
+ * the inspector's own page and be JSON (which a foreign page cannot send without a preflight the
+ * inspector never answers).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isA2AClientError, isA2AError } from 'a2a-kit/client';
-import { BadRequest } from './talk.js';
+import { BadRequest, CardRefused } from './errors.js';
 
 /** Largest JSON body the page may send (a file attached to a message travels inside it). */
 export const MAX_BODY_BYTES = 12 * 1024 * 1024;
@@ -53,6 +54,10 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
  */
 export function sendError(res: ServerResponse, err: unknown): void {
   if (err instanceof BadRequest) return sendJson(res, 400, { error: { message: err.message } });
+  if (err instanceof CardRefused)
+    return sendJson(res, 502, {
+      error: { message: err.message, code: err.refusal.code, findings: err.findings },
+    });
   if (isA2AError(err)) {
     return sendJson(res, 502, {
       error: {
@@ -98,7 +103,29 @@ export function hostGuard(host: string, port: number): (value: string | undefine
   return (value) => value !== undefined && allowed.has(value.toLowerCase());
 }
 
-/** Refuses what did not come from the inspector's own page; answers the refusal itself. */
+/**
+ * The header the page sends with each of its calls. A page of another origin cannot send it: a custom
+ * header makes the browser ask first (a CORS preflight), and the inspector never says yes.
+ */
+export const PAGE_HEADER = 'x-a2a-inspector';
+
+/**
+ * Who made a request, as far as the browser says: `own` — the inspector's page (its Origin, its
+ * header, or `Sec-Fetch-Site: same-origin`); `foreign` — another page, even one on another port of
+ * this machine (same site, other origin); `unknown` — nothing says (an old browser's plain GET, an
+ * image tag without fetch metadata, a command-line tool).
+ */
+export function requestSource(req: IncomingMessage): 'own' | 'foreign' | 'unknown' {
+  const origin = req.headers.origin;
+  const site = req.headers['sec-fetch-site'];
+  if (origin !== undefined && origin !== `http://${req.headers.host}`) return 'foreign';
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return 'foreign';
+  if (origin !== undefined || site === 'same-origin' || req.headers[PAGE_HEADER] !== undefined)
+    return 'own';
+  return 'unknown';
+}
+
+/** Refuses a Host that is not one of the inspector's names (DNS rebinding); answers the refusal itself. */
 export function guard(
   req: IncomingMessage,
   res: ServerResponse,
@@ -111,12 +138,19 @@ export function guard(
     });
     return false;
   }
-  const origin = req.headers.origin;
-  if (origin !== undefined && origin !== `http://${host}`) {
-    sendJson(res, 403, { error: { message: 'requests from other web pages are refused' } });
-    return false;
-  }
   return true;
+}
+
+/**
+ * Why an API request is refused, or undefined when it may go on: another page never reaches the API,
+ * and a request that changes something (any POST) must show it came from the inspector's page.
+ */
+export function apiRefusal(req: IncomingMessage): string | undefined {
+  const source = requestSource(req);
+  if (source === 'foreign') return 'requests from other web pages are refused';
+  if (req.method !== 'GET' && source !== 'own')
+    return `a request that changes something must come from the inspector's page (same Origin, or the ${PAGE_HEADER} header)`;
+  return undefined;
 }
 
 /** The value of one cookie. */

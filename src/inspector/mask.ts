@@ -108,6 +108,8 @@ export interface CurlRequest {
   url: string;
   headers: ReadonlyArray<readonly [string, string]>;
   body?: string | undefined;
+  /** A body too large to write out: the command reads it from this file (`--data-binary @file`). */
+  bodyFile?: string | undefined;
   streaming?: boolean;
 }
 
@@ -118,11 +120,13 @@ export interface CurlRequest {
 export function curlCommand(req: CurlRequest): string {
   const args: string[] = ['curl'];
   if (req.streaming) args.push('-N');
-  if (req.method !== 'GET' || req.body !== undefined) args.push('-X', req.method);
+  if (req.method !== 'GET' || req.body !== undefined || req.bodyFile !== undefined)
+    args.push('-X', req.method);
   args.push(shellQuote(req.url));
   for (const [k, v] of req.headers)
     if (!CURL_SKIPS.has(k.toLowerCase())) args.push('-H', shellQuote(`${k}: ${v}`));
   if (req.body !== undefined) args.push('--data-raw', shellQuote(req.body));
+  else if (req.bodyFile !== undefined) args.push('--data-binary', shellQuote(`@${req.bodyFile}`));
   const lines: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
@@ -134,4 +138,29 @@ export function curlCommand(req: CurlRequest): string {
   const head = lines.findIndex((l) => l.startsWith("'") || l.startsWith('"'));
   const first = lines.slice(0, head + 1).join(' ');
   return [first, ...lines.slice(head + 1)].join(' \\\n  ');
+}
+
+/** What a `grpcurl` command needs to know about a gRPC call (already masked). */
+export interface GrpcurlRequest {
+  /** `host:port` to dial. */
+  target: string;
+  /** Whether the interface URL asks for TLS (`https://`, `grpcs://`). */
+  tls: boolean;
+  /** `package.Service/Method`. */
+  method: string;
+  metadata: ReadonlyArray<readonly [string, string]>;
+  /** The request message as ProtoJSON. */
+  body: string;
+}
+
+/**
+ * The call as a `grpcurl` command (`grpcurl` reads ProtoJSON with `-d`; the A2A proto file is given
+ * with `-proto`), credentials as `$A2A_CREDENTIAL` like the curl commands.
+ */
+export function grpcurlCommand(req: GrpcurlRequest): string {
+  const lines = [`grpcurl${req.tls ? '' : ' -plaintext'} -proto a2a.proto`];
+  for (const [k, v] of req.metadata) lines.push(`-H ${shellQuote(`${k}: ${v}`)}`);
+  lines.push(`-d ${shellQuote(req.body)}`);
+  lines.push(`${shellQuote(req.target)} ${req.method}`);
+  return lines.join(' \\\n  ');
 }

@@ -1,12 +1,13 @@
 /**
- * `npm run inspector [-- --port 41250] [--host 127.0.0.1] [--agent <url>] [--agents <url,url>]`:
+ * `npm run inspector [-- --port 41250] [--host 127.0.0.1] [--agent <url>] [--agents <url,url>]
+ * [--timeout <ms>]`:
  * starts the inspector, prints its URL (the agent's card link when `--agent` is given), and runs
  * until Ctrl-C. `a2a inspect` does the same through {@link startInspector}.
  */
 import { startInspector, type InspectorOptions } from './server.js';
 
 const USAGE =
-  'usage: npm run inspector -- [--port 41250] [--host 127.0.0.1] [--agent <url>] [--agents <url>,<url>]';
+  'usage: npm run inspector -- [--port 41250] [--host 127.0.0.1] [--agent <url>] [--agents <url>,<url>] [--timeout <ms>]';
 
 function parse(argv: string[]): { options: InspectorOptions; agent?: string } {
   const options: InspectorOptions = {};
@@ -22,6 +23,12 @@ function parse(argv: string[]): { options: InspectorOptions; agent?: string } {
       if (!/^\d+$/.test(value) || Number(value) > 65535)
         throw new Error(`--port expects a port number (0 for any free port), got "${value}"`);
       options.port = Number(value);
+    } else if (flag === '--timeout') {
+      if (!/^[1-9]\d{0,8}$/.test(value))
+        throw new Error(
+          `--timeout expects milliseconds above 0 (how long to wait for an agent), got "${value}"`,
+        );
+      options.timeoutMs = Number(value);
     } else if (flag === '--host') options.host = value;
     else if (flag === '--agent') agent = value;
     else if (flag === '--agents')

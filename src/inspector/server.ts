@@ -8,11 +8,13 @@ import type { AddressInfo } from 'node:net';
 import type { CardTrust } from 'a2a-kit/client';
 import { ROUTES } from './api.js';
 import {
+  apiRefusal,
   cookie,
   guard,
   hostGuard,
   isLoopback,
   readJson,
+  requestSource,
   sendError,
   sendJson,
 } from './http-util.js';
@@ -34,6 +36,11 @@ export interface InspectorOptions {
   agents?: readonly string[];
   /** Keys trusted to sign agent cards; the card view reports each card's signature against them. */
   trust?: CardTrust;
+  /**
+   * How long to wait for an agent before telling the user it did not answer: the card, each call, a
+   * stream's first event. Default 30 000 ms.
+   */
+  timeoutMs?: number;
 }
 
 /** A running inspector. */
@@ -68,11 +75,17 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
   const assets = loadAssets();
   const pipeline = new PipelineFeed();
   const trust = options.trust ?? {};
-  const sessions = new Sessions(() => trust);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0)
+    throw new TypeError(
+      `timeoutMs must be a whole number of milliseconds above 0, got ${timeoutMs}`,
+    );
+  const sessions = new Sessions(() => trust, { timeoutMs });
   const knownAgents = options.agents ?? KIT_AGENTS;
   const open = new Set<ServerResponse>();
   let hostOk: (h: string | undefined) => boolean = () => false;
   let cookieName = 'a2a_inspector';
+  let base = '';
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -84,13 +97,24 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!guard(req, res, hostOk)) return;
     const url = new URL(req.url ?? '/', 'http://inspector');
-    const session = sessions.get(cookie(req, cookieName));
-    // Strict: the cookie never rides along on a request another site makes to the inspector.
-    res.setHeader('set-cookie', `${cookieName}=${session.id}; Path=/; HttpOnly; SameSite=Strict`);
+    // The page's files need no session: loading them (from anywhere) creates and touches none.
     if (req.method === 'GET' && !url.pathname.startsWith('/api/')) {
       if (!serveAsset(assets, url.pathname, req.headers['if-none-match'], res))
         sendJson(res, 404, { error: { message: `no page at ${url.pathname}` } });
       return;
+    }
+    const refused = apiRefusal(req);
+    if (refused) return sendJson(res, 403, { error: { message: refused } });
+    let session = sessions.find(cookie(req, cookieName));
+    if (!session) {
+      // Only the page itself starts a session: anyone else could otherwise push the user's out.
+      if (requestSource(req) !== 'own')
+        return sendJson(res, 403, {
+          error: { message: `no inspector session: open the inspector's page (${base})` },
+        });
+      session = sessions.create();
+      // Strict: the cookie never rides along on a request another site makes to the inspector.
+      res.setHeader('set-cookie', `${cookieName}=${session.id}; Path=/; HttpOnly; SameSite=Strict`);
     }
     if (req.method === 'GET' && url.pathname === '/api/events')
       return events(req, res, session, url);
@@ -112,7 +136,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     open.add(res);
     const after = Number(req.headers['last-event-id'] ?? url.searchParams.get('after') ?? 0) || 0;
     const offSession = session.subscribe(after, (ev) =>
-      res.write(`id: ${ev.id}\nevent: ${ev.type}\ndata: ${JSON.stringify(ev.data)}\n\n`),
+      res.write(`id: ${ev.id}\nevent: ${ev.type}\ndata: ${ev.json}\n\n`),
     );
     // No id: the kit's events are numbered by their own `seq`, and the page asks for the whole run on load.
     const offPipeline = pipeline.on((rec) =>
@@ -146,7 +170,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     : host === '0.0.0.0' || host === '::'
       ? 'localhost'
       : host;
-  const base = `http://${shown}:${port}/`;
+  base = `http://${shown}:${port}/`;
 
   return {
     url: base,

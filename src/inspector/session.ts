@@ -5,21 +5,27 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { CardTrust } from 'a2a-kit/client';
-import { AgentEntry } from './agent-entry.js';
+import { AgentEntry, type AgentLimits } from './agent-entry.js';
 import { WireLog } from './wire.js';
 
-/** One event for the page: its SSE id, its type (the SSE `event:` field) and its JSON data. */
+/** One event for the page: its SSE id, its type (the SSE `event:` field) and its data as JSON text. */
 export interface PageEvent {
   id: number;
   type: string;
-  data: unknown;
+  json: string;
 }
 
 /** A key as `CardTrust` takes it (a public JWK here). */
 type TrustedKey = NonNullable<CardTrust['keys']>[number]['key'];
 
-/** How many events a session keeps for pages that reconnect. */
+/** How many events a session keeps for pages that reconnect, and how much text they may hold. */
 const RING = 2000;
+const RING_CHARS = 32 * 1024 * 1024;
+/**
+ * An event larger than this reaches the page as a note of its size: an agent's answer can weigh up to
+ * the client's limit, and the page shows it in full on the wire view already (cut at 512 KiB).
+ */
+export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
 /** Streams one session may run at once; the oldest is stopped beyond that. */
 const MAX_STREAMS = 16;
 /** Agents one session may open. */
@@ -32,13 +38,17 @@ export class Session {
   lastSeen = Date.now();
   readonly #agents = new Map<string, AgentEntry>();
   readonly #ring: PageEvent[] = [];
+  #ringChars = 0;
   readonly #subscribers = new Set<(ev: PageEvent) => void>();
   readonly #streams = new Map<string, AbortController>();
   #seq = 0;
   /** Keys the user pasted in the card view to check signatures with, on top of the inspector's own. */
   #keys: Array<{ kid: string; key: Record<string, unknown> }> = [];
 
-  constructor(private readonly baseTrust: () => CardTrust) {
+  constructor(
+    private readonly baseTrust: () => CardTrust,
+    private readonly limits: AgentLimits,
+  ) {
     this.wire = new WireLog((u) =>
       this.emit(
         u.kind === 'chunk' ? 'wire-chunk' : 'wire',
@@ -54,9 +64,12 @@ export class Session {
     if (entry) {
       this.#agents.delete(key);
     } else {
-      entry = new AgentEntry(key, this.wire, () => this.trust());
-      if (this.#agents.size >= MAX_AGENTS)
-        this.#agents.delete(this.#agents.keys().next().value as string);
+      entry = new AgentEntry(key, this.wire, () => this.trust(), this.limits);
+      if (this.#agents.size >= MAX_AGENTS) {
+        const [oldest, gone] = this.#agents.entries().next().value as [string, AgentEntry];
+        gone.close();
+        this.#agents.delete(oldest);
+      }
     }
     this.#agents.set(key, entry);
     return entry;
@@ -104,11 +117,18 @@ export class Session {
     return this.#seq;
   }
 
-  /** Sends an event to the page (and keeps it for a reconnecting page). */
-  emit(type: string, data: unknown): void {
-    const ev = { id: ++this.#seq, type, data };
+  /**
+   * Sends an event to the page (and keeps it for a reconnecting page). `tooLarge` is what goes instead
+   * when the event's JSON is larger than {@link MAX_EVENT_CHARS}.
+   */
+  emit(type: string, data: unknown, tooLarge?: (chars: number) => unknown): void {
+    let json = JSON.stringify(data);
+    if (json.length > MAX_EVENT_CHARS && tooLarge) json = JSON.stringify(tooLarge(json.length));
+    const ev = { id: ++this.#seq, type, json };
     this.#ring.push(ev);
-    if (this.#ring.length > RING) this.#ring.shift();
+    this.#ringChars += json.length;
+    while (this.#ring.length > RING || this.#ringChars > RING_CHARS)
+      this.#ringChars -= this.#ring.shift()!.json.length;
     for (const s of this.#subscribers) s(ev);
   }
 
@@ -149,6 +169,8 @@ export class Session {
     for (const ctl of this.#streams.values()) ctl.abort();
     this.#streams.clear();
     this.#subscribers.clear();
+    for (const entry of this.#agents.values()) entry.close();
+    this.#agents.clear();
   }
 }
 
@@ -165,25 +187,32 @@ export function normalise(url: string): string {
   return u.toString().replace(/\/+$/, '');
 }
 
-/** Sessions by id, the idle ones forgotten. */
+/**
+ * Sessions by id, the idle ones forgotten. Only a request the server has seen come from its own page
+ * may {@link Sessions.create} one (see `sameOrigin` in http-util.ts): creating is what evicts the
+ * least recently used session when the table is full, so a stranger must never be able to.
+ */
 export class Sessions {
   readonly #all = new Map<string, Session>();
 
   constructor(
     private readonly trust: () => CardTrust,
+    private readonly limits: AgentLimits,
     private readonly max = 32,
     private readonly idleMs = 12 * 3600 * 1000,
   ) {}
 
-  /** The session with this id, or a new one. */
-  get(id: string | undefined): Session {
+  /** The session with this id, if it is still kept (and it counts as used now). */
+  find(id: string | undefined): Session | undefined {
     const found = id ? this.#all.get(id) : undefined;
-    if (found) {
-      found.lastSeen = Date.now();
-      return found;
-    }
+    if (found) found.lastSeen = Date.now();
+    return found;
+  }
+
+  /** A new session; the idle ones, then the least recently used beyond the limit, are dropped. */
+  create(): Session {
     this.#sweep();
-    const s = new Session(this.trust);
+    const s = new Session(this.trust, this.limits);
     this.#all.set(s.id, s);
     return s;
   }

@@ -5,13 +5,12 @@
  * tagged with the page's stream id and the agent's event id.
  */
 import { randomUUID } from 'node:crypto';
-import type { Message, Part, StreamResponse, Task } from 'a2a-kit';
+import type { JsonObject, Message, Part, StreamResponse, Task } from 'a2a-kit';
 import type { AgentEntry } from './agent-entry.js';
 import type { Session } from './session.js';
 import { describeError } from './wire.js';
 
-/** A bad request from the page: answered with HTTP 400 and the message. */
-export class BadRequest extends Error {}
+import { BadRequest } from './errors.js';
 
 /** Parts one message may carry. */
 const MAX_PARTS = 32;
@@ -51,6 +50,8 @@ export interface TalkRequest {
   streamId?: string;
   /** SendMessage only: answer with the task at once instead of waiting for it. */
   returnImmediately?: boolean;
+  /** The message's `metadata` (a JSON object). */
+  metadata?: JsonObject;
 }
 
 /** Reads a talk request from the page's JSON. */
@@ -62,9 +63,17 @@ export function talkRequest(body: Record<string, unknown>): TalkRequest {
   const taskId = str('taskId');
   const contextId = str('contextId');
   const streamId = str('streamId');
+  const metadata = body.metadata;
+  if (
+    metadata !== undefined &&
+    metadata !== null &&
+    (typeof metadata !== 'object' || Array.isArray(metadata))
+  )
+    throw new BadRequest('metadata must be a JSON object ({"key": value, …})');
   return {
     mode,
     parts: checkParts(body.parts),
+    ...(metadata && Object.keys(metadata).length > 0 ? { metadata: metadata as JsonObject } : {}),
     ...(taskId ? { taskId } : {}),
     ...(contextId ? { contextId } : {}),
     ...(streamId ? { streamId } : {}),
@@ -84,6 +93,7 @@ export async function talk(
     parts: req.parts,
     ...(req.taskId ? { taskId: req.taskId } : {}),
     ...(req.contextId ? { contextId: req.contextId } : {}),
+    ...(req.metadata ? { metadata: req.metadata } : {}),
   };
   if (req.mode === 'send') {
     const result = await entry.client.sendMessage({
@@ -143,13 +153,10 @@ function run(session: Session, entry: AgentEntry, streamId: string, open: Open):
   const agent = entry.url;
   void (async () => {
     try {
-      for await (const event of stream)
-        session.emit('talk', {
-          streamId,
-          agent,
-          event,
-          ...(eventId !== undefined ? { eventId } : {}),
-        });
+      for await (const event of stream) {
+        const at = { streamId, agent, ...(eventId !== undefined ? { eventId } : {}) };
+        session.emit('talk', { ...at, event }, (chars) => ({ ...at, tooLarge: chars }));
+      }
       session.emit('talk-end', { streamId, agent });
     } catch (err) {
       session.emit('talk-end', {

@@ -1,11 +1,9 @@
 /**
- * The wire view's recorder. Two seams of the public client meet here: a `fetch` wrapper sees the bytes
- * (method, URL, headers, body, status, the answer or the SSE text as it arrives), and an interceptor
- * sees the meaning (operation, binding, Last-Event-ID, the outcome). The interceptor tags each attempt
- * with a header that the fetch wrapper reads and removes, so the two halves join without guessing.
+ * The wire view's log: every exchange of a session (request and answer, masked), bounded in count
+ * and in answer text, and the updates the page receives as exchanges change. What records into it is
+ * in wire-tap.ts (HTTP) and wire-grpc.ts (gRPC).
  */
-import type { ClientCall, ClientCallOutcome, ClientInterceptor, FetchLike } from 'a2a-kit/client';
-import { curlCommand, type Masker } from './mask.js';
+import { curlCommand } from './mask.js';
 
 /** One request and its answer, masked, as the page shows it. */
 export interface WireExchange {
@@ -19,7 +17,9 @@ export interface WireExchange {
   method: string;
   url: string;
   requestHeaders: Array<[string, string]>;
+  /** The request's text, cut at the same limit as answers (`requestTruncated`). */
   requestBody?: string;
+  requestTruncated?: boolean;
   status?: number;
   responseHeaders?: Array<[string, string]>;
   /** The answer's text; for a stream, the SSE text as it arrived. Cut at a limit (`truncated`). */
@@ -33,19 +33,18 @@ export interface WireExchange {
   events?: number;
   end?: string;
   lastEventId?: string;
-  /** The request as a `curl` command, credentials replaced by `$A2A_CREDENTIAL`. */
+  /** The request as a `curl` command (`grpcurl` for gRPC), credentials replaced by `$A2A_CREDENTIAL`. */
   curl: string;
+  /** gRPC calls: the status the call ended with (`OK`, `NOT_FOUND`, …); HTTP status is then absent. */
+  grpcStatus?: string;
 }
 
 /** What the log tells its listener: a new or changed exchange, or more text of a streaming answer. */
 export type WireUpdate =
   { kind: 'exchange'; exchange: WireExchange } | { kind: 'chunk'; id: number; text: string };
 
-/** The header that joins an interceptor's call to the fetch it causes; never sent. */
-const TAG = 'x-a2a-inspector-exchange';
 /** Text kept per answer; enough for any card or task, and the first stretch of a long stream. */
 const MAX_BODY = 512 * 1024;
-const NULL_BODY = new Set([101, 204, 205, 304]);
 
 /** The exchanges of one inspector session, newest last, bounded. */
 export class WireLog {
@@ -76,21 +75,28 @@ export class WireLog {
 
   /** Records a request about to go out. */
   open(
-    ex: Omit<WireExchange, 'id' | 'curl' | 'responseBody' | 'state'>,
+    ex: Omit<WireExchange, 'id' | 'curl' | 'responseBody' | 'state'> & { curl?: string },
     id = this.reserve(),
   ): WireExchange {
+    const body = ex.requestBody;
+    const cut = body !== undefined && body.length > MAX_BODY;
     const entry: WireExchange = {
       ...ex,
+      ...(cut ? { requestBody: body.slice(0, MAX_BODY), requestTruncated: true } : {}),
       id,
       state: 'pending',
       responseBody: '',
-      curl: curlCommand({
-        method: ex.method,
-        url: ex.url,
-        headers: ex.requestHeaders,
-        body: ex.requestBody,
-        streaming: ex.streaming,
-      }),
+      curl:
+        ex.curl ??
+        curlCommand({
+          method: ex.method,
+          url: ex.url,
+          headers: ex.requestHeaders,
+          // A body this large is no command to paste: the command says where it would go.
+          body: cut ? undefined : body,
+          bodyFile: cut ? `request-${id}.json` : undefined,
+          streaming: ex.streaming,
+        }),
     };
     this.#entries.push(entry);
     this.#byId.set(id, entry);
@@ -119,166 +125,6 @@ export class WireLog {
     if (entry.state === 'open' && this.#byId.has(entry.id))
       this.onUpdate({ kind: 'chunk', id: entry.id, text: piece });
   }
-}
-
-/** A Headers object as masked pairs, in the order they were given. */
-function maskedPairs(headers: Headers, masker: Masker): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  headers.forEach((value, name) => out.push([name, masker.header(name, value)]));
-  return out;
-}
-
-/** What the fetch wrapper learns about an exchange before the interceptor's `after` runs. */
-interface Pending {
-  operation: string;
-  binding?: string;
-  streaming: boolean;
-  lastEventId?: string;
-}
-
-/**
- * The pair that records one agent's traffic: `fetch` for the client's `fetch` option (and card
- * discovery), `interceptor` for its `interceptors` option.
- */
-export function wireTap(
-  log: WireLog,
-  masker: Masker,
-  base: FetchLike = (i, init) => globalThis.fetch(i, init),
-): { fetch: FetchLike; interceptor: ClientInterceptor } {
-  const pending = new Map<number, Pending>();
-  const ids = new WeakMap<ClientCall, number>();
-
-  const interceptor: ClientInterceptor = {
-    before(call) {
-      const id = log.reserve();
-      ids.set(call, id);
-      pending.set(id, {
-        operation: call.operation,
-        binding: call.binding,
-        streaming: call.streaming,
-        ...(call.lastEventId !== undefined ? { lastEventId: call.lastEventId } : {}),
-      });
-      call.headers[TAG] = String(id);
-    },
-    after(call, outcome: ClientCallOutcome) {
-      const id = ids.get(call);
-      if (id === undefined) return;
-      pending.delete(id);
-      const entry = log.get(id);
-      if (!entry) return;
-      entry.durationMs = Math.round(outcome.durationMs);
-      if (outcome.events !== undefined) entry.events = outcome.events;
-      if (outcome.end !== undefined) entry.end = outcome.end;
-      if (!outcome.ok) {
-        entry.state = 'failed';
-        entry.error = describeError(outcome.error);
-      } else if (entry.state !== 'failed') entry.state = 'done';
-      log.changed(entry);
-    },
-  };
-
-  const fetch: FetchLike = async (input, init = {}) => {
-    const headers = new Headers(init.headers);
-    const tag = headers.get(TAG);
-    headers.delete(TAG);
-    const id = tag !== null ? Number(tag) : undefined;
-    const facts: Pending = (id !== undefined ? pending.get(id) : undefined) ?? {
-      operation: 'AgentCard',
-      streaming: false,
-    };
-    const method = (init.method ?? 'GET').toUpperCase();
-    const body = typeof init.body === 'string' ? masker.text(init.body) : undefined;
-    const entry = log.open(
-      {
-        at: new Date().toISOString(),
-        operation: facts.operation,
-        ...(facts.binding !== undefined ? { binding: facts.binding } : {}),
-        streaming: facts.streaming,
-        method,
-        url: masker.url(String(input)),
-        requestHeaders: maskedPairs(headers, masker),
-        ...(body !== undefined ? { requestBody: body } : {}),
-        ...(facts.lastEventId !== undefined ? { lastEventId: facts.lastEventId } : {}),
-      },
-      id,
-    );
-    const started = performance.now();
-    let res: Response;
-    try {
-      res = await base(input, { ...init, headers });
-    } catch (err) {
-      entry.state = 'failed';
-      entry.error = describeError(err);
-      entry.durationMs = Math.round(performance.now() - started);
-      log.changed(entry);
-      throw err;
-    }
-    entry.status = res.status;
-    entry.responseHeaders = maskedPairs(res.headers, masker);
-    entry.state = 'open';
-    log.changed(entry);
-    const finish = (): void => {
-      entry.durationMs ??= Math.round(performance.now() - started);
-      // Without an interceptor (a card fetch) the body's end is the end of the exchange.
-      if (id === undefined && entry.state === 'open') entry.state = 'done';
-      log.changed(entry);
-    };
-    if (!res.body || NULL_BODY.has(res.status)) {
-      finish();
-      return res;
-    }
-    return new Response(
-      recorded(res.body, (text) => log.append(entry, masker.text(text)), finish),
-      {
-        status: res.status,
-        statusText: res.statusText,
-        headers: res.headers,
-      },
-    );
-  };
-
-  return { fetch, interceptor };
-}
-
-/**
- * The body passed on unchanged while its text is recorded. A pass-through rather than `tee()`: when
- * the client stops reading a stream, the cancel reaches the connection instead of a copy draining it.
- */
-function recorded(
-  body: ReadableStream<Uint8Array>,
-  onText: (s: string) => void,
-  onEnd: () => void,
-): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let ended = false;
-  const end = (): void => {
-    if (ended) return;
-    ended = true;
-    onText(decoder.decode());
-    onEnd();
-  };
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          end();
-          controller.close();
-          return;
-        }
-        onText(decoder.decode(value, { stream: true }));
-        controller.enqueue(value);
-      } catch (err) {
-        end();
-        controller.error(err);
-      }
-    },
-    async cancel(reason) {
-      end();
-      await reader.cancel(reason);
-    },
-  });
 }
 
 /** An error in one line: the A2A kind or client code when there is one, then the message. */

@@ -37,7 +37,13 @@ export type { StoreErrorHook } from './tasks/manager.js';
 export type { TaskEventBus, BusHost, BusSink, BusSubscription } from './events/bus.js';
 export type { TaskLimits } from './tasks/limits.js';
 export type { CallerQuotaOptions } from './quota/caller-quota.js';
-export { silentLogger, type Logger } from './logger.js';
+export {
+  silentLogger,
+  stderrLogger,
+  type Logger,
+  type LogLevel,
+  type StderrLoggerOptions,
+} from './logger.js';
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './mount/http-listen.js';
 export type { HealthOptions, ReadinessCheck, ReadinessReport } from './lifecycle/health.js';
 export type { DrainOptions, DrainReport } from './lifecycle/drain.js';

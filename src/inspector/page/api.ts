@@ -1,4 +1,5 @@
 /** The page's only way out: JSON calls to the inspector's own server and its event channel. */
+import type { CardFinding } from '../card-findings.js';
 
 /** An error the inspector server answered with: the agent's A2A error kind, or the client's code. */
 export class ApiError extends Error {
@@ -7,6 +8,8 @@ export class ApiError extends Error {
     readonly kind?: string,
     readonly code?: string | number,
     readonly httpStatus?: number,
+    /** A card the client refused: everything its check found. */
+    readonly findings?: CardFinding[],
   ) {
     super(message);
   }
@@ -21,12 +24,13 @@ export class ApiError extends Error {
 
 /** GET (no body) or POST (JSON body) to the inspector's API. */
 export async function api<T = unknown>(path: string, body?: unknown): Promise<T> {
+  // The header says "the inspector's own page": another page cannot send it (see PAGE_HEADER).
   const init: RequestInit =
     body === undefined
-      ? {}
+      ? { headers: { 'x-a2a-inspector': 'page' } }
       : {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', 'x-a2a-inspector': 'page' },
           body: JSON.stringify(body),
         };
   let res: Response;
@@ -36,11 +40,23 @@ export async function api<T = unknown>(path: string, body?: unknown): Promise<T>
     throw new ApiError('the inspector server does not answer; is it still running?');
   }
   const json = (await res.json().catch(() => null)) as {
-    error?: { message?: string; kind?: string; code?: string | number; httpStatus?: number };
+    error?: {
+      message?: string;
+      kind?: string;
+      code?: string | number;
+      httpStatus?: number;
+      findings?: CardFinding[];
+    };
   } | null;
   if (!res.ok) {
     const e = json?.error;
-    throw new ApiError(e?.message ?? `HTTP ${res.status}`, e?.kind, e?.code, e?.httpStatus);
+    throw new ApiError(
+      e?.message ?? `HTTP ${res.status}`,
+      e?.kind,
+      e?.code,
+      e?.httpStatus,
+      e?.findings,
+    );
   }
   return json as T;
 }

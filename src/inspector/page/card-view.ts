@@ -2,11 +2,20 @@
  * The card view: identity, interfaces (the one the client would choose, and why), capabilities,
  * skills with their examples, security, the signature's status and the caching headers received.
  */
-import type { AgentCard, AgentSkill } from 'a2a-kit';
 import type { CardFacts } from '../card-facts.js';
-import { api, errorText, type ApiError } from './api.js';
-import { credentialsForm } from './credentials.js';
-import { announce, byId, h, replace, type Child } from './dom.js';
+import { api, ApiError, errorText } from './api.js';
+import {
+  cache,
+  capabilities,
+  findings,
+  findingsList,
+  modesLine,
+  section,
+  skill,
+} from './card-sections.js';
+import { security, signature } from './card-trust.js';
+import { announce, byId, h, replace, safeHref } from './dom.js';
+import { headersForm } from './headers-form.js';
 import { jsonBlock } from './parts.js';
 import { currentAgent, setAgent } from './state.js';
 
@@ -34,6 +43,7 @@ export async function openAgent(url: string, revalidate = false): Promise<void> 
       `${facts.card.name}: card ${facts.from === 'cache' ? 'from the cache' : facts.from === 'revalidated' ? 'revalidated (304)' : 'fetched'}`,
     );
   } catch (err) {
+    const found = err instanceof ApiError ? err.findings : undefined;
     replace(
       view,
       h(
@@ -41,25 +51,20 @@ export async function openAgent(url: string, revalidate = false): Promise<void> 
         { class: 'error-box', role: 'alert' },
         h('strong', null, `Could not open ${url}`),
         h('pre', null, errorText(err)),
+        found ? [h('h3', null, 'Every finding'), findingsList(found, 'none')] : null,
+      ),
+      // A card behind a gateway may need a header to be served at all.
+      h(
+        'section',
+        { class: 'panel' },
+        h('h3', null, 'Custom headers'),
+        headersForm(url, [], () => void openAgent(url)),
       ),
     );
     announce(errorText(err), 'error');
   } finally {
     view.removeAttribute('aria-busy');
   }
-}
-
-function yesNo(v: boolean | undefined): HTMLElement {
-  return h(
-    'span',
-    { class: `flag flag-${v === true ? 'yes' : v === false ? 'no' : 'absent'}` },
-    v === true ? 'yes' : v === false ? 'no' : 'absent (no)',
-  );
-}
-
-function section(title: string, ...children: Child[]): HTMLElement {
-  const id = `card-${title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
-  return h('section', { class: 'panel', 'aria-labelledby': id }, h('h3', { id }, title), children);
 }
 
 function identity(f: CardFacts): HTMLElement {
@@ -74,10 +79,17 @@ function identity(f: CardFacts): HTMLElement {
   return h(
     'section',
     { class: 'panel identity', 'aria-labelledby': 'card-name' },
-    c.iconUrl && /^https?:/.test(c.iconUrl)
-      ? h('img', { src: c.iconUrl, alt: '', class: 'icon' })
-      : null,
-    h('h2', { id: 'card-name' }, c.name, ' ', h('span', { class: 'version' }, `v${c.version}`)),
+    safeHref(c.iconUrl) ? h('img', { src: safeHref(c.iconUrl), alt: '', class: 'icon' }) : null,
+    h(
+      'h2',
+      { id: 'card-name' },
+      c.name,
+      ' ',
+      h('span', { class: 'version' }, `v${c.version}`),
+      f.interfaces.length && f.interfaces.every((i) => i.version.startsWith('0.3'))
+        ? h('span', { class: 'badge', id: 'card-v03' }, 'A2A 0.3 card')
+        : null,
+    ),
     h('p', null, c.description),
     h(
       'dl',
@@ -90,7 +102,7 @@ function identity(f: CardFacts): HTMLElement {
               null,
               h(
                 'a',
-                { href: c.provider.url, target: '_blank', rel: 'noopener noreferrer' },
+                { href: safeHref(c.provider.url), target: '_blank', rel: 'noopener noreferrer' },
                 c.provider.organization,
               ),
             ),
@@ -104,7 +116,11 @@ function identity(f: CardFacts): HTMLElement {
               null,
               h(
                 'a',
-                { href: c.documentationUrl, target: '_blank', rel: 'noopener noreferrer' },
+                {
+                  href: safeHref(c.documentationUrl),
+                  target: '_blank',
+                  rel: 'noopener noreferrer',
+                },
                 c.documentationUrl,
               ),
             ),
@@ -114,7 +130,7 @@ function identity(f: CardFacts): HTMLElement {
       [h('dt', null, 'This copy'), h('dd', { id: 'card-from' }, from)],
       [
         h('dt', null, 'Input / output'),
-        h('dd', null, `${c.defaultInputModes.join(', ')} → ${c.defaultOutputModes.join(', ')}`),
+        h('dd', null, modesLine(c.defaultInputModes, c.defaultOutputModes, '') ?? 'none declared'),
       ],
     ),
     h(
@@ -191,217 +207,6 @@ function interfaces(f: CardFacts): HTMLElement {
   );
 }
 
-function capabilities(c: AgentCard): HTMLElement {
-  const caps = c.capabilities;
-  return section(
-    'Capabilities',
-    h(
-      'dl',
-      { class: 'facts' },
-      h('dt', null, 'Streaming'),
-      h('dd', { id: 'cap-streaming' }, yesNo(caps.streaming)),
-      h('dt', null, 'Push notifications'),
-      h('dd', null, yesNo(caps.pushNotifications)),
-      h('dt', null, 'Extended card'),
-      h('dd', null, yesNo(caps.extendedAgentCard)),
-      h('dt', null, 'Extensions'),
-      h(
-        'dd',
-        null,
-        caps.extensions?.length
-          ? h(
-              'ul',
-              null,
-              caps.extensions.map((e) =>
-                h(
-                  'li',
-                  null,
-                  h('code', null, e.uri ?? '?'),
-                  e.required ? ' (required)' : '',
-                  e.description ? ` — ${e.description}` : '',
-                ),
-              ),
-            )
-          : 'none',
-      ),
-    ),
-  );
-}
-
-function skill(s: AgentSkill, added: boolean): HTMLElement {
-  return h(
-    'li',
-    { class: 'skill' },
-    h(
-      'h4',
-      null,
-      s.name,
-      ' ',
-      h('code', null, s.id),
-      added ? h('span', { class: 'badge' }, 'extended card only') : null,
-    ),
-    h('p', null, s.description),
-    s.tags.length
-      ? h(
-          'p',
-          { class: 'tags' },
-          s.tags.map((t) => h('span', { class: 'tag' }, t)),
-        )
-      : null,
-    s.inputModes || s.outputModes
-      ? h(
-          'p',
-          { class: 'muted' },
-          `${(s.inputModes ?? ['default']).join(', ')} → ${(s.outputModes ?? ['default']).join(', ')}`,
-        )
-      : null,
-    s.examples?.length
-      ? h(
-          'div',
-          null,
-          h('span', { class: 'muted' }, 'Examples:'),
-          h(
-            'ul',
-            { class: 'examples' },
-            s.examples.map((ex) =>
-              h(
-                'li',
-                null,
-                h('q', null, ex),
-                ' ',
-                h(
-                  'button',
-                  {
-                    type: 'button',
-                    class: 'small',
-                    onclick: () => links.tryExample(ex),
-                    'aria-label': `Try the example: ${ex}`,
-                  },
-                  'Try',
-                ),
-              ),
-            ),
-          ),
-        )
-      : null,
-  );
-}
-
-function security(f: CardFacts): HTMLElement {
-  const reqs = f.card.securityRequirements ?? [];
-  return section(
-    'Security',
-    f.credentials.length === 0
-      ? h('p', null, 'No security schemes: anyone may call this agent.')
-      : [
-          h(
-            'ul',
-            null,
-            f.credentials.map((c) =>
-              h(
-                'li',
-                null,
-                h('code', null, c.scheme),
-                ` — ${c.detail}; `,
-                c.held
-                  ? h('strong', { class: 'ok' }, 'credential held (masked)')
-                  : h('span', null, 'no credential held'),
-              ),
-            ),
-          ),
-          h(
-            'p',
-            null,
-            'Required: ',
-            reqs.length === 0
-              ? 'nothing (credentials are optional)'
-              : reqs
-                  .map((r) =>
-                    Object.keys(r.schemes).length
-                      ? Object.keys(r.schemes).join(' + ')
-                      : 'anonymous',
-                  )
-                  .join(' or '),
-          ),
-          credentialsForm(f, (facts) => setAgent(facts)),
-        ],
-  );
-}
-
-function signature(f: CardFacts): HTMLElement {
-  const s = f.signature;
-  const cls = s.verified ? 'ok' : s.status.includes('NOT') ? 'bad' : 'warn';
-  const form = h(
-    'form',
-    { class: 'inline-form' },
-    h(
-      'label',
-      { for: 'trust-key' },
-      'Trust a public key (JWK or JWKS) to check the signature with',
-    ),
-    h('textarea', { id: 'trust-key', rows: 3, spellcheck: 'false' }),
-    h('button', { type: 'submit' }, 'Check with this key'),
-  );
-  form.addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    const text = byId<HTMLTextAreaElement>('trust-key').value;
-    let key: unknown;
-    try {
-      key = JSON.parse(text);
-    } catch {
-      return announce('the key is not JSON', 'error');
-    }
-    api<{ added: number; facts: CardFacts }>('/api/card/trust', { agent: f.agent, key }).then(
-      (r) => (setAgent(r.facts), announce(`${r.added} key(s) trusted for this session`)),
-      (err: unknown) => announce(errorText(err), 'error'),
-    );
-  });
-  return section(
-    'Signature',
-    h(
-      'p',
-      null,
-      h('span', { class: `sig sig-${cls}`, id: 'sig-status' }, s.status),
-      ' ',
-      h('span', { class: 'muted' }, s.message),
-    ),
-    s.signatures.length
-      ? h(
-          'ul',
-          null,
-          s.signatures.map((x) =>
-            h(
-              'li',
-              null,
-              `${x.alg ?? '?'} · kid `,
-              h('code', null, x.kid ?? '?'),
-              x.jku ? [' · jku ', h('code', null, x.jku)] : null,
-            ),
-          ),
-        )
-      : null,
-    s.signatures.length && !s.verified ? form : null,
-  );
-}
-
-function cache(f: CardFacts): HTMLElement {
-  const entries = Object.entries(f.cache);
-  return section(
-    'Caching',
-    entries.length
-      ? h(
-          'dl',
-          { class: 'facts mono' },
-          entries.map(([k, v]) => [h('dt', null, k), h('dd', null, v)]),
-        )
-      : h(
-          'p',
-          null,
-          'The card came without caching headers: the client keeps it for its default of 5 minutes.',
-        ),
-  );
-}
-
 /** Shows the card facts. */
 export function renderCard(f: CardFacts): void {
   const added = f.publicSkills
@@ -413,6 +218,7 @@ export function renderCard(f: CardFacts): void {
       'div',
       { class: 'card-grid' },
       identity(f),
+      findings(f),
       interfaces(f),
       capabilities(f.card),
       section(
@@ -420,13 +226,23 @@ export function renderCard(f: CardFacts): void {
         h(
           'ul',
           { class: 'skills' },
-          f.card.skills.map((s) => skill(s, added.has(s.id))),
+          f.card.skills.map((s) => skill(s, added.has(s.id), links.tryExample)),
         ),
       ),
       security(f),
+      section(
+        'Custom headers',
+        headersForm(f.agent, f.headers, () => void openAgent(f.agent)),
+      ),
       signature(f),
       cache(f),
-      section('The card as JSON', jsonBlock(f.card)),
+      section(
+        'The card as JSON',
+        f.interfaces.every((i) => i.version.startsWith('0.3'))
+          ? h('p', { class: 'muted' }, 'Read into the 1.0 model; the wire view has it as sent.')
+          : null,
+        jsonBlock(f.card),
+      ),
     ),
   );
 }

@@ -1,4 +1,27 @@
-/** A few DOM helpers: the page is built with plain elements, no framework. */
+/**
+ * A few DOM helpers: the page is built with plain elements, no framework. Every string becomes a text
+ * node (never HTML), with the characters that could hide or disguise text made visible.
+ */
+
+/**
+ * C0 controls other than tab and line feed, DEL, C1 controls, and the bidi overrides and isolates
+ * (which can make text read in another order than it is): shown as `\u{…}`, like the server's log.
+ */
+// eslint-disable-next-line no-control-regex
+const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text as the page shows it: what an agent sent, with its invisible controls made visible. */
+export function visible(text: string): string {
+  return text.replace(HIDDEN, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`);
+}
+
+/** Attributes whose text a person reads (tooltips, alternatives, labels). */
+const READ_ATTRS = new Set(['title', 'alt', 'aria-label', 'placeholder']);
+
+/** An http(s) URL to link to, or undefined: a card's `javascript:` or `data:` URL is never a link. */
+export function safeHref(url: string | undefined): string | undefined {
+  return url !== undefined && /^https?:\/\//i.test(url) ? url : undefined;
+}
 
 /** What may be a child of {@link h}: nodes, text, nothing (skipped), or lists of those. */
 export type Child = Node | string | number | null | undefined | false | Child[];
@@ -21,7 +44,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(
     if (k.startsWith('on') && typeof v === 'function')
       el.addEventListener(k.slice(2), v as EventListener);
     else if (v === true) el.setAttribute(k, '');
-    else el.setAttribute(k, String(v));
+    else el.setAttribute(k, READ_ATTRS.has(k) ? visible(String(v)) : String(v));
   }
   append(el, children);
   return el;
@@ -34,7 +57,9 @@ export function append(el: Node, children: Child[]): void {
     if (Array.isArray(c)) append(el, c);
     else
       el.appendChild(
-        typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c,
+        typeof c === 'string' || typeof c === 'number'
+          ? document.createTextNode(visible(String(c)))
+          : c,
       );
   }
 }
@@ -97,5 +122,5 @@ export async function copy(text: string, what: string): Promise<void> {
 export function announce(text: string, kind: 'info' | 'error' = 'info'): void {
   const el = byId('status');
   el.className = kind === 'error' ? 'status error' : 'status';
-  el.textContent = text;
+  el.textContent = visible(text);
 }

@@ -168,5 +168,13 @@ export function renderMessage(m: Message): HTMLElement {
     { class: `message message-${who}` },
     h('div', { class: 'message-role' }, who),
     m.parts.map(renderPart),
+    m.metadata && Object.keys(m.metadata).length
+      ? h(
+          'div',
+          { class: 'message-metadata' },
+          h('span', { class: 'muted' }, 'metadata'),
+          jsonBlock(m.metadata),
+        )
+      : null,
   );
 }

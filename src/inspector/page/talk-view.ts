@@ -3,9 +3,19 @@
  * that asks for input, cancel it, stop listening, and pick the stream up again after a reload from
  * the last event id seen (the inspector re-subscribes with `Last-Event-ID`).
  */
-import type { Message, Part, SendMessageResponse, StreamResponse, Task } from 'a2a-kit';
+import type { JsonObject, Part, SendMessageResponse, StreamResponse, Task } from 'a2a-kit';
 import { api, errorText } from './api.js';
-import { announce, byId, isTerminal, replace, shortId, shortState, stateChip } from './dom.js';
+import { readMetadata, readParts } from './composer.js';
+import {
+  announce,
+  byId,
+  isTerminal,
+  replace,
+  shortId,
+  shortState,
+  stateChip,
+  visible,
+} from './dom.js';
 import { currentAgent, onAgent } from './state.js';
 import { addEvent, addNote, addResult, addSent, clearTimeline } from './timeline.js';
 
@@ -43,7 +53,7 @@ function renderBar(): void {
   if (!cur?.taskId) return;
   replace(byId('task-id'), shortId(cur.taskId));
   replace(byId('task-state'), cur.state ? stateChip(cur.state) : '');
-  byId('task-event').textContent = cur.lastEventId ? `last event #${cur.lastEventId}` : '';
+  byId('task-event').textContent = cur.lastEventId ? visible(`last event #${cur.lastEventId}`) : '';
   const open = !!cur.state && !isTerminal(cur.state);
   byId<HTMLButtonElement>('btn-cancel').disabled = !open;
   byId('btn-stop').hidden = active === undefined;
@@ -53,9 +63,11 @@ function renderBar(): void {
   row.hidden = !open;
   const box = byId<HTMLInputElement>('msg-continue');
   if (waiting) box.checked = true;
-  byId('continue-label').textContent = waiting
-    ? `Answer task ${cur.taskId.slice(0, 8)} (it is ${shortState(cur.state!).replace(/_/g, ' ').toLowerCase()})`
-    : `Send within task ${cur.taskId.slice(0, 8)}`;
+  byId('continue-label').textContent = visible(
+    waiting
+      ? `Answer task ${cur.taskId.slice(0, 8)} (it is ${shortState(cur.state!).replace(/_/g, ' ').toLowerCase()})`
+      : `Send within task ${cur.taskId.slice(0, 8)}`,
+  );
 }
 
 /** Follows the task an event is about. */
@@ -84,42 +96,14 @@ function track(ev: StreamResponse | { task: Task }, eventId?: string): void {
   renderBar();
 }
 
-async function readParts(): Promise<Part[]> {
-  const parts: Part[] = [];
-  const text = byId<HTMLTextAreaElement>('msg-text').value;
-  if (text.trim() !== '') parts.push({ text });
-  const file = byId<HTMLInputElement>('msg-file').files?.[0];
-  if (file) {
-    const url = await new Promise<string>((resolve, reject) => {
-      const r = new FileReader();
-      r.onload = () => resolve(String(r.result));
-      r.onerror = () => reject(new Error(`could not read ${file.name}`));
-      r.readAsDataURL(file);
-    });
-    parts.push({
-      raw: url.slice(url.indexOf(',') + 1),
-      filename: file.name,
-      mediaType: file.type || 'application/octet-stream',
-    });
-  }
-  const data = byId<HTMLTextAreaElement>('msg-data').value;
-  if (data.trim() !== '') {
-    try {
-      parts.push({ data: JSON.parse(data) });
-    } catch (err) {
-      throw new Error(`JSON data: ${(err as Error).message}`, { cause: err });
-    }
-  }
-  if (parts.length === 0) throw new Error('write some text, attach a file, or give JSON data');
-  return parts;
-}
-
 async function submit(mode: 'send' | 'stream'): Promise<void> {
   const agent = currentAgent();
   if (!agent) return announce('open an agent first (Card view)', 'error');
   let parts: Part[];
+  let metadata: JsonObject | undefined;
   try {
     parts = await readParts();
+    metadata = readMetadata();
   } catch (err) {
     return announce((err as Error).message, 'error');
   }
@@ -133,7 +117,7 @@ async function submit(mode: 'send' | 'stream'): Promise<void> {
   const streamId = crypto.randomUUID();
   // Shown before the request: a stream's first events may arrive before its HTTP answer does.
   addSent(
-    { messageId: '', role: 'ROLE_USER', parts, ...target } as Message,
+    { messageId: '', role: 'ROLE_USER', parts, ...target, ...(metadata ? { metadata } : {}) },
     mode === 'stream' ? 'SendStreamingMessage' : 'SendMessage',
   );
   if (mode === 'stream') {
@@ -149,6 +133,7 @@ async function submit(mode: 'send' | 'stream'): Promise<void> {
       parts,
       streamId,
       ...target,
+      ...(metadata ? { metadata } : {}),
       returnImmediately,
     });
     if (r.result) {
@@ -203,10 +188,16 @@ async function cancel(): Promise<void> {
 /** A stream event from the inspector server. */
 export function onTalkEvent(d: {
   streamId: string;
-  event: StreamResponse;
+  event?: StreamResponse;
   eventId?: string;
+  /** Set instead of `event` when the event was too large to send to the page (its JSON length). */
+  tooLarge?: number;
 }): void {
   if (!mine.has(d.streamId)) return;
+  if (!d.event) {
+    const kib = Math.round((d.tooLarge ?? 0) / 1024);
+    return addNote(`an event of ${kib} KiB: too large to show here (the wire view has its start)`);
+  }
   addEvent(d.event, d.eventId);
   track(d.event, d.eventId);
 }

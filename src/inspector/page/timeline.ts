@@ -6,6 +6,9 @@ import type { Message, SendMessageResponse, StreamResponse, Task } from 'a2a-kit
 import { byId, clock, h, shortId, stateChip, type Child } from './dom.js';
 import { renderArtifact, renderMessage, renderPart } from './parts.js';
 
+/** Entries the timeline keeps. */
+const MAX_ENTRIES = 500;
+
 function entry(kind: string, label: Child, ...body: Child[]): HTMLElement {
   const li = h(
     'li',
@@ -15,6 +18,20 @@ function entry(kind: string, label: Child, ...body: Child[]): HTMLElement {
   );
   const list = byId('timeline');
   list.appendChild(li);
+  // An endless stream must not grow the page without end: the oldest entries go, counted at the top.
+  if (list.children.length > MAX_ENTRIES) {
+    let note = list.querySelector<HTMLElement>('li.tl-dropped');
+    if (!note) {
+      note = h('li', { class: 'tl tl-dropped muted' });
+      note.dataset.count = '0';
+      list.prepend(note);
+    }
+    while (list.children.length > MAX_ENTRIES + 1) {
+      note.nextElementSibling?.remove();
+      note.dataset.count = String(Number(note.dataset.count) + 1);
+    }
+    note.textContent = `${note.dataset.count} earlier entries dropped (the timeline keeps the last ${MAX_ENTRIES})`;
+  }
   li.scrollIntoView({ block: 'nearest' });
   return li;
 }

@@ -4,7 +4,7 @@
  */
 import type { WireExchange } from '../wire.js';
 import { api, errorText } from './api.js';
-import { announce, byId, clock, copy, h, replace, type Child } from './dom.js';
+import { announce, byId, clock, copy, h, replace, visible, type Child } from './dom.js';
 
 const shown = new Map<number, { ex: WireExchange; el: HTMLElement }>();
 
@@ -27,9 +27,11 @@ function headers(list: Array<[string, string]> | undefined): HTMLElement {
 
 function summary(ex: WireExchange): HTMLElement {
   const status =
-    ex.status !== undefined ? String(ex.status) : ex.state === 'failed' ? 'failed' : '…';
-  const cls =
-    ex.state === 'failed' || (ex.status ?? 0) >= 400 ? 'bad' : ex.state === 'done' ? 'ok' : 'live';
+    ex.grpcStatus ??
+    (ex.status !== undefined ? String(ex.status) : undefined) ??
+    (ex.state === 'failed' ? 'failed' : '…');
+  const bad = ex.state === 'failed' || (ex.status ?? 0) >= 400 || (ex.grpcStatus ?? 'OK') !== 'OK';
+  const cls = bad ? 'bad' : ex.state === 'done' ? 'ok' : 'live';
   return h(
     'summary',
     null,
@@ -59,9 +61,10 @@ function summary(ex: WireExchange): HTMLElement {
 }
 
 function body(ex: WireExchange): Child[] {
-  const isJson = (ex.responseHeaders ?? []).some(
-    ([k, v]) => k === 'content-type' && v.includes('json'),
-  );
+  const grpc = ex.binding === 'GRPC';
+  const isJson =
+    (grpc && !ex.streaming) ||
+    (ex.responseHeaders ?? []).some(([k, v]) => k === 'content-type' && v.includes('json'));
   return [
     h(
       'p',
@@ -75,21 +78,40 @@ function body(ex: WireExchange): Child[] {
       h(
         'div',
         null,
-        h('h4', null, 'Request headers'),
+        h('h4', null, grpc ? 'Metadata' : 'Request headers'),
         headers(ex.requestHeaders),
         ex.requestBody !== undefined
           ? [
-              h('h4', null, 'Request body'),
+              h('h4', null, grpc ? 'Request message (decoded)' : 'Request body'),
               h('pre', { class: 'wire-body' }, pretty(ex.requestBody)),
+              ex.requestTruncated
+                ? h('p', { class: 'muted' }, '… cut here: the inspector keeps the first 512 KiB')
+                : null,
             ]
           : null,
       ),
       h(
         'div',
         null,
-        h('h4', null, `Response${ex.status !== undefined ? ` ${ex.status}` : ''}`),
-        headers(ex.responseHeaders),
-        h('h4', null, ex.streaming ? 'Events (as sent)' : 'Response body'),
+        h(
+          'h4',
+          null,
+          grpc
+            ? `Status ${ex.grpcStatus ?? '…'}`
+            : `Response${ex.status !== undefined ? ` ${ex.status}` : ''}`,
+        ),
+        grpc ? null : headers(ex.responseHeaders),
+        h(
+          'h4',
+          null,
+          grpc
+            ? ex.streaming
+              ? 'Stream messages (decoded, one per line)'
+              : 'Response message (decoded)'
+            : ex.streaming
+              ? 'Events (as sent)'
+              : 'Response body',
+        ),
         h(
           'pre',
           { class: 'wire-body', 'data-body': String(ex.id) },
@@ -105,7 +127,7 @@ function body(ex: WireExchange): Child[] {
       ),
     ),
     ex.error ? h('p', { class: 'error' }, ex.error) : null,
-    h('h4', null, 'As a curl command'),
+    h('h4', null, grpc ? 'As a grpcurl command' : 'As a curl command'),
     h('pre', { class: 'curl' }, ex.curl),
     h(
       'div',
@@ -113,7 +135,7 @@ function body(ex: WireExchange): Child[] {
       h(
         'button',
         { type: 'button', class: 'small', onclick: () => void copy(ex.curl, 'the curl command') },
-        'Copy as curl',
+        grpc ? 'Copy as grpcurl' : 'Copy as curl',
       ),
       ex.curl.includes('$A2A_CREDENTIAL')
         ? h('span', { class: 'muted' }, ' set A2A_CREDENTIAL first: the credential is masked')
@@ -159,7 +181,7 @@ export function onWireChunk(d: { id: number; text: string }): void {
   const s = shown.get(d.id);
   if (!s) return;
   s.ex.responseBody += d.text;
-  s.el.querySelector(`[data-body="${d.id}"]`)?.append(d.text);
+  s.el.querySelector(`[data-body="${d.id}"]`)?.append(visible(d.text));
 }
 
 /** Shows the exchanges the session has (after a reload) and wires the filter and clear buttons. */

@@ -24,7 +24,8 @@ import {
 import { isTranslatedV03, type Caller, type CallContext } from './call-context.js';
 import { HookRunner, type OperationHooks } from './hooks.js';
 import type { AgentExecutor } from '../agent/executor.js';
-import { silentLogger, type Logger } from '../logger.js';
+import { stderrLogger, type Logger } from '../logger.js';
+import { wholeNumber } from '../util/check-options.js';
 import { InMemoryTaskStore } from '../store/memory.js';
 import {
   isPushConfigStore,
@@ -69,7 +70,19 @@ export interface DispatcherOptions {
   store?: TaskStore;
   /** Where push configs live. Default: `store` when it keeps them too (the built-in stores do), else in memory. */
   pushConfigStore?: PushConfigStore;
+  /**
+   * Where the server writes what went wrong (an executor that threw, a store write that failed, a push
+   * notification given up, a task left unfinished) and, at lower levels, what it did. A pino logger or
+   * any {@link Logger}. Default: warnings and errors on stderr, one line each ({@link stderrLogger});
+   * `silentLogger` for nothing.
+   */
   logger?: Logger;
+  /**
+   * Warn once when a task is still SUBMITTED or WORKING this long (ms) after its executor returned: a
+   * forgotten `complete()` leaves callers waiting until their own timeout. `0` turns the warning off
+   * (for agents that finish tasks later from a queue or a timer). Default 30 000.
+   */
+  unfinishedTaskWarningMs?: number;
   extendedCard?: ExtendedCardSource;
   push?: PushOptions;
   /** Fail a task after this long (ms) without an event once its agent returned without finishing it. Default: no limit. */
@@ -151,12 +164,15 @@ export class OperationDispatcher {
     this.pushConfigs =
       options.pushConfigStore ??
       (isPushConfigStore(this.store) ? this.store : new InMemoryTaskStore());
-    this.logger = options.logger ?? silentLogger;
+    // Loud by default: an agent's bugs must show without setup (silentLogger is one option away).
+    this.logger = options.logger ?? stderrLogger();
     this.#extendedCard = options.extendedCard;
     this.tasks = new TaskManager({
       store: this.store,
       executor: observedExecutor(telemetry, options.executor),
       logger: this.logger,
+      unfinishedWarningMs:
+        wholeNumber('unfinishedTaskWarningMs', options.unfinishedTaskWarningMs, 0) ?? 30_000,
       ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
       ...(options.recovery ? { recovery: options.recovery } : {}),
       ...(options.onStoreError ? { onStoreError: options.onStoreError } : {}),

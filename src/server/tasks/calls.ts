@@ -15,6 +15,7 @@ import { Execution, stopsAt, type ExecutionOwner } from './execution.js';
 import type { TaskManagerOptions } from './options.js';
 import type { RunListener, TaskRun } from './run.js';
 import { RunContext, RunUpdater } from './updater.js';
+import { warnIfLeftUnfinished } from './unfinished.js';
 
 /** What a call needs from the task manager. */
 export interface CallHost extends ExecutionOwner {
@@ -59,7 +60,10 @@ export function execute(
     }
     exec.returned();
     if (exec.finished) host.settle(run);
-    else watchIdle(host, run);
+    else {
+      watchIdle(host, run);
+      warnIfLeftUnfinished(run, host.options);
+    }
   };
   let result: void | Promise<void>;
   try {

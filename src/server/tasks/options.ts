@@ -26,6 +26,8 @@ export interface TaskManagerOptions {
    * Default: no limit.
    */
   idleTimeoutMs?: number;
+  /** Warn once when a task is still SUBMITTED or WORKING this long (ms) after its executor returned; 0: never. */
+  unfinishedWarningMs?: number;
   /**
    * What `recover()` does with tasks a previous process left running: `'fail'` them (the default), or
    * `'resume'` them by calling the executor again with the task's last user message (for agents whose
