@@ -197,10 +197,10 @@ describe('inspector and its peers', () => {
     assert.equal(r.status, 502);
     assert.equal(r.json.error.code, 'CARD_INVALID');
     const where = r.json.error.findings.map((f: any) => f.where);
-    for (const w of ['description', 'supportedInterfaces', 'capabilities', 'defaultInputModes'])
+    // Members a ProtoJSON writer may leave out when empty (description, the modes) are not findings.
+    for (const w of ['supportedInterfaces', 'capabilities', 'skills[0].id', 'skills[13].id'])
       assert.ok(where.includes(w), `${w} in ${where}`);
-    assert.ok(where.includes('skills[13].id') && where.includes('skills[13].description'));
-    assert.ok(r.json.error.findings.length > 30);
+    assert.ok(r.json.error.findings.length >= 16, `${where}`);
     assert.ok(r.json.error.findings.every((f: any) => f.level === 'error'));
   });
 

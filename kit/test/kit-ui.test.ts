@@ -86,7 +86,10 @@ describe('kit --ui', () => {
     try {
       // A page opened before the run sees it live.
       const live: PipelineRecord[] = [];
+      // As the inspector's own page asks (its header): other callers start no session.
+      const page = { 'x-a2a-inspector': 'page' };
       const stream = await fetch(new URL('/api/events', link), {
+        headers: page,
         signal: AbortSignal.timeout(120_000),
       });
       assert.equal(stream.headers.get('content-type'), 'text/event-stream; charset=utf-8');
@@ -102,7 +105,9 @@ describe('kit --ui', () => {
       assert.equal(result.ok, true, sink.text());
 
       // What a page opened now (after the run) receives.
-      const run = (await (await fetch(new URL('/api/pipeline', link))).json()) as PipelineRecord[];
+      const run = (await (
+        await fetch(new URL('/api/pipeline', link), { headers: page })
+      ).json()) as PipelineRecord[];
       await waitFor(
         () => live.at(-1)?.type === 'outcome',
         `the outcome reached the live page (${live.length} events, last ${JSON.stringify(live.at(-1))})`,

@@ -30,7 +30,8 @@ export type AgentCardCheck =
  * ```ts
  * import { checkAgentCard } from 'a2a-kit/client';
  *
- * const verdict = checkAgentCard(JSON.parse(text));
+ * const res = await fetch('http://127.0.0.1:41241/.well-known/agent-card.json');
+ * const verdict = checkAgentCard(await res.json());
  * if (!verdict.ok) for (const p of verdict.problems) process.stdout.write(`${p}\n`);
  * ```
  */
