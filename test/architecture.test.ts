@@ -1,5 +1,5 @@
 /**
- * The layering rules of the README's architecture section, checked on the sources: no import cycle
+ * The layering rules of docs/architecture.md, checked on the sources: no import cycle
  * (type-only imports included), `protocol` imports nothing of ours, `server` and `client` reach each
  * other only through `protocol`, and the command line, the inspector, the kit and the examples import the library by
  * package name; no entry point but `a2a-kit/server/grpc-js` imports `@grpc/grpc-js`, and none imports protobufjs;

@@ -1,7 +1,7 @@
 /**
- * The kit's commands take their flags from one table each (commands.ts): parsing, `--help` and the README's
+ * The kit's commands take their flags from one table each (commands.ts): parsing, `--help` and docs/kit.md's
  * flag tables come from it. Tested here: the parser, "did you mean", each command's `--help` run as a user
- * runs it, and the README tables being exactly what the commands accept.
+ * runs it, and the docs/kit.md tables being exactly what the commands accept.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -102,13 +102,13 @@ describe('flag tables', () => {
     }
   });
 
-  it("the README flag tables are exactly the commands' tables (node --import tsx kit/src/cli/readme-flags.ts rewrites them)", () => {
-    const readme = readFileSync('README.md', 'utf8');
+  it("the flag tables of docs/kit.md are exactly the commands' tables (node --import tsx kit/src/cli/readme-flags.ts rewrites them)", () => {
+    const readme = readFileSync('docs/kit.md', 'utf8');
     assert.deepEqual(missingFlagTables(readme), []);
     assert.equal(
       withFlagTables(readme),
       readme,
-      'README flag tables are stale: run node --import tsx kit/src/cli/readme-flags.ts',
+      'docs/kit.md flag tables are stale: run node --import tsx kit/src/cli/readme-flags.ts',
     );
   });
 });

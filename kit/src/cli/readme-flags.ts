@@ -1,7 +1,7 @@
 /**
- * The README's flag tables come from the commands' own tables (commands.ts). Each sits between
+ * The flag tables of docs/kit.md come from the commands' own tables (commands.ts). Each sits between
  * `<!-- flags:NAME -->` and `<!-- /flags:NAME -->`; `node --import tsx kit/src/cli/readme-flags.ts` rewrites
- * them in README.md, and a test fails when they differ from what the commands accept.
+ * them in docs/kit.md (or the file given), and a test fails when they differ from what the commands accept.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,7 @@ export function missingFlagTables(text: string): string[] {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const file = process.argv[2] ?? 'README.md';
+  const file = process.argv[2] ?? 'docs/kit.md';
   const text = readFileSync(file, 'utf8');
   const updated = withFlagTables(text);
   if (updated !== text) writeFileSync(file, updated);
