@@ -8,6 +8,7 @@ export default tseslint.config(
       'kit/dist/**',
       'node_modules/**',
       'bench/results/**',
+      'docs/api/**',
       'http/**',
       '.kit-work/**',
       '.tmp-*/**',

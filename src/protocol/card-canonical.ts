@@ -214,7 +214,7 @@ export function canonicalCardObject(
   return canonicalMessage(rest, 'AgentCard');
 }
 
-/** RFC 8785 text of {@link canonicalCardObject}. */
+/** RFC 8785 text of `canonicalCardObject`. */
 export function canonicalCardJson(card: AgentCard | Record<string, unknown>): string {
   const text = canonicalize(canonicalCardObject(card));
   if (text === undefined) throw new TypeError('agent card cannot be canonicalised');

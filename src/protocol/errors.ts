@@ -231,6 +231,7 @@ export class A2AError extends Error {
     return [info, ...this.details];
   }
 
+  /** The TaskNotFound error for `taskId`, with its ErrorInfo. */
   static taskNotFound(taskId: string): A2AError {
     return new A2AError('TaskNotFound', `Task not found: ${taskId}`, [
       {

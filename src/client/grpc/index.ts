@@ -1,5 +1,5 @@
 /**
- * a2a-kit gRPC client transport (`a2a-kit/client/grpc`): plug it into {@link A2AClient} and the
+ * a2a-kit gRPC client transport (`a2a-kit/client/grpc`): plug it into `A2AClient` and the
  * client uses an agent's GRPC interface whenever interface selection (§8.3.2) picks it. No dependency:
  * it speaks HTTP/2 (node:http2) and protobuf itself.
  *

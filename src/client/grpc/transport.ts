@@ -271,7 +271,7 @@ export class GrpcTransport implements Transport {
 }
 
 /**
- * A factory for {@link A2AClientOptions.transports}: `transports: { GRPC: grpcTransport() }` lets
+ * A factory for `A2AClientOptions.transports`: `transports: { GRPC: grpcTransport() }` lets
  * the client choose an agent's GRPC interface when the card lists it first among those it accepts (§8.3.2).
  * Clients built with the same factory share one connection per interface URL (a transport holds no
  * per-client state), as gRPC channels are meant to be shared.

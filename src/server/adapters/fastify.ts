@@ -17,11 +17,14 @@ export { A2AConfigError } from '../kernel/config-error.js';
 export interface FastifyLike {
   /** The route prefix of this (encapsulated) context: `''`, or `/reporter` under `register(…, { prefix })`. */
   readonly prefix?: string;
+  /** Fastify's own: the plugin reads bodies itself. */
   removeAllContentTypeParsers(): void;
+  /** Fastify's own: the plugin registers one that leaves the body unread. */
   addContentTypeParser(
     type: string,
     parser: (req: any, payload: any, done: (err: Error | null, body?: unknown) => void) => void,
   ): void;
+  /** Fastify's own: a route for every method. */
   all(path: string, handler: (request: any, reply: any) => Promise<void>): unknown;
 }
 

@@ -57,12 +57,19 @@ export interface TaskUpdater {
   readonly signal: AbortSignal;
   /** Create the task now, in TASK_STATE_SUBMITTED (otherwise the first update creates it). */
   submit(): void;
+  /** Move to TASK_STATE_WORKING; the message (e.g. progress) goes out as the status message. */
   working(message?: AgentMessageInit): void;
+  /** Ask the caller for more input (TASK_STATE_INPUT_REQUIRED); the next message continues the task. */
   inputRequired(message?: AgentMessageInit): void;
+  /** Wait for the caller to authenticate (TASK_STATE_AUTH_REQUIRED). */
   authRequired(message?: AgentMessageInit): void;
+  /** Finish the task successfully (TASK_STATE_COMPLETED, terminal). */
   complete(message?: AgentMessageInit): void;
+  /** Finish the task as failed (TASK_STATE_FAILED, terminal); the message says why. */
   fail(message?: AgentMessageInit): void;
+  /** Decline the task (TASK_STATE_REJECTED, terminal). */
   reject(message?: AgentMessageInit): void;
+  /** End the task as canceled by the agent itself (TASK_STATE_CANCELED, terminal). */
   cancel(message?: AgentMessageInit): void;
   /** Any state change, with an optional status message and event metadata. */
   setStatus(state: TaskState, message?: AgentMessageInit, metadata?: JsonObject): void;

@@ -21,6 +21,7 @@ import type { PushSender } from '../push/sender.js';
 
 /** What a subscription on the bus receives: events in order, each once, or an error that ends it. */
 export interface BusSink {
+  /** The next event of the task, with its event id. */
   event(event: StreamResponse, id: string): void;
   /** The bus failed (e.g. it went down): the subscription is over. */
   error(err: A2AError): void;
@@ -37,6 +38,7 @@ export interface BusSubscription {
   readonly headId: string;
   /** Start delivering to the sink (events that arrived meanwhile are kept). */
   start(sink: BusSink): void;
+  /** Stop delivering and release what the subscription holds. */
   close(): void;
 }
 
@@ -67,6 +69,7 @@ export interface BusHost {
 export interface TaskEventBus {
   /** Connect; rejects with an error that names the bus (password masked) when it is unreachable. */
   start(host: BusHost): Promise<void>;
+  /** Disconnect; called once when the server closes. */
   close(): Promise<void>;
   /** Throws the `Unavailable` error when new work cannot be accepted (the bus is down). */
   check(): void;

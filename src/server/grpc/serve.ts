@@ -244,7 +244,10 @@ function tlsOptionsOf(
  * credentials match it as they are.
  */
 export interface GrpcJsServerCredentials {
+  /** grpc-js's own: whether the credentials are TLS. */
   _isSecure(): boolean;
+  /** grpc-js's own: options for the HTTP/2 server. */
   _getConstructorOptions(): object | null;
+  /** grpc-js's own: the TLS context options. */
   _getSecureContextOptions(): object | null;
 }

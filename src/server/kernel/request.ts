@@ -14,6 +14,7 @@ export interface AuthSocket {
   readonly remoteAddress?: string | undefined;
   /** True when the TLS layer validated the client certificate against its CA list. */
   readonly authorized?: boolean;
+  /** The client certificate of a TLS connection (node's `TLSSocket.getPeerCertificate`). */
   getPeerCertificate?(detailed?: boolean): PeerCertificate | object;
 }
 

@@ -8,6 +8,7 @@ import { silentLogger, type Logger } from '../../protocol/index.js';
 
 /** Anything with a `close()` that drains: an agent server, or a group of them. */
 export interface Closeable {
+  /** Drain and close; resolves once done. */
   close(): Promise<unknown>;
 }
 

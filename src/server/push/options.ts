@@ -55,7 +55,7 @@ export interface PushSenderOptions extends Partial<RetryOptions> {
 
 /** One delivery attempt as a {@link PushTracer} sees it. */
 export interface PushAttempt {
-  /** The id of the notification (sent as {@link PUSH_ID_HEADER}), the same on every attempt. */
+  /** The id of the notification (sent as the `PUSH_ID_HEADER` header), the same on every attempt. */
   readonly notificationId: string;
   /** The task the event belongs to. */
   readonly taskId: string;

@@ -1,6 +1,6 @@
 /** When a push delivery is retried, and after how long. Pure functions, no I/O. */
 
-/** Retry tuning. Defaults in {@link DEFAULT_RETRY}. */
+/** Retry tuning. Defaults in `DEFAULT_RETRY`. */
 export interface RetryOptions {
   /** Attempts per event, the first included. */
   maxAttempts: number;

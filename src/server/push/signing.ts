@@ -7,7 +7,7 @@
  * payload is the exact request body, detached (RFC 7515 appendix F). The protected header is
  * `{ alg, kid, typ: "JOSE", iat, jti, sha256 }`: `iat` (seconds) lets receivers refuse stale replays,
  * `jti` is the notification id (stable across retries, for de-duplication), `sha256` is the base64url
- * SHA-256 of the body. Receivers fetch the public keys from {@link PUSH_JWKS_PATH} on the agent.
+ * SHA-256 of the body. Receivers fetch the public keys from `PUSH_JWKS_PATH` on the agent.
  */
 import {
   createHash,
@@ -44,7 +44,7 @@ export interface PushSigner {
   readonly alg: PushSigningAlg;
   /** The header value for one body. `notificationId` becomes the `jti`. */
   sign(body: Uint8Array, notificationId?: string): Promise<string>;
-  /** The JWKS to serve at {@link PUSH_JWKS_PATH}. */
+  /** The JWKS to serve at `PUSH_JWKS_PATH`. */
   publicJwks(): { keys: JWK[] };
 }
 

@@ -43,6 +43,7 @@ export interface TaskStore {
   readonly shared?: boolean;
   /** Connect and prepare (e.g. migrate); awaited at server start, so a store out of reach fails the start. */
   ready?(): Promise<void>;
+  /** The task with this id in this scope, or undefined when there is none (or it is another caller's). */
   getTask(scope: Scope, id: string): Promise<Task | undefined>;
   /**
    * Like `getTask`, with the version a later conditional `saveTask` must carry. Stores that
@@ -105,6 +106,7 @@ export interface PushConfigStore {
   readonly persistent?: boolean;
   /** Insert or replace the config with this task id and id. */
   savePushConfig(scope: Scope, config: StoredPushConfig): Promise<void>;
+  /** One config of the task by its id, or undefined. */
   getPushConfig(
     scope: Scope,
     taskId: string,
@@ -116,6 +118,7 @@ export interface PushConfigStore {
   deletePushConfig(scope: Scope, taskId: string, id: string): Promise<void>;
   /** As {@link TaskStore.ping}: resolves when the store can answer now. */
   ping?(): Promise<void>;
+  /** Release connections and files; called once when the server closes. */
   close?(): Promise<void>;
 }
 
