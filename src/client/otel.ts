@@ -12,19 +12,18 @@
  * const client = await A2AClient.connect('http://localhost:41241', { interceptors: [otelInterceptor()] });
  * ```
  */
-import {
-  SpanKind,
-  SpanStatusCode,
-  context,
-  propagation,
-  trace,
-  type Span,
-  type TextMapPropagator,
-  type TracerProvider,
-} from '@opentelemetry/api';
+import type { Span, TextMapPropagator, TracerProvider } from '@opentelemetry/api';
 import { isA2AError } from '../protocol/index.js';
 import { isA2AClientError } from './errors.js';
 import type { ClientCall, ClientInterceptor } from './interceptors.js';
+import { importPeer } from '../protocol/peer.js';
+
+// An optional peer: without it, importing this entry point says which package to install.
+const { SpanKind, SpanStatusCode, context, propagation, trace } = await importPeer(
+  () => import('@opentelemetry/api'),
+  '@opentelemetry/api',
+  'a2a-kit/client/otel',
+);
 
 /** Options of {@link otelInterceptor}; without them the global tracer provider and propagator are used. */
 export interface OtelClientOptions {

@@ -29,6 +29,7 @@ import { PushOutbox } from './push-outbox.js';
 import type { PushSender } from '../push/sender.js';
 import { RedisKeys } from './redis-keys.js';
 import { maskUrl } from '../util/mask-url.js';
+import { importPeer } from '../../protocol/peer.js';
 import { StreamReader, toEntry } from './stream-reader.js';
 
 /** Options of {@link redisEvents}. */
@@ -99,7 +100,7 @@ export class RedisEventBus implements TaskEventBus {
 
   async start(host: BusHost): Promise<void> {
     if (this.#cmd) return;
-    const { Redis } = await import('ioredis');
+    const { Redis } = await importPeer(() => import('ioredis'), 'ioredis', 'a2a-kit/server/redis');
     // A Redis that hangs without closing the connection must not hang streams or calls either.
     const make = (commandTimeout?: number): Redis =>
       new Redis(this.url, {

@@ -3,7 +3,8 @@
  * status message, and a google.rpc.Status with the same details the JSON bindings send (ErrorInfo
  * with reason and domain, BadRequest field violations) in `grpc-status-details-bin`.
  */
-import { Metadata, type StatusObject } from '@grpc/grpc-js';
+import type { StatusObject } from '@grpc/grpc-js';
+import { Metadata } from './grpc.js';
 import {
   ERROR_INFO_TYPE,
   KIT_ERROR_DOMAIN,

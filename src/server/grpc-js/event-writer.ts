@@ -5,12 +5,8 @@
  * again to continue: the new stream starts with the task's current state) instead of making the
  * server buffer without limit — the same bound the SSE writer keeps.
  */
-import {
-  Metadata,
-  status as Status,
-  type ServerWritableStream,
-  type StatusObject,
-} from '@grpc/grpc-js';
+import type { ServerWritableStream, StatusObject } from '@grpc/grpc-js';
+import { Metadata, status as Status } from './grpc.js';
 import type { StreamResponse } from '../../protocol/index.js';
 import type { EventStream } from '../tasks/event-stream.js';
 import type { Logger } from '../logger.js';

@@ -2,14 +2,8 @@
  * The agent's work as a child span of the call, timed store calls, push deliveries as CLIENT spans
  * that carry `traceparent` to the webhook, and task state transitions as a counter.
  */
-import {
-  SpanKind,
-  SpanStatusCode,
-  context,
-  trace,
-  type Context,
-  type Span,
-} from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, trace } from './api.js';
+import type { Context, Span } from '@opentelemetry/api';
 import type { StreamResponse, Task } from '../../protocol/index.js';
 import type { AgentExecutor } from '../agent/executor.js';
 import type { PushTracer } from '../push/options.js';

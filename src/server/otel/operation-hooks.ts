@@ -3,17 +3,8 @@
  * runs (so the agent's span, store calls and push deliveries hang below it), plus the request metrics.
  * Attribute names follow OpenTelemetry's RPC conventions where they fit; the rest are `a2a.*`.
  */
-import {
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  context,
-  trace,
-  type Attributes,
-  type Context,
-  type Span,
-  type TextMapGetter,
-} from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from './api.js';
+import type { Attributes, Context, Span, TextMapGetter } from '@opentelemetry/api';
 import type { A2AError } from '../../protocol/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
 import type { CompletedCall, OperationCall, OperationHooks } from '../dispatch/hooks.js';

@@ -2,20 +2,16 @@
  * What every part of the server telemetry shares: the tracer, the propagator and the instruments, and
  * the check that an OpenTelemetry SDK is there at all.
  */
-import {
-  ProxyTracerProvider,
-  createNoopMeter,
-  metrics,
-  propagation,
-  trace,
-  type Attributes,
-  type Counter,
-  type Histogram,
-  type MeterProvider,
-  type TextMapPropagator,
-  type Tracer,
-  type TracerProvider,
-  type UpDownCounter,
+import { ProxyTracerProvider, createNoopMeter, metrics, propagation, trace } from './api.js';
+import type {
+  Attributes,
+  Counter,
+  Histogram,
+  MeterProvider,
+  TextMapPropagator,
+  Tracer,
+  TracerProvider,
+  UpDownCounter,
 } from '@opentelemetry/api';
 
 /** Options of {@link otelServer}; without them the global providers and propagator are used. */

@@ -8,11 +8,15 @@
  * const server = createAgentServer({ card, executor, store: postgresStore(process.env.DATABASE_URL!) });
  * ```
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { importPeer } from '../../../protocol/peer.js';
 import { schemaName, translate, type PostgresStoreOptions } from './config.js';
 import { maskUrl } from '../../util/mask-url.js';
 import { applyMigrations, type AppliedMigration } from './migrations.js';
 import { PostgresTaskStore } from './store.js';
+
+// pg is an optional peer: without it, importing this entry point says what to install.
+const driver = (await importPeer(() => import('pg'), 'pg', 'a2a-kit/server/postgres')).default;
 
 export { PostgresTaskStore, type PostgresConnection } from './store.js';
 export { MIGRATIONS, type Migration, type AppliedMigration } from './migrations.js';
@@ -34,7 +38,7 @@ export function postgresStore(
 ): PostgresTaskStore {
   if (typeof target !== 'string')
     return new PostgresTaskStore({ pool: target, owned: false, label: 'the given pool' }, options);
-  const pool = new pg.Pool({
+  const pool = new driver.Pool({
     connectionTimeoutMillis: 5000,
     max: 10,
     ...options.pool,
@@ -52,7 +56,7 @@ export async function migrate(
   options: Pick<PostgresStoreOptions, 'schema'> = {},
 ): Promise<AppliedMigration[]> {
   const schema = schemaName(options);
-  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5000 });
+  const pool = new driver.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5000 });
   pool.on('error', () => undefined);
   try {
     return await applyMigrations(pool, schema);
