@@ -4,6 +4,7 @@
  * `"type": "module"` project with a `nodenext` tsconfig, type-check and run programs that import only
  * package names (scripts/pack-fixture/), and refuse runtime dependencies a library user must not get.
  * gRPC both ways (`a2a-kit/server/grpc`, `a2a-kit/client/grpc`) is type-checked and run without `@grpc/grpc-js` or `protobufjs`.
+ * publint and @arethetypeswrong/cli check the package's metadata and each entry point's types.
  *
  *   node scripts/pack-test.mjs        (npm run test:pack)
  *
@@ -170,6 +171,17 @@ async function main() {
     if (!tarballName) fail('npm pack produced no tarball');
     const tarball = path.join(work, tarballName);
     const fileCount = checkTarballContents(tarball);
+
+    // The package metadata as published: exports, types and files agree (publint; warnings fail), and
+    // every entry point's types resolve the way Node and bundlers resolve its code (attw). The package is
+    // ESM only, so attw's esm-only profile leaves out the CommonJS and node10 resolutions.
+    step('publint --strict and attw --profile esm-only on the tarball');
+    const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+    console.log(run(bin('publint'), ['--strict'], root).stdout.trimEnd());
+    run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'table-flipped'], root);
+    console.log(
+      'attw: no problems for node16 (from ESM) and bundler resolution of any entry point',
+    );
 
     step(`a fresh project in ${work}/project`);
     const project = path.join(work, 'project');
