@@ -3,7 +3,6 @@
  * The `a2a` command line (`npx a2a …` once a2a-kit is installed): talk to any A2A agent from a shell.
  * See `a2a --help`; the commands live in ./commands/.
  */
-import { main } from './main.js';
 
 // `a2a list … | head` closes the pipe early; that is the reader's choice, not a failure worth a stack trace.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -17,7 +16,13 @@ const io = {
   stdin: process.stdin,
   env: process.env,
 };
-main(process.argv.slice(2), io).then(
+const argv = process.argv.slice(2);
+// A bare --version answers without loading the commands and the client behind them.
+const run: Promise<number> =
+  argv.length === 1 && argv[0] === '--version'
+    ? import('./version.js').then(({ versionText }) => (io.stdout.write(`${versionText()}\n`), 0))
+    : import('./main.js').then(({ main }) => main(argv, io));
+run.then(
   (code) => {
     // Exit once stdout is flushed: sockets kept alive by fetch must not hold the shell for seconds.
     process.stdout.write('', () => process.exit(code));

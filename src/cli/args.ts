@@ -6,8 +6,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './exit-codes.js';
 import { didYouMean } from './suggest.js';
 
-/** Every binding the command line speaks (all three of A2A 1.0), in the words of its messages. */
-export const CLI_BINDINGS: readonly string[] = ['JSONRPC', 'HTTP+JSON', 'GRPC'];
+export { CLI_BINDINGS } from './version.js';
 
 /** A flag a command accepts, as node:util parseArgs takes it, plus what `--help` shows. */
 export interface OptionSpec {

@@ -1,23 +1,12 @@
 /** `a2a --help`, `a2a <command> --help` and `a2a --version`, written from the command table. */
-import { createRequire } from 'node:module';
 import { PROTOCOL_VERSION } from 'a2a-kit';
 import { AGENT_OPTIONS, CLI_BINDINGS, GLOBAL_OPTIONS } from './args.js';
 import type { Command, OptionSpec } from './command.js';
 import { EXIT_CODE_HELP } from './exit-codes.js';
 
-/** The library's version, read by package name so it is the installed package's own. */
-export function packageVersion(): string {
-  try {
-    return (createRequire(import.meta.url)('a2a-kit/package.json') as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
-}
+import { packageVersion } from './version.js';
 
-/** `a2a --version`. */
-export function versionText(): string {
-  return `a2a ${packageVersion()} (a2a-kit; A2A protocol ${PROTOCOL_VERSION}, bindings ${CLI_BINDINGS.join(', ')})`;
-}
+export { packageVersion, versionText } from './version.js';
 
 function flagLines(options: Readonly<Record<string, OptionSpec>>): string[] {
   const rows = Object.entries(options).map(([name, o]) => {
