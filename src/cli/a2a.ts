@@ -4,6 +4,7 @@
  * See `a2a --help`; the commands live in ./commands/.
  */
 import { main } from './main.js';
+import { visible } from './safe-text.js';
 
 // `a2a list … | head` closes the pipe early; that is the reader's choice, not a failure worth a stack trace.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -24,7 +25,7 @@ main(process.argv.slice(2), io).then(
   },
   (err: unknown) => {
     process.stderr.write(
-      `a2a: unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      `a2a: unexpected failure: ${visible(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`,
     );
     process.exit(1);
   },
