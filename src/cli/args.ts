@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { UsageError } from './exit-codes.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from 'a2a-kit/cli-args';
 
 /** Every binding the command line speaks (all three of A2A 1.0), in the words of its messages. */
 export const CLI_BINDINGS: readonly string[] = ['JSONRPC', 'HTTP+JSON', 'GRPC'];

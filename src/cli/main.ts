@@ -9,7 +9,7 @@ import { COMMANDS } from './commands/index.js';
 import { agentSettings, clientFor, discoverAgent } from './connect.js';
 import { describeFailure, EXIT, UsageError, type StopReason } from './exit-codes.js';
 import { commandHelp, globalHelp, usageLine, versionText } from './help.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from 'a2a-kit/cli-args';
 import { Terminal, type CliIO } from './terminal.js';
 
 /** The command named by the first one or two words, and the arguments after it. */

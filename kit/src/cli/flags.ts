@@ -2,6 +2,7 @@
  * The kit's commands describe their flags once, as a table of {@link Flag}s; parsing, `--help` and the
  * README's flag tables are all made from that table, so they cannot drift apart and a new flag is one line.
  */
+import { closest } from 'a2a-kit/cli-args';
 
 /** One flag of a kit command. */
 export interface Flag {
@@ -154,39 +155,11 @@ function unknownFlag(given: string, cmd: Pick<Command, 'name' | 'flags' | 'hints
 }
 
 /**
- * The known name closest to `given`, when it is close enough to be a slip: at most two edits (one for
- * short names; a swap of neighbours is one edit), or `given` is the start of exactly one name.
+ * The known name closest to `given`, when it is close enough to be a slip, or the one name it starts;
+ * the same suggester as the `a2a` command line's (`a2a-kit/cli-args`).
  */
-export function didYouMean(given: string, known: readonly string[]): string | undefined {
-  const g = given.toLowerCase();
-  let best: { name: string; d: number } | undefined;
-  for (const name of known) {
-    const d = editDistance(g, name.toLowerCase());
-    if (!best || d < best.d) best = { name, d };
-  }
-  if (best && best.d <= (g.length <= 4 ? 1 : 2)) return best.name;
-  const prefixed = known.filter((k) => g.length >= 2 && k.toLowerCase().startsWith(g));
-  return prefixed.length === 1 ? prefixed[0] : undefined;
-}
-
-/** Optimal string alignment distance (Levenshtein plus swaps of two neighbours). */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [
-    i,
-    ...Array<number>(b.length).fill(0),
-  ]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
+export const didYouMean = (given: string, known: readonly string[]): string | undefined =>
+  closest(given, known);
 
 /** How a flag is written in help and in the README: `-v, --var NAME=VALUE`. */
 export function flagLabel(f: Flag): string {
