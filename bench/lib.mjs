@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { didYouMean } from 'a2a-kit/cli-args';
 
 export const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -26,7 +27,13 @@ export function cliOptions(usage, options, { positionals = 0, numbers = [] } = {
       strict: true,
     });
   } catch (err) {
-    fail(err.message);
+    // node:util names the unknown flag; the suggestion is the one every command line here gives.
+    const flag = /'--([^'\s=]+)/.exec(err.message)?.[1];
+    const near =
+      err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag
+        ? didYouMean(flag, Object.keys(options), (k) => `--${k}`)
+        : '';
+    fail(`${err.message}${near}`);
   }
   if (parsed.values.help) {
     process.stdout.write(`usage: ${usage}\n`);

@@ -92,7 +92,7 @@ describe('a2a push listen', () => {
     assert.equal(state, 'TASK_STATE_FAILED');
   });
 
-  it('--count stops after N notifications; a busy port is a usage error', async () => {
+  it('--count stops after N notifications; a busy port is exit 13, as in the kit', async () => {
     const listener = a2aBackground([
       'push',
       'listen',
@@ -107,8 +107,11 @@ describe('a2a push listen', () => {
       /listening for push notifications at (http:\/\/127\.0\.0\.1:(\d+)\/)/,
     );
     const busy = await a2a(['push', 'listen', '--port', url[2]!]);
-    assert.equal(busy.code, 2);
-    assert.match(busy.stderr, /cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/);
+    assert.equal(busy.code, 13, busy.stderr);
+    assert.match(
+      busy.stderr,
+      /cannot listen, the port is already in use \(127\.0\.0\.1:\d+\); choose another with --port/,
+    );
     assert.equal(
       (
         await a2a([

@@ -57,6 +57,11 @@ describe('demo CLI', { timeout: 4 * CLI_BOUND_MS }, () => {
     assert.match(r.stdout, /test-runner +\[0\] GRPC 1\.0 http:\/\/localhost:\d+ /);
     assert.match(r.stdout, /code-reviewer +\[0\] JSONRPC 1\.0 /);
     assert.doesNotMatch(r.stdout, /skipped \[0\] GRPC/);
+    assert.match(
+      r.stdout,
+      /speaks GRPC, JSONRPC at 1\.0/,
+      'the header names the bindings it speaks',
+    );
     assert.match(r.stdout, /artifact test-results: change-ok: 8 passed, 0 failed/);
     assert.match(r.stdout, /✔ change-ok passed tests and review and is live on production/);
   });

@@ -3,6 +3,7 @@
  * The `a2a` command line (`npx a2a …` once a2a-kit is installed): talk to any A2A agent from a shell.
  * See `a2a --help`; the commands live in ./commands/.
  */
+import { visible } from './safe-text.js';
 
 // `a2a list … | head` closes the pipe early; that is the reader's choice, not a failure worth a stack trace.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -29,7 +30,7 @@ run.then(
   },
   (err: unknown) => {
     process.stderr.write(
-      `a2a: unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      `a2a: unexpected failure: ${visible(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`,
     );
     process.exit(1);
   },

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { UsageError } from './exit-codes.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from 'a2a-kit/cli-args';
 
 export { CLI_BINDINGS } from './version.js';
 
@@ -50,7 +50,7 @@ export const GLOBAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   timeout: {
     type: 'string',
     value: 'DURATION',
-    help: 'give up after this long: 30 (seconds), 500ms, 2m, 1h; exit 10',
+    help: 'give up after this long: 30 (seconds), 500ms, 2m, 1h; exit 10. Without it each call and the card fetch get 30 s',
   },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'print the version of a2a and of the protocol it speaks' },
@@ -89,7 +89,35 @@ export const AGENT_OPTIONS: Readonly<Record<string, OptionSpec>> = {
     type: 'boolean',
     help: 'refuse cards that are unsigned or signed by a key not in --trust-jwks',
   },
+  versions: {
+    type: 'string',
+    multiple: true,
+    value: 'V1,V2',
+    help: 'protocol versions this client may speak, e.g. 1.0,0.3 (default: $A2A_VERSIONS, else 1.0)',
+  },
+  'max-bytes': {
+    type: 'string',
+    value: 'SIZE',
+    help: 'largest card, answer or stream event accepted: 10MiB (default), 512KiB, 1000000; exit 11',
+  },
+  'idle-timeout': {
+    type: 'string',
+    value: 'DURATION',
+    help: 'stop following a stream or polled task that shows nothing new for this long (default 5m); exit 12',
+  },
 };
+
+/** Protocol versions this command line can speak. */
+export const CLI_VERSIONS: readonly string[] = ['1.0', '0.3'];
+
+/** Each call and the card fetch end after this long unless `--timeout` says otherwise. */
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+
+/** A stream or a polled task that shows nothing new for this long is given up (`--idle-timeout`). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
+
+/** The library's own cap on a response body (10 MiB), the default of `--max-bytes`. */
+export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 
 type Value = string | boolean | string[] | boolean[] | undefined;
 
@@ -208,6 +236,37 @@ export function parseDuration(raw: string, flag: string): number {
   if (!(ms > 0) || ms > 2_147_000_000)
     throw new UsageError(`${flag} expects a duration such as 30, 500ms, 2m or 1h, got "${raw}"`);
   return Math.round(ms);
+}
+
+/** `10MiB`, `512KiB`, `2MB`, `1000000` → bytes. */
+export function parseSize(raw: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|kib|mb|mib|gb|gib)?$/i.exec(raw.trim());
+  const units: Record<string, number> = {
+    b: 1,
+    kb: 1e3,
+    kib: 1024,
+    mb: 1e6,
+    mib: 1024 ** 2,
+    gb: 1e9,
+    gib: 1024 ** 3,
+  };
+  const n = m ? Number(m[1]) * units[(m[2] ?? 'b').toLowerCase()]! : NaN;
+  if (!(n >= 1) || n > 2 ** 31)
+    throw new UsageError(`${flag} expects a size such as 10MiB, 512KiB or 1000000, got "${raw}"`);
+  return Math.floor(n);
+}
+
+/** `--versions 1.0,0.3` (or `$A2A_VERSIONS`), checked; undefined = the client's default (1.0). */
+export function parseVersions(values: readonly string[], from: string): string[] | undefined {
+  const list = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  if (!list.length) return undefined;
+  for (const v of list)
+    if (!CLI_VERSIONS.includes(v))
+      throw new UsageError(`${from} "${v}": this client speaks ${CLI_VERSIONS.join(', ')}`);
+  return [...new Set(list)];
 }
 
 /** `"Name: value"` → `[name, value]`; a usage error otherwise. */

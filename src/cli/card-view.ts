@@ -33,8 +33,9 @@ export function interfaceLines(
   p: Palette,
   card: AgentCard,
   bindings: string[] | undefined,
+  versions?: string[],
 ): string[] {
-  const opts = { bindings: bindings ?? CLI_BINDINGS };
+  const opts = { bindings: bindings ?? CLI_BINDINGS, ...(versions ? { versions } : {}) };
   let chosen: { index: number; reason: string } | undefined;
   try {
     chosen = selectInterface(card, opts);
@@ -63,7 +64,7 @@ export function interfaceLines(
   out.push(
     chosen
       ? `  ${p.dim('why:')} ${chosen.reason}`
-      : `  ${p.red('no interface this client speaks')} (${CLI_BINDINGS.join(', ')} at 1.0${bindings ? `, limited by --binding to ${bindings.join(', ')}` : ''})`,
+      : `  ${p.red('no interface this client speaks')} (${CLI_BINDINGS.join(', ')} at ${(versions ?? ['1.0']).join(' or ')}${bindings ? `, limited by --binding to ${bindings.join(', ')}` : ''})${card.supportedInterfaces.some((i) => i.protocolVersion.startsWith('0.3')) && !versions?.includes('0.3') ? '; allow A2A 0.3 with --versions 1.0,0.3' : ''}`,
   );
   return out;
 }

@@ -53,4 +53,14 @@ export interface CommandContext {
   client(agent: DiscoveredAgent): AgentConnection;
   /** `discover` then `client`. */
   connect(url: string): Promise<AgentConnection>;
+  /** The `--idle-timeout` watchdog of streams and polling: it aborts `signal` when nothing new comes. */
+  idle: IdleWatch;
+}
+
+/** Ends a stream or a polling loop that shows nothing new for `--idle-timeout` (exit 12). */
+export interface IdleWatch {
+  /** Something new arrived (or waiting begins): the wait starts again. */
+  touch(): void;
+  /** Waiting is over (the stream ended, the task settled): the watchdog is off until the next touch. */
+  stop(): void;
 }

@@ -13,10 +13,17 @@ import {
 } from 'a2a-kit/client';
 import { grpcTransport } from 'a2a-kit/client/grpc';
 import type { Args } from './args.js';
-import { CLI_BINDINGS, parseHeader } from './args.js';
+import {
+  CLI_BINDINGS,
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_MAX_BYTES,
+  parseHeader,
+  parseSize,
+  parseVersions,
+} from './args.js';
 import { UsageError } from './exit-codes.js';
 import type { Terminal } from './terminal.js';
-import { decisionLog, recordingFetch, wireLog, type CardResponse } from './verbose.js';
+import { decisionLog, readUpTo, recordingFetch, wireLog, type CardResponse } from './verbose.js';
 
 type Jwks = Extract<CardTrust['jwks'], { keys: unknown }>;
 
@@ -45,8 +52,12 @@ export interface AgentSettings {
   tenant: string | undefined;
   /** `--trust-jwks` / `--require-signature`, undefined when neither was given. */
   trust: (() => Promise<CardTrust>) | undefined;
-  /** `--timeout` in ms. */
-  timeoutMs: number | undefined;
+  /** `--timeout` in ms, else the default per call and card fetch (30 s). */
+  timeoutMs: number;
+  /** `--versions` or `$A2A_VERSIONS`; undefined = the client's default (1.0 only). */
+  versions: string[] | undefined;
+  /** `--max-bytes`, when given (the card, each answer and each stream event). */
+  maxBytes: number | undefined;
   /** `--verbose`. */
   verbose: boolean;
 }
@@ -86,6 +97,7 @@ export function agentSettings(
   const headers = Object.fromEntries(args.list('header').map(parseHeader));
   const jwks = args.str('trust-jwks');
   const requireSignature = args.flag('require-signature');
+  const maxBytes = args.str('max-bytes');
   return {
     token: args.str('token') ?? (env.A2A_TOKEN?.trim() || undefined),
     headers,
@@ -98,7 +110,11 @@ export function agentSettings(
             requireSignature,
           })
         : undefined,
-    timeoutMs,
+    timeoutMs: timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+    versions:
+      parseVersions(args.list('versions'), '--versions') ??
+      parseVersions(env.A2A_VERSIONS ? [env.A2A_VERSIONS] : [], 'A2A_VERSIONS'),
+    maxBytes: maxBytes === undefined ? undefined : parseSize(maxBytes, '--max-bytes'),
     verbose: args.flag('verbose'),
   };
 }
@@ -110,7 +126,9 @@ async function loadJwks(source: string, timeoutMs: number | undefined): Promise<
     if (/^https?:\/\//i.test(source)) {
       const res = await fetch(source, { signal: AbortSignal.timeout(timeoutMs ?? 10_000) });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      text = await res.text();
+      const body = await readUpTo(res, 1024 * 1024);
+      if (body === undefined) throw new Error('larger than 1 MiB');
+      text = body;
     } else text = await readFile(source, 'utf8');
   } catch (err) {
     throw new UsageError(`--trust-jwks ${source}: could not read it (${(err as Error).message})`);
@@ -140,11 +158,17 @@ export async function discoverAgent(
   term.waiting(`fetching the card of ${url}`);
   try {
     const found = await discoverAgentCard(url, {
-      fetch: recordingFetch(term, s.verbose, (r) => (response = r)),
+      fetch: recordingFetch(
+        term,
+        s.verbose,
+        (r) => (response = r),
+        s.maxBytes ?? DEFAULT_MAX_BYTES,
+      ),
       cache: false,
       signal,
       headers: s.headers,
-      ...(s.timeoutMs !== undefined ? { timeoutMs: s.timeoutMs } : {}),
+      timeoutMs: s.timeoutMs,
+      ...(s.maxBytes !== undefined ? { maxResponseBytes: s.maxBytes } : {}),
       ...(verify && trust ? { trust } : {}),
     });
     return { url, card: found.card, cardUrl: found.cardUrl, response, trust };
@@ -184,7 +208,11 @@ export function clientFor(
         }
       : {}),
     ...(s.bindings ? { bindings: s.bindings } : {}),
-    ...(s.timeoutMs !== undefined ? { timeoutMs: s.timeoutMs } : {}),
+    timeoutMs: s.timeoutMs,
+    ...(s.versions ? { versions: s.versions } : {}),
+    ...(s.maxBytes !== undefined
+      ? { maxResponseBytes: s.maxBytes, maxEventBytes: s.maxBytes }
+      : {}),
     ...(agent.trust ? { trust: agent.trust } : {}),
     ...(s.verbose ? { interceptors: [wireLog(term)], logger: decisionLog(term) } : {}),
   };

@@ -19,6 +19,9 @@ export const EXIT = {
   TASK_REJECTED: 8,
   INPUT_REQUIRED: 9,
   TIMEOUT: 10,
+  TOO_LARGE: 11,
+  IDLE: 12,
+  PORT_IN_USE: 13,
   INTERRUPTED: 130,
 } as const;
 
@@ -49,7 +52,16 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
     EXIT.INPUT_REQUIRED,
     'the task waits for input and none could be given (stdin is not a terminal, or --no-input)',
   ],
-  [EXIT.TIMEOUT, '--timeout passed before the command finished'],
+  [
+    EXIT.TIMEOUT,
+    'a call or the card fetch took longer than --timeout (default 30 s), or the whole command did',
+  ],
+  [
+    EXIT.TOO_LARGE,
+    'the card, an answer or a stream event is larger than --max-bytes (default 10 MiB)',
+  ],
+  [EXIT.IDLE, 'a stream (or a polled task) showed nothing new for --idle-timeout (default 5 min)'],
+  [EXIT.PORT_IN_USE, 'the port to listen on is taken (push listen --port)'],
   [EXIT.INTERRUPTED, 'interrupted (Ctrl-C); the task goes on at the agent'],
 ];
 
@@ -102,14 +114,24 @@ export interface Failure {
 }
 
 /** Why the command's own signal fired, if it did. */
-export type StopReason = 'timeout' | 'interrupted' | undefined;
+export type StopReason = 'timeout' | 'interrupted' | 'idle' | undefined;
+
+/** The texts of the limits a failure message names: `--timeout 30s`, `--idle-timeout 5m`. */
+export interface LimitTexts {
+  /** `--timeout` as given, when it was. */
+  timeout?: string | undefined;
+  /** `--idle-timeout` as given, or its default. */
+  idle?: string | undefined;
+}
 
 /** Maps anything thrown by a command to its exit code and wording. */
 export function describeFailure(
   err: unknown,
   stopped: StopReason,
-  timeoutText: string | undefined,
+  limits: LimitTexts | string | undefined,
 ): Failure {
+  const { timeout: timeoutText, idle } =
+    typeof limits === 'string' ? { timeout: limits, idle: undefined } : (limits ?? {});
   if (stopped === 'interrupted')
     return { code: EXIT.INTERRUPTED, message: 'interrupted', hints: [] };
   if (stopped === 'timeout')
@@ -117,6 +139,12 @@ export function describeFailure(
       code: EXIT.TIMEOUT,
       message: `timed out after ${timeoutText ?? 'the time limit'} (--timeout)`,
       hints: [],
+    };
+  if (stopped === 'idle')
+    return {
+      code: EXIT.IDLE,
+      message: `nothing new from the agent for ${idle ?? 'the idle limit'} (--idle-timeout); stopped waiting`,
+      hints: ['wait longer with --idle-timeout, e.g. --idle-timeout 30m'],
     };
   if (err instanceof CliExit)
     return { code: err.code, message: err.message, hints: [...err.hints] };
@@ -164,13 +192,26 @@ export function describeFailure(
         };
       case 'INVALID_ARGUMENT':
         return { code: EXIT.USAGE, message: err.message, hints: [] };
+      case 'RESPONSE_TOO_LARGE':
+        return {
+          code: EXIT.TOO_LARGE,
+          message: err.message.replace(/ \(raise max\w+ if this is expected\)/, ''),
+          hints: ['if the agent is trusted and this is expected, raise the limit with --max-bytes'],
+        };
       case 'NO_COMPATIBLE_INTERFACE':
         return {
           code: EXIT.BAD_AGENT,
-          message: err.message,
-          hints: [
-            '`--binding` limits the bindings this client accepts; drop it to accept every binding this client speaks (JSONRPC, HTTP+JSON, GRPC)',
-          ],
+          message: err.message.replace(
+            /; to talk to it, allow that version: \{[^}]*\} in the client options/,
+            '',
+          ),
+          hints: /A2A 0\.3 only/.test(err.message)
+            ? [
+                'to talk to it, allow A2A 0.3: --versions 1.0,0.3 (or A2A_VERSIONS=1.0,0.3 in the environment)',
+              ]
+            : [
+                '`--binding` limits the bindings this client accepts; drop it to accept every binding this client speaks (JSONRPC, HTTP+JSON, GRPC)',
+              ],
         };
       default:
         return { code: EXIT.BAD_AGENT, message: err.message, hints: [] };

@@ -104,12 +104,15 @@ export async function consume(
   events: AsyncIterable<StreamResponse>,
 ): Promise<void> {
   ctx.term.waiting(waitingLabel(agent, tracker));
+  ctx.idle.touch();
   try {
     for await (const ev of events) {
+      ctx.idle.touch();
       show(ctx, tracker, ev);
       ctx.term.waiting(waitingLabel(agent, tracker));
     }
   } finally {
+    ctx.idle.stop();
     ctx.term.done();
   }
 }
@@ -138,7 +141,7 @@ const fingerprint = (t: Task) =>
 
 /**
  * Polls GetTask (every 250 ms, slowing to every 2 s) until the task settles, printing each change as a
- * task snapshot event. Ends with the signal (Ctrl-C, --timeout); no other bound, since tasks may run for hours.
+ * task snapshot event. Ends with the signal: Ctrl-C, --timeout, or --idle-timeout when nothing changes.
  */
 export async function poll(
   ctx: CommandContext,
@@ -150,6 +153,7 @@ export async function poll(
   let last = seen ? fingerprint(seen) : '';
   let delay = 250;
   ctx.term.waiting(waitingLabel(agent, tracker));
+  ctx.idle.touch();
   try {
     while (!tracker.settled) {
       await sleep(delay, ctx.signal);
@@ -157,6 +161,7 @@ export async function poll(
       const task = await client.getTask({ id: tracker.taskId! }, { signal: ctx.signal });
       const now = fingerprint(task);
       if (now !== last) {
+        ctx.idle.touch();
         last = now;
         const ev = { task };
         if (ctx.json) {
@@ -167,6 +172,7 @@ export async function poll(
       ctx.term.waiting(waitingLabel(agent, tracker));
     }
   } finally {
+    ctx.idle.stop();
     ctx.term.done();
   }
 }

@@ -3,13 +3,13 @@
  * flags, wires Ctrl-C and `--timeout` to one abort signal, runs it, and turns whatever it throws into
  * a message on stderr and a documented exit code.
  */
-import { parseCommandLine, parseDuration } from './args.js';
-import type { Command, CommandContext } from './command.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, parseCommandLine, parseDuration } from './args.js';
+import type { Command, CommandContext, IdleWatch } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { agentSettings, clientFor, discoverAgent } from './connect.js';
 import { describeFailure, EXIT, UsageError, type StopReason } from './exit-codes.js';
 import { commandHelp, globalHelp, usageLine, versionText } from './help.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from 'a2a-kit/cli-args';
 import { Terminal, type CliIO } from './terminal.js';
 
 /** The command named by the first one or two words, and the arguments after it. */
@@ -97,6 +97,20 @@ async function run(
     controller.abort();
   };
   process.on('SIGINT', onInterrupt);
+  const idleText = args.str('idle-timeout');
+  const idleMs =
+    idleText !== undefined ? parseDuration(idleText, '--idle-timeout') : DEFAULT_IDLE_TIMEOUT_MS;
+  let idleTimer: NodeJS.Timeout | undefined;
+  const idle: IdleWatch = {
+    touch() {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => {
+        stopped ??= 'idle';
+        controller.abort();
+      }, idleMs);
+    },
+    stop: () => clearTimeout(idleTimer),
+  };
   const need = () => {
     if (!settings) throw new Error(`a2a ${command.name} does not talk to an agent`);
     return settings;
@@ -113,12 +127,16 @@ async function run(
     client: (agent) => clientFor(agent, need(), term),
     connect: async (url) =>
       clientFor(await discoverAgent(url, need(), term, controller.signal, true), need(), term),
+    idle,
   };
   try {
     return await command.run(ctx);
   } catch (err) {
     term.done();
-    const f = describeFailure(err, stopped, timeoutText);
+    const f = describeFailure(err, stopped, {
+      timeout: timeoutText,
+      idle: idleText ?? `${DEFAULT_IDLE_TIMEOUT_MS / 60_000} min`,
+    });
     term.note(`${term.err.red('a2a:')} ${f.message}`);
     for (const h of f.hints) term.note(term.err.dim(h));
     if (f.code === EXIT.USAGE)
@@ -126,6 +144,7 @@ async function run(
     return f.code;
   } finally {
     if (timer) clearTimeout(timer);
+    idle.stop();
     process.off('SIGINT', onInterrupt);
   }
 }

@@ -32,7 +32,7 @@ const TYPES: Readonly<Record<string, string>> = {
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
 
 /** A file as a part: its bytes in base64, its name and a media type guessed from the extension. */
-export async function filePart(file: string): Promise<Part> {
+export async function filePart(file: string, forced?: string): Promise<Part> {
   let size: number;
   try {
     const s = await stat(file);
@@ -48,7 +48,7 @@ export async function filePart(file: string): Promise<Part> {
       `--file ${file}: ${size} bytes is more than the ${MAX_FILE_BYTES / 1024 / 1024} MiB a message part may carry here`,
     );
   const bytes = await readFile(file);
-  const mediaType = TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const mediaType = forced ?? TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
   return { raw: bytes.toString('base64'), filename: path.basename(file), mediaType };
 }
 
@@ -74,10 +74,15 @@ export async function messageParts(
   text: string | undefined,
   files: readonly string[],
   data: readonly string[],
+  mediaType?: string,
 ): Promise<Part[]> {
+  if (mediaType !== undefined && !/^[\w.+-]+\/[\w.+-]+$/.test(mediaType))
+    throw new UsageError(
+      `--media-type expects TYPE/SUBTYPE, e.g. text/typescript, got "${mediaType}"`,
+    );
   const parts: Part[] = [];
   if (text !== undefined && text !== '') parts.push({ text });
-  for (const f of files) parts.push(await filePart(f));
+  for (const f of files) parts.push(await filePart(f, mediaType));
   for (const d of data) parts.push(await dataPart(d));
   if (parts.length === 0) throw new UsageError('nothing to send: give a text, --file or --data');
   return parts;

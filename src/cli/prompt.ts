@@ -1,5 +1,6 @@
 /** Asking the person at the terminal for the answer an INPUT_REQUIRED task waits for. */
 import { createInterface } from 'node:readline/promises';
+import { safeLine } from './safe-text.js';
 import type { CliIO } from './terminal.js';
 
 /**
@@ -19,7 +20,7 @@ export async function ask(
   const closed = new Promise<undefined>((resolve) => rl.once('close', () => resolve(undefined)));
   try {
     return await Promise.race([
-      rl.question(`${question}\n> `, { signal }).catch(() => undefined),
+      rl.question(`${safeLine(question)}\n> `, { signal }).catch(() => undefined),
       closed,
     ]);
   } finally {

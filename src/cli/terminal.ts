@@ -4,6 +4,7 @@
  * stderr is a terminal, cleared before any line is written so the two never mix.
  */
 import type { Writable } from 'node:stream';
+import { oneLine, safeLine } from './safe-text.js';
 
 /** The process's streams and environment, injected so nothing here reaches for globals. */
 export interface CliIO {
@@ -86,35 +87,39 @@ export class Terminal {
     return this.#io.stdin.isTTY === true;
   }
 
-  /** One line of results. */
+  /** One line of results; control characters and bidi overrides in it are shown escaped (safe-text.ts). */
   line(text = ''): void {
+    this.#raw(safeLine(text));
+  }
+
+  /** One JSON document, indented for reading; byte-exact (JSON already escapes controls). */
+  json(value: unknown): void {
+    this.#raw(JSON.stringify(value, null, 2));
+  }
+
+  /** One NDJSON line (an event of a stream); byte-exact. */
+  ndjson(value: unknown): void {
+    this.#raw(JSON.stringify(value));
+  }
+
+  /** A line on stderr: notes, hints, the wire log; escaped like {@link Terminal.line}. */
+  note(text: string): void {
     this.#clear();
-    this.#io.stdout.write(`${text}\n`);
+    this.#io.stderr.write(`${safeLine(text)}\n`);
     this.#redraw();
   }
 
-  /** One JSON document, indented for reading. */
-  json(value: unknown): void {
-    this.line(JSON.stringify(value, null, 2));
-  }
-
-  /** One NDJSON line (an event of a stream). */
-  ndjson(value: unknown): void {
-    this.line(JSON.stringify(value));
-  }
-
-  /** A line on stderr: notes, hints, the wire log. */
-  note(text: string): void {
+  #raw(text: string): void {
     this.#clear();
-    this.#io.stderr.write(`${text}\n`);
+    this.#io.stdout.write(`${text}\n`);
     this.#redraw();
   }
 
   /** Shows `label` with a spinner and the time since `waiting` was first called for it (terminal only). */
   waiting(label: string): void {
     if (!this.#spin) return;
-    if (label !== this.#label) this.#since = Date.now();
-    this.#label = label;
+    if (oneLine(label, 200) !== this.#label) this.#since = Date.now();
+    this.#label = oneLine(label, 200);
     if (!this.#timer) {
       this.#timer = setInterval(() => this.#redraw(), 100);
       this.#timer.unref();

@@ -75,11 +75,42 @@ export interface CardResponse {
   body: string;
 }
 
-/** A fetch for the card that records the response (and logs it with `--verbose`). */
+/**
+ * Up to `max` bytes of a body, as text; `undefined` when the body is longer (the download is then
+ * cancelled, so a card without end costs at most `max` bytes of memory).
+ */
+export async function readUpTo(res: Response, max: number): Promise<string | undefined> {
+  if (Number(res.headers.get('content-length')) > max) {
+    await res.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A fetch for the card that records the response (and logs it with `--verbose`). The body is read
+ * here once, at most `maxBytes` of it; a longer one is handed on as an empty body that declares
+ * its length too large, so the library's own limit check refuses it with its usual error.
+ */
 export function recordingFetch(
   term: Terminal,
   verbose: boolean,
   record: (r: CardResponse) => void,
+  maxBytes: number,
 ): FetchLike {
   const c = term.err;
   return async (input, init) => {
@@ -91,17 +122,27 @@ export function recordingFetch(
     }
     const started = performance.now();
     const res = await globalThis.fetch(input, init);
-    const body = res.status === 200 ? await res.clone().text() : '';
+    const text = res.status === 200 ? await readUpTo(res, maxBytes) : '';
+    const body = text ?? '';
     record({ url: String(input), status: res.status, headers: res.headers, body });
     if (verbose) {
       const lines = [
         `${res.ok ? c.green('←') : c.red('←')} HTTP ${res.status} ${Math.round(performance.now() - started)} ms`,
       ];
       res.headers.forEach((v, k) => lines.push(c.dim(`  ${k}: ${v}`)));
-      if (body) lines.push(c.dim(`  ${readable(body)}`));
+      if (text === undefined) lines.push(c.dim(`  (body over ${maxBytes} bytes, not read)`));
+      else if (body) lines.push(c.dim(`  ${readable(body)}`));
       term.note(lines.join('\n'));
     }
-    return res;
+    if (res.status !== 200) return res;
+    const headers = new Headers(res.headers);
+    headers.delete('content-encoding');
+    if (text === undefined) {
+      headers.set('content-length', String(maxBytes + 1));
+      return new Response(null, { status: res.status, statusText: res.statusText, headers });
+    }
+    headers.delete('content-length');
+    return new Response(text, { status: res.status, statusText: res.statusText, headers });
   };
 }
 

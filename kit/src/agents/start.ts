@@ -187,10 +187,11 @@ export async function startKitAgents(opts: KitAgentsOptions): Promise<RunningKit
       executor: testRunnerExecutor({
         workspaceRoot: opts.workspaceRoot,
         logger: child('test-runner'),
-        ...ops,
         ...(opts.testTimeoutMs !== undefined ? { timeoutMs: opts.testTimeoutMs } : {}),
       }),
       logger: child('test-runner'),
+      // Health endpoints and the drain deadline are the server's (they once went to the executor by mistake).
+      ...ops,
       ...store('test-runner'),
       ...telemetry('test-runner'),
       ...push,

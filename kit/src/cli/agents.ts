@@ -14,7 +14,7 @@ import { closeOnSignals } from 'a2a-kit/server';
 import { startKitAgents, type RunningKit } from '../agents/start.js';
 import { loadOrCreateSigningKey } from '../agents/signing-key.js';
 import type { KitAgentName, KitBinding } from '../agents/cards.js';
-import { AGENTS_COMMAND } from './commands.js';
+import { AGENTS_COMMAND, PORT_IN_USE_EXIT, portInUseMessage } from './commands.js';
 import { deployerToken } from './deployer-token.js';
 import { UsageError, helpText, parseFlags, usageLine } from './flags.js';
 import { ECHO_MS } from './interrupt.js';
@@ -112,6 +112,16 @@ async function main(argv: string[]): Promise<number> {
     );
   }
   const ports = configuredPorts(values.string('ports'), env);
+  const grpcRaw = values.string('grpc-port') ?? env.A2A_KIT_GRPC_PORT;
+  const grpcPort = grpcRaw === undefined ? undefined : grpcRaw === 'off' ? false : Number(grpcRaw);
+  if (
+    grpcPort !== undefined &&
+    grpcPort !== false &&
+    !(/^\d+$/.test(grpcRaw!) && grpcPort >= 0 && grpcPort <= 65535)
+  )
+    throw new UsageError(
+      `${values.has('grpc-port') ? '--grpc-port' : 'A2A_KIT_GRPC_PORT'} expects a port (0–65535) or off, got "${grpcRaw}"`,
+    );
   const store = storeChoice(
     values.bool('memory') ? 'memory' : (values.string('store') ?? env.KIT_STORE),
     workDir,
@@ -136,6 +146,7 @@ async function main(argv: string[]): Promise<number> {
     deployerToken: token.token,
     signingKeys: [signing.key],
     ports,
+    ...(grpcPort !== undefined ? { grpcPort } : {}),
     bindings,
     logger,
     ...store.options,
@@ -186,11 +197,17 @@ main(process.argv.slice(2)).then(
       process.exit(2);
     }
     const e = err as NodeJS.ErrnoException;
-    process.stderr.write(
-      e.code === 'EADDRINUSE'
-        ? `agents: cannot start, a port is already in use (${e.message}); choose others with --ports or KIT_PORTS\n`
-        : `agents: cannot start: ${e.message}\n`,
-    );
+    if (e.code === 'EADDRINUSE') {
+      process.stderr.write(
+        portInUseMessage(
+          'agents',
+          e.message,
+          'choose others with --ports, --grpc-port or KIT_PORTS',
+        ),
+      );
+      process.exit(PORT_IN_USE_EXIT);
+    }
+    process.stderr.write(`agents: cannot start: ${e.message}\n`);
     process.exit(1);
   },
 );

@@ -28,6 +28,14 @@ const WORK_DIR: Flag = {
   help: 'where the kit keeps its state: tasks, releases, the deployer token, the card-signing key',
 };
 
+/** Exit status of a kit command whose port is taken (the same as `a2a push listen`'s). */
+export const PORT_IN_USE_EXIT = 13;
+
+/** The one message of every kit command whose port is taken. */
+export function portInUseMessage(command: string, detail: string, how: string): string {
+  return `${command}: cannot listen, the port is already in use (${detail}); ${how}\n`;
+}
+
 const EXIT_PIPELINE =
   'Exit status: 0 deployed; 1 the pipeline stopped; 2 bad usage or the kit cannot start; 130 interrupted.';
 
@@ -54,6 +62,13 @@ export const AGENTS_COMMAND: Command = {
       help: 'the host name the cards advertise',
     },
     PORTS,
+    {
+      name: 'grpc-port',
+      value: 'PORT',
+      env: 'A2A_KIT_GRPC_PORT',
+      default: 'test-runner port + 10000',
+      help: "port of the test-runner's gRPC server (0 picks a free one; off turns gRPC off)",
+    },
     WORKSPACE,
     WORK_DIR,
     {

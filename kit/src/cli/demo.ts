@@ -22,7 +22,7 @@ import {
   type PipelineResult,
   type PlannerConfig,
 } from '../planner/index.js';
-import { DEMO_COMMAND } from './commands.js';
+import { DEMO_COMMAND, PORT_IN_USE_EXIT, portInUseMessage } from './commands.js';
 import { UsageError, helpText, parseFlags, usageLine } from './flags.js';
 import { INTERRUPTED_EXIT, onInterrupt } from './interrupt.js';
 import { chooseLogFormat, kitLogger } from './log-lines.js';
@@ -171,6 +171,12 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      process.stderr.write(
+        portInUseMessage('demo', (err as Error).message, 'choose others with --ports or KIT_PORTS'),
+      );
+      process.exit(PORT_IN_USE_EXIT);
+    }
     process.stderr.write(
       err instanceof UsageError
         ? usageLine(DEMO_COMMAND, err)

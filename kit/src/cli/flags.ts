@@ -2,6 +2,8 @@
  * The kit's commands describe their flags once, as a table of {@link Flag}s; parsing, `--help` and the
  * README's flag tables are all made from that table, so they cannot drift apart and a new flag is one line.
  */
+import { parseArgs } from 'node:util';
+import { closest } from 'a2a-kit/cli-args';
 
 /** One flag of a kit command. */
 export interface Flag {
@@ -93,53 +95,60 @@ export class FlagValues {
 }
 
 /**
- * Parses `argv` against a command's flags: `--name value`, `--name=value`, `-x value`, switches, and
- * positionals when the command takes them (`--` ends the flags). An unknown flag is a {@link UsageError}
- * that suggests the nearest known one.
+ * Parses `argv` against a command's flags with node:util parseArgs: `--name value`, `--name=value`,
+ * `-x value`, switches, and positionals when the command takes them (`--` ends the flags). An unknown
+ * flag is a {@link UsageError} that suggests the nearest known one; a flag right after a flag that
+ * needs a value counts as that value forgotten.
  */
 export function parseFlags(
   cmd: Pick<Command, 'name' | 'flags' | 'args' | 'hints'>,
   argv: readonly string[],
 ): { values: FlagValues; positionals: string[] } {
-  const byLong = new Map(cmd.flags.map((f) => [f.name, f]));
-  const byShort = new Map(cmd.flags.filter((f) => f.short).map((f) => [f.short!, f]));
+  const options = Object.fromEntries(
+    cmd.flags.map((f) => [
+      f.name,
+      {
+        type: f.value ? ('string' as const) : ('boolean' as const),
+        ...(f.short ? { short: f.short } : {}),
+        ...(f.multiple ? { multiple: true } : {}),
+      },
+    ]),
+  );
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw usageFrom(err as Error & { code?: string }, cmd);
+  }
   const values = new FlagValues(cmd.flags);
-  const positionals: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith('-') || arg === '-') {
-      positionals.push(arg);
-      continue;
-    }
-    const long = arg.startsWith('--');
-    const eq = long ? arg.indexOf('=') : -1;
-    const name = long ? arg.slice(2, eq >= 0 ? eq : undefined) : arg.slice(1);
-    const flag = long ? byLong.get(name) : byShort.get(name);
-    if (!flag) throw new UsageError(unknownFlag(arg.slice(0, eq >= 0 ? eq : undefined), cmd));
-    const shown = `--${flag.name}`;
-    if (!flag.value) {
-      if (eq >= 0) throw new UsageError(`${shown} takes no value`);
-      values.set(flag, true);
-      continue;
-    }
-    let value: string | undefined;
-    if (eq >= 0) value = arg.slice(eq + 1);
-    else {
-      const next = argv[i + 1];
-      // A flag right after a flag that needs a value is a forgotten value, not the value itself.
-      if (next !== undefined && !/^--?[a-z]/i.test(next)) value = argv[++i];
-    }
-    if (value === undefined) throw new UsageError(`${shown} needs a value (${flag.value})`);
-    values.set(flag, value);
+  for (const flag of cmd.flags) {
+    const v = parsed.values[flag.name];
+    for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v])
+      values.set(flag, one === true ? true : String(one));
   }
-  if (positionals.length > 0 && !cmd.args) {
-    throw new UsageError(`unexpected argument "${positionals[0]}" (${cmd.name} takes flags only)`);
+  if (parsed.positionals.length > 0 && !cmd.args) {
+    throw new UsageError(
+      `unexpected argument "${parsed.positionals[0]}" (${cmd.name} takes flags only)`,
+    );
   }
-  return { values, positionals };
+  return { values, positionals: parsed.positionals };
+}
+
+/** node:util's parse error in the kit's words. */
+function usageFrom(
+  err: Error & { code?: string },
+  cmd: Pick<Command, 'name' | 'flags' | 'hints'>,
+): UsageError {
+  const named = /'(-{1,2}[^'\s=<]+)/.exec(err.message)?.[1] ?? '';
+  const bare = named.replace(/^-+/, '');
+  const flag = cmd.flags.find((f) => (named.startsWith('--') ? f.name : f.short) === bare);
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new UsageError(unknownFlag(named, cmd));
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag) {
+    return new UsageError(
+      flag.value ? `--${flag.name} needs a value (${flag.value})` : `--${flag.name} takes no value`,
+    );
+  }
+  return new UsageError(err.message);
 }
 
 function unknownFlag(given: string, cmd: Pick<Command, 'name' | 'flags' | 'hints'>): string {
@@ -154,39 +163,11 @@ function unknownFlag(given: string, cmd: Pick<Command, 'name' | 'flags' | 'hints
 }
 
 /**
- * The known name closest to `given`, when it is close enough to be a slip: at most two edits (one for
- * short names; a swap of neighbours is one edit), or `given` is the start of exactly one name.
+ * The known name closest to `given`, when it is close enough to be a slip, or the one name it starts;
+ * the same suggester as the `a2a` command line's (`a2a-kit/cli-args`).
  */
-export function didYouMean(given: string, known: readonly string[]): string | undefined {
-  const g = given.toLowerCase();
-  let best: { name: string; d: number } | undefined;
-  for (const name of known) {
-    const d = editDistance(g, name.toLowerCase());
-    if (!best || d < best.d) best = { name, d };
-  }
-  if (best && best.d <= (g.length <= 4 ? 1 : 2)) return best.name;
-  const prefixed = known.filter((k) => g.length >= 2 && k.toLowerCase().startsWith(g));
-  return prefixed.length === 1 ? prefixed[0] : undefined;
-}
-
-/** Optimal string alignment distance (Levenshtein plus swaps of two neighbours). */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [
-    i,
-    ...Array<number>(b.length).fill(0),
-  ]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
+export const didYouMean = (given: string, known: readonly string[]): string | undefined =>
+  closest(given, known);
 
 /** How a flag is written in help and in the README: `-v, --var NAME=VALUE`. */
 export function flagLabel(f: Flag): string {

@@ -51,7 +51,7 @@ export async function discover(
   t.section(
     'discovery',
     'Discovery',
-    `direct configuration: ${cfg.agents.length} base URLs; cards from the well-known path; speaks JSONRPC, HTTP+JSON at ${cfg.versions.join(', ')}`,
+    `direct configuration: ${cfg.agents.length} base URLs; cards from the well-known path; speaks ${cfg.bindings.join(', ')} at ${cfg.versions.join(', ')}`,
   );
   const agents: AgentFacts[] = [];
   for (const baseUrl of cfg.agents) {

@@ -62,7 +62,7 @@ async function runCard(ctx: CommandContext): Promise<number> {
     const blocks = [
       identityLines(p, shown, source),
       ...(extended ? [differenceLines(agent.card, extended)] : []),
-      interfaceLines(p, shown, ctx.settings?.bindings),
+      interfaceLines(p, shown, ctx.settings?.bindings, ctx.settings?.versions),
       capabilityLines(p, shown),
       skillLines(p, shown),
       securityLines(p, shown),

@@ -3,7 +3,7 @@ import { TASK_STATES, type ListTasksRequest, type TaskState } from 'a2a-kit';
 import type { Command, CommandContext } from '../command.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { stateColour, stateName, textLine } from '../render.js';
-import { didYouMean } from '../suggest.js';
+import { didYouMean } from 'a2a-kit/cli-args';
 
 /** `completed`, `input-required` or `TASK_STATE_COMPLETED` → the TaskState. */
 export function parseState(raw: string): TaskState {

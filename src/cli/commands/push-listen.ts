@@ -13,7 +13,7 @@ import {
   type PushReceiverOptions,
 } from 'a2a-kit/client/push-receiver';
 import type { Command, CommandContext } from '../command.js';
-import { EXIT, exitForState, UsageError } from '../exit-codes.js';
+import { CliExit, EXIT, exitForState, UsageError } from '../exit-codes.js';
 import { eventLine } from '../render.js';
 
 /** The `push listen` command. */
@@ -144,8 +144,15 @@ async function runListen(ctx: CommandContext): Promise<number> {
     receiver.listener(req, res);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err) =>
-      reject(new UsageError(`cannot listen on ${host}:${port}: ${err.message}`)),
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new CliExit(
+              EXIT.PORT_IN_USE,
+              `cannot listen, the port is already in use (${host}:${port}); choose another with --port`,
+            )
+          : new UsageError(`cannot listen on ${host}:${port}: ${err.message}`),
+      ),
     );
     server.listen(port, host, resolve);
   });

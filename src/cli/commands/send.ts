@@ -31,6 +31,11 @@ export const send: Command = {
       value: 'PATH',
       help: 'attach a file as a file part (repeatable)',
     },
+    'media-type': {
+      type: 'string',
+      value: 'TYPE',
+      help: 'media type of every --file (default: from the extension; .ts is text/typescript)',
+    },
     data: {
       type: 'string',
       multiple: true,
@@ -102,7 +107,7 @@ export const send: Command = {
 async function runSend(ctx: CommandContext): Promise<number> {
   const a = ctx.args;
   const [url, text] = a.positionals as [string, string | undefined];
-  let parts = await messageParts(text, a.list('file'), a.list('data'));
+  let parts = await messageParts(text, a.list('file'), a.list('data'), a.str('media-type'));
   const conn = await ctx.connect(url);
   const tracker = new TaskTracker();
   let taskId = a.str('task');

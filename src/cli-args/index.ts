@@ -1,5 +1,6 @@
 /**
- * "Did you mean": the closest known word to a mistyped one, by edit distance with adjacent
+ * `a2a-kit/cli-args`: the one "did you mean" of every command line in this project (the `a2a` CLI,
+ * the kit's commands, the bench scripts), for a mistyped command, flag or setting. "Did you mean": the closest known word to a mistyped one, by edit distance with adjacent
  * transpositions (`sned` → `send` is one edit, as a typist would count it).
  */
 
