@@ -55,6 +55,8 @@ const app = await Application.bootstrapWithPlugins({
   ],
   logLevel: LogLevel.Warn,
   githubPages: false,
+  // The repository has no public URL yet (and a checkout may have no remote): no source links.
+  disableSources: true,
 });
 const project = await app.convert();
 if (!project || app.logger.hasErrors() || app.logger.hasWarnings()) {
