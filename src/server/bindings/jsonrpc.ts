@@ -191,6 +191,7 @@ export function jsonRpcBinding(
           writer.event(`${prefix}${JSON.stringify(event)}}`, eventId),
         error: (err: A2AError) =>
           writer.event(JSON.stringify({ jsonrpc: '2.0', id, error: errorObject(err) })),
+        idle: (why: string) => writer.comment(why),
         end: () => writer.end(),
       });
     } catch (err) {

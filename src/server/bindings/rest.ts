@@ -154,6 +154,7 @@ export function restBinding(
         event: (event: StreamResponse, eventId: string) =>
           writer.event(JSON.stringify(event), eventId),
         error: (err: A2AError) => writer.event(JSON.stringify(statusBody(err))),
+        idle: (why: string) => writer.comment(why),
         end: () => writer.end(),
       });
     } catch (err) {
