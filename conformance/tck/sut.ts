@@ -113,6 +113,9 @@ export async function startSut(wanted = 0): Promise<{ url: string; close(): Prom
     // card as leaked infrastructure detail.
     origin: `http://localhost:${port}`,
     hooks: returnAtOnceByDefault,
+    // Its tasks stay WORKING, so their streams would stay open (§3.1.2); the TCK reads some of them to
+    // the end. A quiet stream ends cleanly after 3 s, as an operator would bound it.
+    streamIdleTimeoutMs: 3000,
     push: { policy: { allowLoopback: true, resolve: placeholdersToLoopback } },
     auth: { verifiers: { bearer: staticBearerTokens({ [SUT_TOKEN]: 'tck' }) } },
     extendedCard: (caller) =>

@@ -75,7 +75,36 @@ export function contextOf(
 ): CallContext | Promise<CallContext> {
   const cc = new HttpCallContext(ex, extensions, binding);
   if (version !== undefined) cc.version = version;
+  if (EARLY.has(ex)) {
+    const caller = EARLY.get(ex);
+    if (caller) cc.caller = caller;
+    return cc;
+  }
   return withCaller(cc, opts.authenticate, () => ex.authRequest());
+}
+
+/** Callers established from the headers before the body was read, for {@link contextOf}. */
+const EARLY = new WeakMap<HttpExchange, Caller | undefined>();
+
+/**
+ * Establish the caller from the headers alone, before the body is read (issue 28: a stranger's body
+ * must not be buffered). Undefined when the request may go on (the caller is remembered for
+ * {@link contextOf}); otherwise the reason to refuse it, e.g. `Unauthenticated`.
+ */
+export function authenticateEarly(
+  ex: HttpExchange,
+  opts: BindingOptions,
+): unknown | Promise<unknown> {
+  const authenticate = opts.authenticate;
+  if (!authenticate) return undefined;
+  const holder: { caller?: Caller } = {};
+  try {
+    const pending = withCaller(holder, authenticate, () => ex.authRequest());
+    const remember = (): undefined => void EARLY.set(ex, holder.caller);
+    return pending instanceof Promise ? pending.then(remember, (err: unknown) => err) : remember();
+  } catch (err) {
+    return err;
+  }
 }
 
 /** Headers every A2A answer carries: activated extensions echoed back (§3.2.6; 0.3 names the header differently). */

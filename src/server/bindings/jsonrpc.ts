@@ -19,6 +19,7 @@ import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import {
   answerHeaders,
+  authenticateEarly,
   contextOf,
   versionNotSupported,
   withV03Hint,
@@ -121,6 +122,12 @@ export function jsonRpcBinding(
     const encoding = unsupportedEncoding(ex.header('content-encoding'));
     if (encoding)
       return sendError(ex, null, new A2AError('InvalidRequest', encoding), undefined, 415);
+    // A 1.0 request's caller is known from its headers: a stranger is refused before the body is read.
+    if (requestedVersion(requestedVersionParam(ex, queryOf(ex.url))) === PROTOCOL_VERSION) {
+      const early = authenticateEarly(ex, opts);
+      const refusal = early instanceof Promise ? await early : early;
+      if (refusal !== undefined) return sendError(ex, null, asA2AError(refusal, logger));
+    }
     let body: string;
     try {
       body = await ex.readBody(limit);
@@ -191,6 +198,7 @@ export function jsonRpcBinding(
           writer.event(`${prefix}${JSON.stringify(event)}}`, eventId),
         error: (err: A2AError) =>
           writer.event(JSON.stringify({ jsonrpc: '2.0', id, error: errorObject(err) })),
+        idle: (why: string) => writer.comment(why),
         end: () => writer.end(),
       });
     } catch (err) {

@@ -17,6 +17,7 @@ import type { CallContext } from '../dispatch/call-context.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import {
   answerHeaders,
+  authenticateEarly,
   contextOf,
   versionNotSupported,
   withV03Hint,
@@ -121,6 +122,12 @@ export function restBinding(
     }
     if (match.kind === 'bad') return fail(ex, match.error);
     const { op, params: pathParams, tenant } = match;
+    // The caller is known from the headers: a stranger is refused before the body is read.
+    if (verb === 'POST') {
+      const early = authenticateEarly(ex, opts);
+      const refusal = early instanceof Promise ? await early : early;
+      if (refusal !== undefined) return fail(ex, asA2AError(refusal, logger));
+    }
 
     let input: Record<string, unknown> | undefined;
     let cc: CallContext | undefined;
@@ -154,6 +161,7 @@ export function restBinding(
         event: (event: StreamResponse, eventId: string) =>
           writer.event(JSON.stringify(event), eventId),
         error: (err: A2AError) => writer.event(JSON.stringify(statusBody(err))),
+        idle: (why: string) => writer.comment(why),
         end: () => writer.end(),
       });
     } catch (err) {

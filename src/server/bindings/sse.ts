@@ -74,6 +74,11 @@ export class SseWriter {
     else (this.#onClose ??= []).push(fn);
   }
 
+  /** Send a comment (clients skip it; people reading the stream see it); `text` must be one line. */
+  comment(text: string): void {
+    this.#raw(`: ${text}\n\n`);
+  }
+
   /** Send one event; `data` must be a single-line JSON text. `type` names the event (0.3 sends errors as `error` events). */
   event(data: string, id?: string, type?: string): void {
     const text = id === undefined ? `data: ${data}\n\n` : `id: ${id}\ndata: ${data}\n\n`;

@@ -85,6 +85,7 @@ export async function streamV03(
     stream.open({
       event: (event: StreamResponse, eventId: string) => writer.event(form.event(event), eventId),
       error: (err: A2AError) => form.error(err, writer),
+      idle: (why: string) => writer.comment(why),
       end: () => writer.end(),
     });
   } catch {

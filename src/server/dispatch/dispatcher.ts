@@ -26,6 +26,7 @@ import { HookRunner, type OperationHooks } from './hooks.js';
 import type { AgentExecutor } from '../agent/executor.js';
 import { stderrLogger, type Logger } from '../logger.js';
 import { wholeNumber } from '../util/check-options.js';
+import { idleBounded } from '../tasks/idle-stream.js';
 import { InMemoryTaskStore } from '../store/memory.js';
 import {
   isPushConfigStore,
@@ -87,6 +88,12 @@ export interface DispatcherOptions {
   push?: PushOptions;
   /** Fail a task after this long (ms) without an event once its agent returned without finishing it. Default: no limit. */
   idleTimeoutMs?: number;
+  /**
+   * End a stream (SendStreamingMessage, SubscribeToTask; SSE and gRPC alike) that has carried no task
+   * event for this long (ms), cleanly and saying why; keep-alive comments do not count. For clients
+   * whose read timeout the keep-alives would defeat while a task stays WORKING. Default 0: no bound.
+   */
+  streamIdleTimeoutMs?: number;
   /** Tasks a previous process left SUBMITTED or WORKING: `'fail'` them at start (default) or `'resume'` them. */
   recovery?: 'fail' | 'resume';
   /** Bounds on each task: messages in its history, size of its content (see {@link TaskLimits}). */
@@ -149,6 +156,7 @@ export class OperationDispatcher {
   #acceptsInput: ((mediaType: string) => boolean) | undefined;
   readonly #hooks: HookRunner | undefined;
   readonly #quota: CallerQuota | undefined;
+  readonly #streamIdleMs: number;
   /**
    * Set while the server drains: calls that would start work or open a stream (SendMessage,
    * SendStreamingMessage, SubscribeToTask) are refused as `Unavailable` with this text; reads and
@@ -204,6 +212,7 @@ export class OperationDispatcher {
       (scope, id) => this.#task(scope, id),
       this.tasks.limits.pushConfigsPerTask,
     );
+    this.#streamIdleMs = wholeNumber('streamIdleTimeoutMs', options.streamIdleTimeoutMs, 0) ?? 0;
     this.#hooks = HookRunner.of(
       telemetry?.hooks ? [telemetry.hooks, ...[options.hooks ?? []].flat()] : options.hooks,
       this.logger,
@@ -333,15 +342,15 @@ export class OperationDispatcher {
     const open = OperationDispatcher.#streams[op.name];
     if (!open) throw new A2AError('UnsupportedOperation', `${op.name} does not stream`);
     const hooks = this.#hooks;
-    if (hooks === undefined) return open(this, req, scope, cc, lastEventId);
+    const idleMs = this.#streamIdleMs;
+    if (hooks === undefined)
+      return idleBounded(await open(this, req, scope, cc, lastEventId), idleMs);
     const call = hooks.call(op.name, req, cc, scope.tenant);
     try {
       const pending = hooks.before(call);
       if (pending) await pending;
-      return hooks.stream(
-        call,
-        await hooks.run(call, () => open(this, req, scope, cc, lastEventId)),
-      );
+      const opened = await hooks.run(call, () => open(this, req, scope, cc, lastEventId));
+      return idleBounded(hooks.stream(call, opened), idleMs);
     } catch (err) {
       hooks.error(call, err);
       throw err;

@@ -7,7 +7,7 @@
  * closes the event stream at once, so no subscriber is left behind.
  */
 import type { A2AError, StreamResponse } from '../../protocol/index.js';
-import { GRPC_CODES } from '../../protocol/grpc/index.js';
+import { GRPC_CODES, encodeGrpcMessage } from '../../protocol/grpc/index.js';
 import type { EventStream } from '../tasks/event-stream.js';
 import type { Logger } from '../logger.js';
 import type { H2Call } from './h2-call.js';
@@ -58,6 +58,11 @@ export class H2EventWriter extends GrpcStreamSink {
   /** The stream failed after it started: its status goes out when it ends. */
   error(err: A2AError): void {
     this.#failure ??= errorHeaders(err);
+  }
+
+  /** The stream carried no event for too long: it ends with OK, its message saying why. */
+  idle(message: string): void {
+    this.#failure ??= { 'grpc-status': '0', 'grpc-message': encodeGrpcMessage(message) };
   }
 
   /** The task stopped: end the call with OK (or the failure the stream reported). */

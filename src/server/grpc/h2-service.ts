@@ -63,13 +63,10 @@ export function a2aStreamHandler(
     }
   };
 
-  const run = async (call: H2Call, op: Operation, bytes: Buffer): Promise<void> => {
-    const { authenticate, challenge } = opts.auth();
+  const run = async (call: H2Call, op: Operation, bytes: Buffer, challenge?: string) => {
     const m = GRPC_METHODS[op.name];
     try {
       const params = grpcRequest(op, bytes);
-      const pending = authenticateCall(call, authenticate);
-      if (pending !== call) await pending;
       if (!op.streaming) {
         const result = await service.call(op, params, call);
         call.reply(encodeFramed(m.response, result as object));
@@ -121,15 +118,31 @@ export function a2aStreamHandler(
     }
     const ms = timeoutMs(headers['grpc-timeout']);
     if (ms !== undefined) call.deadline(ms);
-    readBody(call, max, (body) => {
-      const msg = requestMessage(body, max, encoding === 'gzip');
-      if (!msg.ok) call.status(wireErrorHeaders(msg));
-      else if (msg.compressed)
-        void inflated(msg.bytes, max).then((plain) =>
-          plain.ok ? run(call, op, plain.bytes) : call.status(wireErrorHeaders(plain)),
-        );
-      else void run(call, op, msg.bytes);
-    });
+    const { authenticate, challenge } = opts.auth();
+    const read = (): void =>
+      readBody(call, max, (body) => {
+        const msg = requestMessage(body, max, encoding === 'gzip');
+        if (!msg.ok) call.status(wireErrorHeaders(msg));
+        else if (msg.compressed)
+          void inflated(msg.bytes, max).then((plain) =>
+            plain.ok ? run(call, op, plain.bytes, challenge) : call.status(wireErrorHeaders(plain)),
+          );
+        else void run(call, op, msg.bytes, challenge);
+      });
+    // The caller is decided from the headers before a byte of the body is read: a call without
+    // credentials is refused at once, and what it still sends is dropped, never held (issue 28).
+    const refused = (err: unknown): void => {
+      fail(call, err, challenge);
+      discard(call, max);
+    };
+    let pending: H2Call | Promise<H2Call>;
+    try {
+      pending = authenticateCall(call, authenticate);
+    } catch (err) {
+      return refused(err);
+    }
+    if (pending instanceof Promise) pending.then(read, refused);
+    else read();
   };
 }
 

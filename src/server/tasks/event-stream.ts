@@ -23,6 +23,11 @@ export interface StreamSink {
   event(event: StreamResponse, id: string): void;
   /** The stream failed after it started (e.g. the task could not be saved): write an error event. */
   error?(err: A2AError): void;
+  /**
+   * The stream is about to end because it carried no task event for the server's
+   * `streamIdleTimeoutMs`: say why in the transport's way (`end` follows).
+   */
+  idle?(message: string): void;
   end(): void;
 }
 
