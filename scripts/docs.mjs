@@ -55,8 +55,10 @@ const app = await Application.bootstrapWithPlugins({
   ],
   logLevel: LogLevel.Warn,
   githubPages: false,
-  // The repository has no public URL yet (and a checkout may have no remote): no source links.
-  disableSources: true,
+  // The repository has no public URL yet (and a checkout may have no git remote): source links point
+  // into the checkout itself, from the pages' folders (docs/api/<kind>/) up to the repository's root.
+  disableGit: true,
+  sourceLinkTemplate: '../../../{path}#L{line}',
 });
 const project = await app.convert();
 if (!project || app.logger.hasErrors() || app.logger.hasWarnings()) {
