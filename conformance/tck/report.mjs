@@ -89,6 +89,7 @@ export function staleEntries(expected, runs) {
   const ran = new Set(runs.map((r) => r.transport));
   return expected.filter(
     (e) =>
+      !e.intermittent &&
       (e.transports === 'all' || e.transports.some((t) => ran.has(t))) &&
       !failures.some(([id, t]) => explains(e, id, t)),
   );
