@@ -13,27 +13,12 @@ import {
   type StreamResponse,
   type TaskPushNotificationConfig,
 } from '../../protocol/index.js';
-import {
-  cachingResolver,
-  checkWebhookUrl,
-  redactUrl,
-  systemResolve,
-  type WebhookPolicy,
-} from './ssrf.js';
+import { cachingResolver, redactUrl, systemResolve } from './ssrf.js';
 import { createPinnedTransport, fetchTransport, type DeliveryTransport } from './transport.js';
-import {
-  DEFAULT_RETRY,
-  isRetryableStatus,
-  parseRetryAfter,
-  retryDelay,
-  type RetryOptions,
-} from './retry.js';
-import { PUSH_SIGNATURE_HEADER, type PushSigner } from './signing.js';
+import { DEFAULT_RETRY, retryDelay, type RetryOptions } from './retry.js';
 import type { PushBody } from './wire-format.js';
+import { attemptDelivery, type Attempt, type AttemptContext } from './attempt.js';
 import {
-  PUSH_CONTENT_TYPE,
-  PUSH_ID_HEADER,
-  PUSH_TOKEN_HEADER,
   realClock,
   taskIdOf,
   type DeliveryOutcome,
@@ -65,27 +50,16 @@ interface Lane {
   running: boolean;
 }
 
-type Attempt =
-  | { ok: true; status: number }
-  | { ok: false; retryable: boolean; status?: number; error: string; retryAfterMs?: number };
-
-// Header values must be visible ASCII (plus space/tab): anything else is a bad config, not a transient fault.
-const SAFE_HEADER = /^[\t\x20-\x7e]*$/;
-
 /** Delivers push notifications for a whole server. Create one, call `enqueue` per event and webhook. */
 export class PushSender {
   readonly #log: Logger;
   readonly #retry: RetryOptions;
   readonly #maxQueue: number;
   readonly #timeoutMs: number;
-  readonly #maxResponseBytes: number;
-  readonly #policy: WebhookPolicy;
-  readonly #signer: PushSigner | undefined;
-  readonly #send: DeliveryTransport;
+  readonly #attempt: AttemptContext;
   readonly #closeTransport: () => void;
   readonly #clock: PushClock;
   readonly #random: () => number;
-  readonly #userAgent: string;
   readonly #onOutcome: ((o: DeliveryOutcome) => void) | undefined;
   readonly #tracer: PushTracer | undefined;
   readonly #lanes = new Map<string, Lane>();
@@ -113,36 +87,43 @@ export class PushSender {
     };
     this.#maxQueue = Math.max(1, opts.maxQueuePerDestination ?? 1000);
     this.#timeoutMs = opts.timeoutMs ?? 10_000;
-    this.#maxResponseBytes = opts.maxResponseBytes ?? 4096;
     const policy = opts.policy ?? {};
     const dnsCacheMs = opts.dnsCacheMs ?? 10_000;
     const resolve = policy.resolve ?? systemResolve;
-    this.#policy = {
-      ...policy,
-      resolve: dnsCacheMs > 0 ? cachingResolver(resolve, dnsCacheMs) : resolve,
-    };
-    this.#signer = opts.signer;
+    let send: DeliveryTransport;
     if (opts.fetch) {
-      this.#send = fetchTransport(opts.fetch);
+      send = fetchTransport(opts.fetch);
       this.#closeTransport = () => undefined;
     } else {
       const pinned = createPinnedTransport(opts.ca ? { ca: opts.ca } : {});
-      this.#send = pinned.send;
+      send = pinned.send;
       this.#closeTransport = pinned.close;
     }
     this.#clock = opts.clock ?? realClock;
     this.#random = opts.random ?? Math.random;
-    this.#userAgent = opts.userAgent ?? 'a2a-kit-push/1.0';
+    this.#attempt = {
+      policy: {
+        ...policy,
+        resolve: dnsCacheMs > 0 ? cachingResolver(resolve, dnsCacheMs) : resolve,
+      },
+      send,
+      signer: opts.signer,
+      userAgent: opts.userAgent ?? 'a2a-kit-push/1.0',
+      timeoutMs: this.#timeoutMs,
+      maxResponseBytes: opts.maxResponseBytes ?? 4096,
+      signal: this.#abort.signal,
+      now: () => this.#clock.now(),
+    };
     this.#onOutcome = opts.onOutcome;
     this.#tracer = opts.tracer;
   }
 
-  /** Current counters (a copy). */
   /** Public keys of the notification signer, to serve at PUSH_JWKS_PATH (undefined when not signing). */
   publicJwks(): { keys: object[] } | undefined {
-    return this.#signer?.publicJwks();
+    return this.#attempt.signer?.publicJwks();
   }
 
+  /** Current counters (a copy). */
   get stats(): PushStats {
     return { ...this.#stats };
   }
@@ -286,7 +267,7 @@ export class PushSender {
     for (let attempt = 1; ; attempt++) {
       const r = this.#tracer?.attempt
         ? await this.#tracedAttempt(item, body, attempt)
-        : await this.#attempt(item, body);
+        : await attemptDelivery(item, body, this.#attempt);
       if (r.ok)
         return this.#finish(item, { result: 'delivered', attempts: attempt, status: r.status });
       const base = {
@@ -330,83 +311,12 @@ export class PushSender {
         headers: extra,
       }),
     );
-    const r = await this.#attempt(item, body, extra);
+    const r = await attemptDelivery(item, body, this.#attempt, extra);
     const result: PushAttemptResult = r.ok
       ? { ok: true, status: r.status }
       : { ok: false, error: r.error, ...(r.status !== undefined ? { status: r.status } : {}) };
     if (done) this.#traced(() => done(result));
     return r;
-  }
-
-  async #attempt(item: Item, body: Buffer, extra?: Record<string, string>): Promise<Attempt> {
-    const { config } = item;
-    const check = await checkWebhookUrl(config.url, this.#policy);
-    if (!check.ok)
-      return { ok: false, retryable: check.reason === 'resolution-failed', error: check.message };
-    const headers: Record<string, string> = {
-      'Content-Type': item.contentType ?? PUSH_CONTENT_TYPE,
-      'User-Agent': this.#userAgent,
-      [PUSH_ID_HEADER]: item.id,
-    };
-    if (config.authentication) {
-      const { scheme, credentials } = config.authentication;
-      headers['Authorization'] = credentials ? `${scheme} ${credentials}` : scheme;
-    }
-    if (config.token !== undefined && config.token !== '')
-      headers[PUSH_TOKEN_HEADER] = config.token;
-    if (!Object.values(headers).every((v) => SAFE_HEADER.test(v))) {
-      return {
-        ok: false,
-        retryable: false,
-        error: 'token or authentication contains characters not allowed in a header',
-      };
-    }
-    if (extra) {
-      // Only headers the request does not have already, and only ones that are safe to send.
-      for (const [k, v] of Object.entries(extra))
-        if (!(k in headers) && SAFE_HEADER.test(v)) headers[k] = v;
-    }
-    if (this.#signer) headers[PUSH_SIGNATURE_HEADER] = await this.#signer.sign(body, item.id);
-    let status: number;
-    let retryAfter: string | null | undefined;
-    try {
-      ({ status, retryAfter } = await this.#send({
-        url: check.url,
-        headers,
-        body,
-        addresses: check.addresses,
-        timeoutMs: this.#timeoutMs,
-        signal: this.#abort.signal,
-        maxResponseBytes: this.#maxResponseBytes,
-      }));
-    } catch (e) {
-      const err = e as { code?: string; message?: string; name?: string };
-      const code = err.code ?? err.name ?? 'Error';
-      return {
-        ok: false,
-        retryable: !code.startsWith('ERR_INVALID'),
-        error: `${code}: ${err.message ?? ''}`.trim(),
-      };
-    }
-    if (status >= 200 && status <= 299) return { ok: true, status };
-    if (status >= 300 && status <= 399) {
-      return {
-        ok: false,
-        retryable: false,
-        status,
-        error: `HTTP ${status}: redirects are not followed`,
-      };
-    }
-    if (!isRetryableStatus(status))
-      return { ok: false, retryable: false, status, error: `HTTP ${status}` };
-    const retryAfterMs = parseRetryAfter(retryAfter, this.#clock.now());
-    return {
-      ok: false,
-      retryable: true,
-      status,
-      error: `HTTP ${status}`,
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    };
   }
 
   #where(item: Item): { taskId: string; configId?: string; url: string; notificationId: string } {
