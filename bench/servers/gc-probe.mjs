@@ -1,0 +1,24 @@
+/**
+ * Preloaded (`node --expose-gc --import bench/servers/gc-probe.mjs <program>`) into a program the bench
+ * did not write, such as the kit's agents CLI, to measure its memory the way the bench servers do:
+ * on `{ cmd: 'mem' }` over IPC it forces a full GC and answers `process.memoryUsage()` and how long the
+ * collection took. The program itself is not changed. When the bench goes away (the IPC channel closes)
+ * the program is sent SIGTERM, so a crashed bench leaves no agents behind.
+ */
+import { performance } from 'node:perf_hooks';
+
+if (process.send) {
+  process.on('message', (m) => {
+    if (m?.cmd !== 'mem') return;
+    const t0 = performance.now();
+    globalThis.gc?.();
+    const gcMs = performance.now() - t0;
+    process.send({
+      cmd: 'mem',
+      mem: process.memoryUsage(),
+      gcMs,
+      gc: typeof globalThis.gc === 'function',
+    });
+  });
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+}
