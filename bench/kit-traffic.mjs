@@ -9,6 +9,7 @@
  *   node bench/kit-traffic.mjs '{"testRunner": URL, "reviewer": URL, "deployer": URL, "token": "…",
  *     "workspace": DIR, "seconds": N, "pauseMs": 500}'
  */
+import { performance } from 'node:perf_hooks';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { A2AClient, userMessage } from 'a2a-kit/client';

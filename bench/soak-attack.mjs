@@ -6,6 +6,7 @@
  * (last third against first third), a card's p99 is over 100 ms, or a probe fails.
  * Build first: `npm run build:kit`.
  */
+import { performance } from 'node:perf_hooks';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -3,6 +3,7 @@
  * empty parts), text built to make the agents' parsers backtrack, forged JWTs and credential-less large
  * bodies to the deployer, large gRPC bodies. Each resolves a list of `{ label, ms }` outcomes.
  */
+import { performance } from 'node:perf_hooks';
 import { createHmac, randomBytes } from 'node:crypto';
 import { grpcPrefix, h2Call, h2Session, jsonRpc, msg, rawHttp } from './wire.mjs';
 

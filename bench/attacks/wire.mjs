@@ -4,6 +4,7 @@
  * server answered — `HTTP 401`, `grpc-status 8`, `RST 2`, `closed by server`, `open at the round end` — which
  * the report counts. Every exchange ends by its own `holdMs` at the latest.
  */
+import { performance } from 'node:perf_hooks';
 import net from 'node:net';
 import http2 from 'node:http2';
 
