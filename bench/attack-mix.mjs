@@ -71,6 +71,20 @@ const ATTACKS = {
     grpcLargeBodies({ grpcPort: p.grpc, n: s.grpcBodies, bytes: s.grpcBytes, holdMs }),
 };
 
+/** The size that counts each attack's requests: 0 turns the attack off. */
+const COUNT_OF = {
+  'idle gRPC connections': 'idleConnections',
+  'unfinished gRPC bodies': 'unfinishedGrpc',
+  'unfinished HTTP/1 bodies': 'unfinishedHttp',
+  'subscribers that never read (large artifact)': 'subscribers',
+  'oversized / metadata-stuffed follow-ups': 'followUps',
+  'amplification (many empty parts)': 'amplification',
+  'adversarial parser text': 'textScale',
+  'forged HS256 / alg-none JWTs to the deployer': 'forgedJwts',
+  'large bodies without credentials to the deployer': 'unauthBodies',
+  'large gRPC bodies without credentials': 'grpcBodies',
+};
+
 async function main() {
   const cfg = JSON.parse(process.argv[2]);
   const sizes = { ...ATTACK_SIZES, ...cfg.sizes };
@@ -80,14 +94,14 @@ async function main() {
     if (m?.cmd === 'stop') stopping = true;
   });
   /** attack → { label → count }, plus `slowest ms`. */
-  const outcomes = Object.fromEntries(
-    Object.keys(ATTACKS).map((k) => [k, { counts: {}, maxMs: 0 }]),
-  );
+  const on = Object.entries(ATTACKS).filter(([name]) => sizes[COUNT_OF[name]] > 0);
+  const outcomes = Object.fromEntries(on.map(([k]) => [k, { counts: {}, maxMs: 0 }]));
   let rounds = 0;
   while (!stopping && Date.now() < deadline - 2000) {
+    const roundStart = Date.now();
     const holdMs = Math.min(cfg.roundSeconds * 1000, deadline - Date.now());
     await Promise.all(
-      Object.entries(ATTACKS).map(async ([name, attack]) => {
+      on.map(async ([name, attack]) => {
         const o = outcomes[name];
         let got;
         try {
@@ -103,6 +117,9 @@ async function main() {
     );
     rounds++;
     process.send?.({ cmd: 'round', rounds, outcomes });
+    // A round lasts roundSeconds even when its attacks were answered quickly: the sizes are per round.
+    const rest = Math.min(roundStart + holdMs, deadline) - Date.now();
+    if (rest > 0) await new Promise((r) => setTimeout(r, rest));
   }
   process.send?.({ cmd: 'done', rounds, outcomes, sizes });
   process.disconnect?.();

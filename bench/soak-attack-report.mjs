@@ -47,12 +47,15 @@ export function renderSoakAttack(r) {
       `(×${r.rss.ratio.toFixed(2)}); heap used ${mb(r.heap.early)} → ${mb(r.heap.late)} MB; ` +
       `highest VmRSS seen (sampled each second, no GC): ${mb(r.peakRss)} MB.`,
     '',
-    '| t (s) | RSS MB | heap MB | external MB | VmRSS before GC MB | GC ms |',
-    '|--:|--:|--:|--:|--:|--:|',
+    "Longest loop stall: the longest the event loop of the agents' process was blocked since the sample",
+    'before (every agent waits while it is).',
+    '',
+    '| t (s) | RSS MB | heap MB | external MB | VmRSS before GC MB | GC ms | longest loop stall ms |',
+    '|--:|--:|--:|--:|--:|--:|--:|',
     ...r.samples.map(
       (x) =>
         `| ${x.s} | ${mb(x.rss)} | ${mb(x.heap)} | ${mb(x.external)} | ` +
-        `${x.vmRss ? mb(x.vmRss) : '–'} | ${x.gcMs.toFixed(0)} |`,
+        `${x.vmRss ? mb(x.vmRss) : '–'} | ${x.gcMs.toFixed(0)} | ${x.loopMaxMs.toFixed(0)} |`,
     ),
     '',
   ];

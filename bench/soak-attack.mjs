@@ -147,6 +147,7 @@ const sample = async () => {
     heap: m.mem.heapUsed,
     external: m.mem.external,
     gcMs: m.gcMs,
+    loopMaxMs: m.loopMaxMs,
     vmRss: vmRss(),
   });
   const x = samples.at(-1);

@@ -13,6 +13,19 @@ const clock = (holdMs) => {
   return { open: () => Date.now() < end, left: () => Math.max(1000, end - Date.now()) };
 };
 
+/** Names of the JSON-RPC error codes the agents answer with, for the report. */
+const CODES = {
+  [-32700]: 'ParseError',
+  [-32600]: 'InvalidRequest',
+  [-32602]: 'InvalidParams',
+  [-32603]: 'Internal',
+  [-32001]: 'TaskNotFound',
+  [-32002]: 'TaskNotCancelable',
+  [-32004]: 'UnsupportedOperation',
+  [-32010]: 'Unauthenticated',
+  [-32012]: 'Unavailable',
+};
+
 const post = (port, body, holdMs, headers = {}, path = '/a2a/jsonrpc') =>
   rawHttp({ port, path, body, headers, holdMs });
 
@@ -31,7 +44,7 @@ async function call(port, method, params, holdMs, headers = {}) {
     try {
       const body = JSON.parse(text);
       what = body.error
-        ? ` error ${body.error.code}`
+        ? ` error ${body.error.code}${CODES[body.error.code] ? ` ${CODES[body.error.code]}` : ''}`
         : ` ${(body.result?.task?.status?.state ?? 'message').replace('TASK_STATE_', '')}`;
     } catch {
       what = '';
