@@ -15,7 +15,7 @@ import { ask, cliOptions, here, launch, nextMessage, percentile, thirds } from '
 import { renderSoakAttack } from './soak-attack-report.mjs';
 
 const USAGE =
-  'node bench/soak-attack.mjs [--minutes 10 | --quick] [--round-seconds 20] [--sample-seconds 15] ' +
+  'node bench/soak-attack.mjs [--minutes 10 | --quick] [--round-seconds 35] [--sample-seconds 15] ' +
   '[--probe-ms 200] [--rss-tolerance 0.25] [--attack name=value,…] [--no-attacks] [--pause-ms 500] [--out FILE]';
 const { values: o } = cliOptions(
   USAGE,
@@ -54,7 +54,7 @@ for (const pair of o.attack ? o.attack.split(',') : []) {
 const seconds = o.seconds ?? (o.minutes ?? (o.quick ? 1 : 10)) * 60;
 const cfg = {
   seconds,
-  roundSeconds: o['round-seconds'] ?? Math.min(20, Math.max(3, seconds / 3)),
+  roundSeconds: o['round-seconds'] ?? Math.min(35, Math.max(3, seconds / 3)),
   sampleMs: (o['sample-seconds'] ?? Math.min(15, Math.max(1, seconds / 12))) * 1000,
   probeMs: o['probe-ms'] ?? 200,
   tolerance: o['rss-tolerance'] ?? 0.25,
