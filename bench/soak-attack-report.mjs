@@ -1,4 +1,5 @@
 /** The markdown report of bench/soak-attack.mjs, from what it measured. */
+import { availableParallelism } from 'node:os';
 
 const mb = (b) => (b / 2 ** 20).toFixed(1);
 const ms = (x) => (typeof x === 'number' ? x.toFixed(1) : '–');
@@ -27,6 +28,8 @@ export function renderSoakAttack(r) {
         ? `alongside, the attack mix (bench/attack-mix.mjs) in rounds of ${cfg.roundSeconds} s.`
         : 'no attacks (`--no-attacks`: a baseline).'),
     `Attack sizes per round: ${sizes}.`,
+    `Machine load (1-minute average, ${availableParallelism()} cores shared with other work): ` +
+      `${r.load[0].toFixed(1)} at the start, ${r.load[1].toFixed(1)} at the end.`,
     '',
     `**${r.problems.length ? `FAILED: ${r.problems.join('; ')}` : 'Passed'}** (limits: card p99 ≤ 100 ms, ` +
       `no failed probe, RSS last third ≤ ×${(1 + cfg.tolerance).toFixed(2)} of the first third).`,

@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ATTACK_SIZES } from './attacks/sizes.mjs';
 import { ask, cliOptions, here, launch, nextMessage, percentile, thirds } from './lib.mjs';
@@ -134,6 +134,7 @@ const vmRss = () => {
   }
 };
 const started = Date.now();
+const loadAtStart = loadavg()[0];
 const samples = [];
 const gcAt = [];
 const sample = async () => {
@@ -266,6 +267,7 @@ const report = renderSoakAttack({
   attacks,
   logLines,
   problems,
+  load: [loadAtStart, loadavg()[0]],
 });
 writeFileSync(out, report);
 process.stdout.write(
