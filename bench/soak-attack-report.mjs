@@ -21,7 +21,7 @@ export function renderSoakAttack(r) {
   const lines = [
     `# Attack soak, ${r.day}`,
     '',
-    `\`node bench/soak-attack.mjs ${r.argv.join(' ')}\` — ${cfg.seconds} s; the kit's three agents`,
+    `\`${['node bench/soak-attack.mjs', ...r.argv].join(' ')}\` — ${cfg.seconds} s; the kit's three agents`,
     '(`kit/dist/cli/agents.js`, one process, SQLite stores in a temporary work dir) under normal traffic',
     `(bench/kit-traffic.mjs, a pause of ${cfg.pauseMs} ms between calls of each kind) and, ` +
       (cfg.attacks
