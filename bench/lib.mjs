@@ -76,22 +76,23 @@ function raisePriority() {
   }
 }
 
-function launch(core, args, env) {
+/**
+ * A node child process at the bench's priority, pinned to `core` (null: not pinned), with an IPC
+ * channel; `stdio` as for child_process.spawn (default: output inherited).
+ */
+export function launch(core, args, env, stdio = ['ignore', 'inherit', 'inherit', 'ipc']) {
   raisePriority();
   const argv = [
     ...(canNice ? ['nice', '-n', NICE] : []),
-    ...(canPin ? ['taskset', '-c', String(core)] : []),
+    ...(canPin && core !== null ? ['taskset', '-c', String(core)] : []),
     process.execPath,
     ...args,
   ];
-  return spawn(argv[0], argv.slice(1), {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, ...env },
-  });
+  return spawn(argv[0], argv.slice(1), { stdio, env: { ...process.env, ...env } });
 }
 
 /** Wait for the next IPC message matching `pred`, up to `ms`. */
-function nextMessage(child, pred, ms, what) {
+export function nextMessage(child, pred, ms, what) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`${what}: no answer within ${ms} ms`)), ms);
     const onMsg = (m) => pred(m) && done(null, m);
@@ -176,6 +177,32 @@ export async function runLoad(script, cfg, limitS) {
       clearTimeout(t);
     }
   }
+}
+
+/** Send `{ cmd, ...extra }` to a child over IPC; resolves its answer with the same cmd (up to `ms`). */
+export function ask(child, cmd, ms = 30_000, extra = {}) {
+  const answer = nextMessage(child, (m) => m?.cmd === cmd, ms, `${cmd} probe`);
+  child.send({ cmd, ...extra });
+  return answer;
+}
+
+/** The p-th percentile (0–100, nearest rank) of some numbers; null when there are none. */
+export function percentile(values, p) {
+  const v = values.filter(Number.isFinite).sort((a, b) => a - b);
+  return v.length ? v[Math.min(v.length - 1, Math.ceil((p / 100) * v.length) - 1)] : null;
+}
+
+/**
+ * Memory over a soak: the mean of `key` over the first third of `samples` against the last third
+ * (the first sample, taken before any load, is left out). A leak shows as a ratio above 1.
+ */
+export function thirds(samples, key) {
+  const run = samples.length > 3 ? samples.slice(1) : samples;
+  const n = Math.max(1, Math.floor(run.length / 3));
+  const avg = (xs) => xs.reduce((a, x) => a + x[key], 0) / xs.length;
+  const early = avg(run.slice(0, n));
+  const late = avg(run.slice(-n));
+  return { early, late, ratio: late / early };
 }
 
 export function stats(values) {

@@ -9,7 +9,7 @@
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
-import { cliOptions, here } from './lib.mjs';
+import { ask, cliOptions, here, thirds } from './lib.mjs';
 
 const { values } = cliOptions(
   'node bench/soak.mjs [--minutes 10] [--concurrency 16] [--sample-seconds 15] [--out FILE]',
@@ -52,17 +52,6 @@ const origin = await new Promise((resolve, reject) => {
 const rpcUrl = `${origin}/a2a/jsonrpc`;
 const restUrl = `${origin}/a2a/rest`;
 const H = { 'content-type': 'application/json', 'a2a-version': '1.0' };
-
-const ask = (cmd) =>
-  new Promise((resolve) => {
-    const on = (m) => {
-      if (m?.cmd !== cmd) return;
-      child.off('message', on);
-      resolve(m);
-    };
-    child.on('message', on);
-    child.send({ cmd });
-  });
 
 let n = 0;
 const counts = {
@@ -172,7 +161,7 @@ const samples = [];
 const started = Date.now();
 const deadline = started + minutes * 60_000;
 const sample = async () => {
-  const { mem } = await ask('mem');
+  const { mem } = await ask(child, 'mem');
   samples.push({
     s: Math.round((Date.now() - started) / 1000),
     rss: mem.rss,
@@ -204,12 +193,9 @@ await sample();
 child.send({ cmd: 'exit' });
 hook.close();
 
-const third = Math.max(1, Math.floor(samples.length / 3));
-const avg = (xs, k) => xs.reduce((a, x) => a + x[k], 0) / xs.length;
-const early = samples.slice(1, 1 + third);
-const late = samples.slice(-third);
 const mb = (b) => (b / 2 ** 20).toFixed(1);
-const growth = avg(late, 'rss') / avg(early.length ? early : samples, 'rss');
+const rss = thirds(samples, 'rss');
+const heap = thirds(samples, 'heap');
 const lines = [
   `# Soak, ${day}`,
   '',
@@ -219,8 +205,8 @@ const lines = [
   '',
   `Operations: ${JSON.stringify(counts)}; webhook deliveries: ${deliveries}.`,
   '',
-  `RSS, first third → last third (after GC): ${mb(avg(early.length ? early : samples, 'rss'))} MB → ${mb(avg(late, 'rss'))} MB (×${growth.toFixed(2)}).`,
-  `Heap used: ${mb(avg(early.length ? early : samples, 'heap'))} MB → ${mb(avg(late, 'heap'))} MB.`,
+  `RSS, first third → last third (after GC): ${mb(rss.early)} MB → ${mb(rss.late)} MB (×${rss.ratio.toFixed(2)}).`,
+  `Heap used: ${mb(heap.early)} MB → ${mb(heap.late)} MB.`,
   '',
   '| t (s) | RSS MB | heap MB | ops | deliveries |',
   '|--:|--:|--:|--:|--:|',
