@@ -62,7 +62,7 @@ export type {
   SecurityScheme,
 } from './protocol/card.js';
 export { BINDINGS } from './protocol/card.js';
-export { parseAgentCard, type ParseAgentCardResult } from './protocol/card-schema.js';
+export { parseAgentCard, type ParseAgentCardResult } from './protocol/card-parse.js';
 export { canonicalCardJson } from './protocol/card-canonical.js';
 
 // Requests and responses of the eleven operations (§3.1).

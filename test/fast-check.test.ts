@@ -6,14 +6,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
+import { FAST_CHECKS, type FastCheck } from '../src/protocol/index.js';
 import {
   CancelTaskRequestSchema,
-  FAST_CHECKS,
   GetTaskRequestSchema,
   SendMessageRequestSchema,
   SubscribeToTaskRequestSchema,
-  type FastCheck,
-} from '../src/protocol/index.js';
+} from '../src/protocol/schemas.js';
 
 const SCHEMA_OF = {
   SendMessage: SendMessageRequestSchema,

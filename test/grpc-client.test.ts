@@ -60,14 +60,15 @@ describe('§8.3.2 interface selection', () => {
     assert.equal(c.interface.binding, 'JSONRPC');
   });
 
-  test('a card whose GRPC url is a bare host:port (as the reference SDKs write it) is valid; for JSON-RPC it is not', () => {
+  test('a card whose GRPC url is a bare host:port (as the reference SDKs write it) is valid; for JSON-RPC it is not', async () => {
     const card = full.server.service.card;
     const grpcEntry = { url: 'localhost:50051', protocolBinding: 'GRPC', protocolVersion: '1.0' };
-    assert.ok(parseAgentCard({ ...card, supportedInterfaces: [grpcEntry] }).ok);
+    assert.ok((await parseAgentCard({ ...card, supportedInterfaces: [grpcEntry] })).ok);
     assert.ok(
-      parseAgentCard({ ...card, supportedInterfaces: [{ ...grpcEntry, url: '[::1]:50051' }] }).ok,
+      (await parseAgentCard({ ...card, supportedInterfaces: [{ ...grpcEntry, url: '[::1]:50051' }] }))
+        .ok,
     );
-    const bad = parseAgentCard({
+    const bad = await parseAgentCard({
       ...card,
       supportedInterfaces: [{ ...grpcEntry, url: '127.0.0.1:8080', protocolBinding: 'JSONRPC' }],
     });

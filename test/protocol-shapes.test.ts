@@ -19,26 +19,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { z } from 'zod';
 import {
-  AgentCapabilitiesSchema,
-  AgentCardSchema,
-  AgentCardSignatureSchema,
-  AgentExtensionSchema,
-  AgentInterfaceSchema,
-  AgentProviderSchema,
-  AgentSkillSchema,
-  CancelTaskRequestSchema,
   FAST_CHECKS,
-  GetTaskRequestSchema,
-  MessageSchema,
-  OAuthFlowsSchema,
   OPERATIONS,
-  PartSchema,
-  PushConfigSchema,
-  REQUEST_SCHEMAS,
-  SecurityRequirementSchema,
-  SecuritySchemeSchema,
-  SendMessageRequestSchema,
-  SubscribeToTaskRequestSchema,
   type AgentCapabilities,
   type AgentCard,
   type AgentCardSignature,
@@ -68,6 +50,28 @@ import {
   type SubscribeToTaskRequest,
   type TaskPushNotificationConfig,
 } from '../src/protocol/index.js';
+import {
+  CancelTaskRequestSchema,
+  GetTaskRequestSchema,
+  MessageSchema,
+  PartSchema,
+  PushConfigSchema,
+  REQUEST_SCHEMAS,
+  SendMessageRequestSchema,
+  SubscribeToTaskRequestSchema,
+} from '../src/protocol/schemas.js';
+import {
+  AgentCapabilitiesSchema,
+  AgentCardSchema,
+  AgentCardSignatureSchema,
+  AgentExtensionSchema,
+  AgentInterfaceSchema,
+  AgentProviderSchema,
+  AgentSkillSchema,
+  OAuthFlowsSchema,
+  SecurityRequirementSchema,
+  SecuritySchemeSchema,
+} from '../src/protocol/card-schema.js';
 
 // ---- compile time: schema output types ≡ protocol types -----------------------------------------
 

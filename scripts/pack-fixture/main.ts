@@ -41,7 +41,10 @@ const card = (origin: string): AgentCard => ({
   defaultOutputModes: ['text/plain'],
   skills: [{ id: 'shout', name: 'Shout', description: 'Upper-cases text', tags: ['demo'] }],
 });
-assert.ok(parseAgentCard(card('http://localhost')).ok, 'the card validates with the root entry');
+assert.ok(
+  (await parseAgentCard(card('http://localhost'))).ok,
+  'the card validates with the root entry',
+);
 
 async function roundTrip(client: A2AClient, text: string): Promise<Task> {
   const res = await client.sendMessage({ message: userMessage(text) });

@@ -24,26 +24,27 @@ export type AgentCardCheck =
 
 /**
  * Checks a parsed agent card of A2A 1.0 or 0.3 exactly as {@link discoverAgentCard} does, and lists
- * every problem (discovery's error shows the first ten).
+ * every problem (discovery's error shows the first ten). Asynchronous because the card schema is
+ * loaded on the first check, not when `a2a-kit/client` is imported.
  *
  * @example
  * ```ts
  * import { checkAgentCard } from 'a2a-kit/client';
  *
  * const res = await fetch('http://127.0.0.1:41241/.well-known/agent-card.json');
- * const verdict = checkAgentCard(await res.json());
+ * const verdict = await checkAgentCard(await res.json());
  * if (!verdict.ok) for (const p of verdict.problems) process.stdout.write(`${p}\n`);
  * ```
  */
-export function checkAgentCard(json: unknown): AgentCardCheck {
+export async function checkAgentCard(json: unknown): Promise<AgentCardCheck> {
   if (isV03Card(json)) {
     const card = cardFromV03(json);
-    const r = parseAgentCard(card);
+    const r = await parseAgentCard(card);
     return r.ok
       ? { ok: true, version: '0.3', card: keepSignedForm(r.card, card) }
       : { ok: false, version: '0.3', problems: r.problems };
   }
-  const r = parseAgentCard(json);
+  const r = await parseAgentCard(json);
   return r.ok
     ? { ok: true, version: '1.0', card: r.card }
     : { ok: false, version: '1.0', problems: r.problems };

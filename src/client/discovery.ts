@@ -120,7 +120,7 @@ export async function discoverAgentCard(
   options: ResolveCardOptions = {},
 ): Promise<DiscoveredCard> {
   if (typeof source === 'object' && !(source instanceof URL) && 'card' in source) {
-    const card = validate(source.card, 'the card given');
+    const card = await validate(source.card, 'the card given');
     await check(card, options, undefined);
     return { card, cardUrl: undefined, from: 'inline' };
   }
@@ -224,15 +224,15 @@ async function fetchOnce(
       `The agent card at ${cardUrl} is not JSON (${type}); is this an A2A agent?`,
     );
   }
-  const card = validate(json, `the agent card at ${cardUrl}`);
+  const card = await validate(json, `the agent card at ${cardUrl}`);
   await check(card, options, cardUrl);
   cache?.store(cardUrl, card, res.headers);
   return { card, cardUrl, from: 'network' };
 }
 
-function validate(json: unknown, where: string): AgentCard {
+async function validate(json: unknown, where: string): Promise<AgentCard> {
   // A 0.3 card becomes the 1.0 model with 0.3 interfaces; whether to use them is the client's choice.
-  const r = checkAgentCard(json);
+  const r = await checkAgentCard(json);
   if (r.ok) return r.card;
   const shown = r.problems.slice(0, 10);
   const more =

@@ -191,7 +191,7 @@ export async function interceptedCall(
   try {
     await runBefore(list, call, ran);
     start = performance.now();
-    const result = checkResult(operation, await transport.call(operation, params, req), url);
+    const result = await checkResult(operation, await transport.call(operation, params, req), url);
     outcome = {
       ok: true,
       result,

@@ -174,7 +174,12 @@ export class Invoker {
         const list = this.interceptors;
         if (list)
           return await interceptedCall(list, this.transport, operation, body, req, this.url);
-        return checkResult(operation, await this.transport.call(operation, body, req), this.url);
+        // Awaited here, so that a card's failed check (a promise) is caught like the others.
+        return await checkResult(
+          operation,
+          await this.transport.call(operation, body, req),
+          this.url,
+        );
       } catch (err) {
         if (attempt > 0 || !(await this.refreshAfter(err, operation, auth))) throw err;
       }

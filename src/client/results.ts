@@ -28,7 +28,10 @@ function checkMessage(v: unknown): string | undefined {
   return undefined;
 }
 
-/** Returns the value (normalised) or throws BAD_RESPONSE saying what is wrong with it. */
+/**
+ * Returns the value (normalised) or throws BAD_RESPONSE saying what is wrong with it; for
+ * GetExtendedAgentCard, a promise of it (the card schema is loaded on first use).
+ */
 export function checkResult(operation: OperationName, value: unknown, url: string): unknown {
   switch (operation) {
     case 'SendMessage': {
@@ -72,17 +75,16 @@ export function checkResult(operation: OperationName, value: unknown, url: strin
         throw bad(operation, url, 'has a configs member that is not an array');
       return { ...value, configs };
     }
-    case 'GetExtendedAgentCard': {
-      const r = parseAgentCard(value);
-      if (!r.ok)
-        throw bad(
-          operation,
-          url,
-          `is not a valid agent card: ${r.problems.slice(0, 5).join('; ')}`,
-        );
-      return keepSignedForm(r.card, value as object);
-    }
+    case 'GetExtendedAgentCard':
+      return checkedCard(operation, value, url);
     default:
       return value;
   }
+}
+
+async function checkedCard(operation: OperationName, value: unknown, url: string): Promise<unknown> {
+  const r = await parseAgentCard(value);
+  if (!r.ok)
+    throw bad(operation, url, `is not a valid agent card: ${r.problems.slice(0, 5).join('; ')}`);
+  return keepSignedForm(r.card, value as object);
 }

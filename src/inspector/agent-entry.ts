@@ -122,13 +122,13 @@ export class AgentEntry {
       const text = this.#cardText;
       this.#cardText = undefined;
       if (isA2AClientError(err) && err.code === 'CARD_INVALID' && text !== undefined)
-        throw new CardRefused(err, cardTextFindings(text));
+        throw new CardRefused(err, await cardTextFindings(text));
       throw err;
     }
     if (found.from === 'network' && this.#cardText !== undefined)
-      this.#findings = cardTextFindings(this.#cardText);
+      this.#findings = await cardTextFindings(this.#cardText);
     else if (found.from === 'network' || this.#findings.length === 0)
-      this.#findings = cardFindings(found.card);
+      this.#findings = await cardFindings(found.card);
     this.#cardText = undefined;
     this.#publicCard = found.card;
     this.#card = found.card;
@@ -165,7 +165,7 @@ export class AgentEntry {
     const card = await this.client.getExtendedAgentCard();
     this.#card = card;
     this.#from = 'extended';
-    this.#findings = cardFindings(card);
+    this.#findings = await cardFindings(card);
     return this.facts();
   }
 

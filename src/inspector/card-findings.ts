@@ -92,10 +92,10 @@ function advice(card: AgentCard, version: string): CardFinding[] {
  * Every finding about a card as received (parsed JSON, either version). Never throws: whatever the
  * agent sent is described, not trusted.
  */
-export function cardFindings(json: unknown): CardFinding[] {
+export async function cardFindings(json: unknown): Promise<CardFinding[]> {
   let found: CardFinding[];
   try {
-    const r = checkAgentCard(json);
+    const r = await checkAgentCard(json);
     found = r.ok ? advice(r.card, r.version) : r.problems.map(problem);
   } catch (err) {
     found = [{ level: 'error', where: '(card)', text: `could not be checked: ${String(err)}` }];
@@ -108,7 +108,7 @@ export function cardFindings(json: unknown): CardFinding[] {
 }
 
 /** Parses the card's text as the agent sent it and checks it; a body that is not JSON is one finding. */
-export function cardTextFindings(text: string): CardFinding[] {
+export async function cardTextFindings(text: string): Promise<CardFinding[]> {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -2,12 +2,16 @@
  * Runtime schema for a full AgentCard (spec §4.4, §4.5) and {@link parseAgentCard}, which turns
  * a received card into either a typed card or a list of problems a person can act on.
  *
+ * Loaded on first use (lazy-schemas.ts), never by an entry point's import: it brings zod. The public
+ * parse is the asynchronous one in card-parse.ts, which loads this module and calls this one.
+ *
  * Objects are loose: unknown members are not checked and are passed through untouched, because a
  * card's signature covers them (see card-canonical.ts) and a parse must not change signed content.
  * For the same reason the schema applies no defaults and no transforms.
  */
 import { z } from 'zod';
 import type { AgentCard } from './card.js';
+import type { ParseAgentCardResult } from './card-parse.js';
 import type { JsonValue } from './task.js';
 import { cardWithProto3Defaults } from './card-proto3.js';
 import { rememberSignedForm } from './card-signed-form.js';
@@ -246,9 +250,7 @@ export const AgentCardSchema = obj({
   );
 });
 
-/** What {@link parseAgentCard} returns: the card, or every problem found. */
-export type ParseAgentCardResult =
-  { ok: true; card: AgentCard } | { ok: false; problems: string[] };
+export type { ParseAgentCardResult };
 
 /** `supportedInterfaces[1].url`, `securitySchemes["my scheme"]`, `(card)` for the root. */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {

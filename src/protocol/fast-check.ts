@@ -18,7 +18,7 @@ import type {
   SendMessageRequest,
   SubscribeToTaskRequest,
 } from './requests.js';
-import { BASE64_PATTERN, MAX_ID_LENGTH } from './schemas.js';
+import { BASE64_PATTERN, MAX_ID_LENGTH } from './request-rules.js';
 
 /**
  * A fast check: returns `params` itself (same reference, no copy), typed as the request `T`, when

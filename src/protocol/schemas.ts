@@ -1,5 +1,6 @@
 /**
- * Runtime schemas for every request the service accepts, built once at load time.
+ * Runtime schemas for every request the service accepts, built when this module loads: on first use
+ * (lazy-schemas.ts), never by an entry point's import, since it brings zod.
  * Unknown members are ignored (stripped), as §5.7 asks. Failures become google.rpc.BadRequest
  * field violations through {@link violationsOf}.
  */
@@ -7,9 +8,9 @@ import { z } from 'zod';
 import { TASK_STATES, type JsonValue } from './task.js';
 import type { FieldViolation } from './errors.js';
 import type { OperationName } from './operations.js';
+import { BASE64_PATTERN, MAX_ID_LENGTH } from './request-rules.js';
 
-/** Ids and tenants are bounded: a client-chosen id is stored and echoed in every answer and event. */
-export const MAX_ID_LENGTH = 256;
+export { BASE64_PATTERN, MAX_ID_LENGTH };
 const idTooLong = `must be at most ${MAX_ID_LENGTH} characters`;
 const nonEmpty = (what: string) =>
   z
@@ -33,8 +34,6 @@ const historyLength = z
   .min(0, 'must be zero or positive');
 
 const CONTENT_KEYS = ['text', 'raw', 'url', 'data'] as const;
-/** Base64 text of a `raw` part, standard or URL-safe alphabet (the fast checks use the same pattern). */
-export const BASE64_PATTERN = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 /** §4.1.6 Part: exactly one of text, raw, url, data. */
 export const PartSchema = z

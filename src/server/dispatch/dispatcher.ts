@@ -240,12 +240,15 @@ export class OperationDispatcher {
     this.#acceptsInput = inputModeMatcher(card);
   }
 
-  /** Checks common to every operation; returns the validated request. */
+  /**
+   * Checks common to every operation; returns the validated request (a promise of it only while the
+   * request schemas load, for a request the fast checks leave to them).
+   */
   #admit<N extends OperationName>(
     op: Operation<N>,
     params: unknown,
     cc: CallContext,
-  ): OperationRequests[N] {
+  ): OperationRequests[N] | Promise<OperationRequests[N]> {
     if (this.refusingNewWork !== undefined && (op.streaming || op.name === 'SendMessage'))
       throw new A2AError('Unavailable', this.refusingNewWork);
     const version = requestedVersion(cc.version);
@@ -274,6 +277,16 @@ export class OperationDispatcher {
     }
     // The usual requests are checked by hand without a copy; anything else (and every error) goes to zod.
     const valid = validateRequest(op.name, params);
+    return valid instanceof Promise
+      ? valid.then((v) => this.#acceptedContent(op, v))
+      : this.#acceptedContent(op, valid);
+  }
+
+  /** The request, unless its message carries a part of a media type the card's input modes refuse. */
+  #acceptedContent<N extends OperationName>(
+    op: Operation<N>,
+    valid: OperationRequests[N],
+  ): OperationRequests[N] {
     if (this.#acceptsInput && (op.name === 'SendMessage' || op.name === 'SendStreamingMessage')) {
       const refused = unsupportedMediaType(
         (valid as SendMessageRequest).message,
@@ -300,12 +313,21 @@ export class OperationDispatcher {
   ): Promise<UnaryResult<N>> {
     try {
       const req = this.#admit(op, params, cc);
-      const scope: Scope = { tenant: req.tenant ?? '', owner: cc.caller?.id ?? '' };
-      if (this.#hooks !== undefined) return this.#hookedCall(op.name, req, scope, cc, this.#hooks);
-      return OperationDispatcher.#unary[op.name](this, req, scope, cc);
+      if (req instanceof Promise) return req.then((r) => this.#callAdmitted(op, r, cc));
+      return this.#callAdmitted(op, req, cc);
     } catch (err) {
       return Promise.reject(err);
     }
+  }
+
+  #callAdmitted<N extends OperationName>(
+    op: Operation<N>,
+    req: OperationRequests[N],
+    cc: CallContext,
+  ): Promise<UnaryResult<N>> {
+    const scope: Scope = { tenant: req.tenant ?? '', owner: cc.caller?.id ?? '' };
+    if (this.#hooks !== undefined) return this.#hookedCall(op.name, req, scope, cc, this.#hooks);
+    return OperationDispatcher.#unary[op.name](this, req, scope, cc);
   }
 
   async #hookedCall<N extends OperationName>(
@@ -337,7 +359,8 @@ export class OperationDispatcher {
     cc: CallContext,
     lastEventId?: string,
   ): Promise<EventStream> {
-    const req = this.#admit(op, params, cc);
+    const admitted = this.#admit(op, params, cc);
+    const req = admitted instanceof Promise ? await admitted : admitted;
     const scope: Scope = { tenant: req.tenant ?? '', owner: cc.caller?.id ?? '' };
     const open = OperationDispatcher.#streams[op.name];
     if (!open) throw new A2AError('UnsupportedOperation', `${op.name} does not stream`);

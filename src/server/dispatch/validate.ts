@@ -1,32 +1,48 @@
 /**
  * Request validation: the hand-written fast check for the usual requests (no copy, no zod), zod for
  * everything else and for every error, whose issues become google.rpc.BadRequest field violations.
+ * The zod schemas are loaded on the first request that needs them (lazy-schemas.ts); until then such
+ * a request waits for the load, after it is checked synchronously like the others.
  */
 import type { z } from 'zod';
 import {
   A2AError,
   FAST_CHECKS,
-  REQUEST_SCHEMAS,
-  violationsOf,
+  requestSchemas,
   type OperationName,
   type OperationRequests,
 } from '../../protocol/index.js';
 import { tooManyItems } from '../../protocol/bounds.js';
 
-// Widened once so that one call site serves every operation.
-const SCHEMAS: Readonly<Record<OperationName, z.ZodType>> = REQUEST_SCHEMAS;
+type Schemas = typeof import('../../protocol/schemas.js');
 
-/** The request of operation `name`, validated; throws InvalidParams with a violation per bad field. */
+/**
+ * The request of operation `name`, validated; throws InvalidParams with a violation per bad field.
+ * Synchronous (no promise, no tick) for a request the fast check accepts or once the schemas have
+ * loaded; a promise of the same outcome while they load for the first time.
+ */
 export function validateRequest<N extends OperationName>(
   name: N,
   params: unknown,
-): OperationRequests[N] {
+): OperationRequests[N] | Promise<OperationRequests[N]> {
   if (name === 'SendMessage' || name === 'SendStreamingMessage') refuseLongLists(params);
   const fast = FAST_CHECKS[name]?.(params);
   if (fast !== undefined) return fast;
+  const schemas = requestSchemas.now();
+  if (schemas !== undefined) return bySchema(schemas, name, params);
+  return requestSchemas.load().then((loaded) => bySchema(loaded, name, params));
+}
+
+function bySchema<N extends OperationName>(
+  schemas: Schemas,
+  name: N,
+  params: unknown,
+): OperationRequests[N] {
+  // Widened so that one call site serves every operation.
+  const schema: z.ZodType = schemas.REQUEST_SCHEMAS[name];
   // Zod 4 leaves `input` off its issues unless asked; violationsOf needs it to tell a missing field from a wrong type.
-  const parsed = SCHEMAS[name].safeParse(withoutNulls(params), { reportInput: true });
-  if (!parsed.success) throw A2AError.invalidParams(violationsOf(parsed.error));
+  const parsed = schema.safeParse(withoutNulls(params), { reportInput: true });
+  if (!parsed.success) throw A2AError.invalidParams(schemas.violationsOf(parsed.error));
   // The schema's output type and the request type agree field by field (test/protocol-shapes.test.ts);
   // only "exactly one content member" of a part is a refinement zod's types cannot carry.
   return parsed.data as OperationRequests[N];

@@ -3,7 +3,7 @@
  * function called (with the gRPC listener's handle), the card checked, listed at 0.3 too when the
  * compatibility layer is on, its interfaces planned, signed, and its HTTP answer prepared.
  */
-import { parseAgentCard, type AgentCard } from '../../protocol/index.js';
+import { parseAgentCard, requestSchemas, type AgentCard } from '../../protocol/index.js';
 import type { AgentServerOptions } from '../agent-server-options.js';
 import { A2AConfigError } from '../kernel/config-error.js';
 import {
@@ -43,7 +43,8 @@ export async function buildCard(o: AgentServerOptions, at: CardSite): Promise<Bu
   if (typeof o.card === 'function' && at.origin === undefined)
     throw new A2AConfigError('origin', ORIGIN_REQUIRED);
   let card = typeof o.card === 'function' ? callCard(o.card, at) : o.card;
-  const checked = parseAgentCard(card);
+  // The card's check loads zod; the request schemas are loaded beside it, so that no request waits for them.
+  const [checked] = await Promise.all([parseAgentCard(card), requestSchemas.load()]);
   if (!checked.ok)
     throw new A2AConfigError(
       'card',
