@@ -2,8 +2,8 @@
  * Agent card signature verification (spec §8.4.3). Keys come only from what the caller trusts:
  * a key list, a JWKS, or a `jku` URL the caller has explicitly allowed. Nothing is fetched by default.
  */
-import { base64url, errors, flattenedVerify } from 'jose';
 import type { CryptoKey, JSONWebKeySet, JWK, KeyObject } from 'jose';
+import { jose } from '../protocol/lazy-schemas.js';
 import type { AgentCard } from '../protocol/card.js';
 import { canonicalCardBytes } from '../protocol/card-canonical.js';
 import { signedForm } from '../protocol/v03/card.js';
@@ -83,7 +83,10 @@ interface Header {
   jku?: string;
 }
 
-function decodeHeader(protectedB64: unknown): Header | string {
+function decodeHeader(
+  { base64url }: typeof import('jose'),
+  protectedB64: unknown,
+): Header | string {
   if (typeof protectedB64 !== 'string' || !/^[A-Za-z0-9_-]+$/.test(protectedB64)) {
     return 'protected header is not base64url';
   }
@@ -154,12 +157,14 @@ export async function verifyAgentCard(
   const staticSet = typeof trust.jwks === 'function' ? undefined : trust.jwks;
   const fetched = new Map<string, Promise<JSONWebKeySet>>();
   // A card read from its 0.3 form was signed in that form: its signatures cover those bytes.
-  const payload = base64url.encode(canonicalCardBytes(signedForm(card) as AgentCard));
+  // jose is loaded by the first signed card checked, not by the client's import.
+  const j = jose.now() ?? (await jose.load());
+  const payload = j.base64url.encode(canonicalCardBytes(signedForm(card) as AgentCard));
   const failures: Array<{ reason: CardVerifyFailure; message: string }> = [];
 
   for (const [n, sig] of sigs.entries()) {
     const s = (typeof sig === 'object' && sig !== null ? sig : {}) as Record<string, unknown>;
-    const header = decodeHeader(s.protected);
+    const header = decodeHeader(j, s.protected);
     if (typeof header === 'string') {
       failures.push({ reason: 'malformed', message: `signatures[${n}]: ${header}` });
       continue;
@@ -219,7 +224,7 @@ export async function verifyAgentCard(
     try {
       const jws = { protected: s.protected as string, signature: s.signature, payload };
       const header2 = s.header;
-      await flattenedVerify(
+      await j.flattenedVerify(
         typeof header2 === 'object' && header2 !== null
           ? { ...jws, header: header2 as Record<string, unknown> }
           : jws,
@@ -228,17 +233,17 @@ export async function verifyAgentCard(
       );
       return { verified: true, kid: header.kid, alg: header.alg };
     } catch (e) {
-      if (e instanceof errors.JWSSignatureVerificationFailed) {
+      if (e instanceof j.errors.JWSSignatureVerificationFailed) {
         failures.push({
           reason: 'bad-signature',
           message: `${who}: the signature does not match the card content; the card was changed after it was signed`,
         });
-      } else if (e instanceof errors.JOSEAlgNotAllowed) {
+      } else if (e instanceof j.errors.JOSEAlgNotAllowed) {
         failures.push({
           reason: 'alg-not-allowed',
           message: `${who}: algorithm ${header.alg} is not allowed`,
         });
-      } else if (e instanceof errors.JWSInvalid) {
+      } else if (e instanceof j.errors.JWSInvalid) {
         failures.push({ reason: 'malformed', message: `${who}: ${(e as Error).message}` });
       } else {
         // Typically a key that cannot do this algorithm (an RSA key for ES256, …).

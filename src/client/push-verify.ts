@@ -4,14 +4,8 @@
  * Kept free of server imports so receivers can ship without the server.
  */
 import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto';
-import {
-  compactVerify,
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  type CryptoKey,
-  type JSONWebKeySet,
-  type JWK,
-} from 'jose';
+import type { CryptoKey, JSONWebKeySet, JWK } from 'jose';
+import { jose } from '../protocol/lazy-schemas.js';
 import { V03Reader } from '../protocol/v03/to-v10.js';
 import type { StreamResponse } from '../protocol/index.js';
 
@@ -76,16 +70,24 @@ export function createSignatureVerifier(
   const skew = opts.clockSkewSeconds ?? 60;
   const now = opts.now ?? Date.now;
   const options = { algorithms: ALGORITHMS };
-  let verify: (jws: string) => Promise<{ protectedHeader: Record<string, unknown> }>;
-  if (keys instanceof URL) {
-    const set = createRemoteJWKSet(keys);
-    verify = (jws) => compactVerify(jws, set, options);
-  } else if (!Array.isArray(keys)) {
-    const set = createLocalJWKSet(keys as JSONWebKeySet);
-    verify = (jws) => compactVerify(jws, set, options);
-  } else {
+  type Verify = (jws: string) => Promise<{ protectedHeader: Record<string, unknown> }>;
+  // Made once, with jose, by the first notification checked (jose is not loaded by the import).
+  let made: Verify | undefined;
+  const verifierOf = ({
+    compactVerify,
+    createLocalJWKSet,
+    createRemoteJWKSet,
+  }: typeof import('jose')): Verify => {
+    if (keys instanceof URL) {
+      const set = createRemoteJWKSet(keys);
+      return (jws) => compactVerify(jws, set, options);
+    }
+    if (!Array.isArray(keys)) {
+      const set = createLocalJWKSet(keys as JSONWebKeySet);
+      return (jws) => compactVerify(jws, set, options);
+    }
     const list = keys as ReadonlyArray<CryptoKey | KeyObject | JWK>;
-    verify = async (jws) => {
+    return async (jws) => {
       let last: unknown = new Error('no verification keys');
       for (const key of list) {
         try {
@@ -96,7 +98,11 @@ export function createSignatureVerifier(
       }
       throw last;
     };
-  }
+  };
+  const verify: Verify = async (jws) => {
+    made ??= verifierOf(jose.now() ?? (await jose.load()));
+    return made(jws);
+  };
   return async (header, body) => {
     if (!DETACHED.test(header)) throw new Error('signature is not a detached compact JWS');
     const [protectedPart, , signature] = header.split('.');

@@ -1,7 +1,7 @@
 /**
- * zod and the schemas built with it, loaded on first use rather than at import: zod alone takes
- * longer to import than the rest of the server or the client together. Each module is loaded once;
- * callers that arrive while it loads share the same promise.
+ * zod and the schemas built with it, and jose, loaded on first use rather than at import: zod alone
+ * takes longer to import than the rest of the server or the client together, jose about as long.
+ * Each module is loaded once; callers that arrive while it loads share the same promise.
  */
 
 /** A module loaded on first use: `now()` once it has loaded, `load()` to load it (once). */
@@ -36,3 +36,6 @@ export const requestSchemas: Lazy<typeof import('./schemas.js')> = lazy(() => im
 export const cardSchemas: Lazy<typeof import('./card-schema.js')> = lazy(
   () => import('./card-schema.js'),
 );
+
+/** jose (JWS and JWT), loaded by the first signature made or checked, not by an entry point's import. */
+export const jose: Lazy<typeof import('jose')> = lazy(() => import('jose'));

@@ -1,18 +1,12 @@
 /**
  * JWT access tokens for OAuth 2.0, OpenID Connect and HTTP Bearer schemes: signature, issuer,
- * audience and lifetime checked with jose, then mapped to a {@link Caller}.
+ * audience and lifetime checked with jose (loaded by the first token checked), then mapped to a
+ * {@link Caller}.
  */
-import {
-  createRemoteJWKSet,
-  decodeProtectedHeader,
-  errors,
-  jwtVerify,
-  type JWTPayload,
-  type JWTVerifyGetKey,
-  type KeyObject,
-  type JWK,
-  type CryptoKey,
-} from 'jose';
+
+type Jose = typeof import('jose');
+import type { JWTPayload, JWTVerifyGetKey, KeyObject, JWK, CryptoKey } from 'jose';
+import { jose } from '../../protocol/lazy-schemas.js';
 import type { SecurityScheme } from '../../protocol/index.js';
 import type { Caller } from '../dispatch/call-context.js';
 import type { AuthRequest } from '../kernel/request.js';
@@ -106,7 +100,7 @@ function audienceOf(options: JwtBearerOptions): string[] | undefined {
 }
 
 /** Why jose refused a token, in words that reveal nothing about the keys. */
-function reasonOf(err: unknown): string | undefined {
+function reasonOf({ errors }: Jose, err: unknown): string | undefined {
   if (err instanceof errors.JWTExpired) return 'the token has expired';
   if (err instanceof errors.JWTClaimValidationFailed)
     return `the token's "${err.claim}" claim is not accepted`;
@@ -121,7 +115,11 @@ function reasonOf(err: unknown): string | undefined {
  * Why a token's header is refused before any key is looked up: unreadable, or naming an algorithm
  * the verifier's key cannot check. Undefined when jose may go on.
  */
-function algorithmRefused(token: string, algorithms: readonly string[]): string | undefined {
+function algorithmRefused(
+  { decodeProtectedHeader }: Jose,
+  token: string,
+  algorithms: readonly string[],
+): string | undefined {
   let alg: unknown;
   try {
     alg = decodeProtectedHeader(token).alg;
@@ -145,7 +143,7 @@ interface Discovered {
 }
 
 /** Read `jwks_uri` and `issuer` from an OpenID / RFC 8414 metadata document. */
-async function discover(url: string): Promise<Discovered> {
+async function discover({ createRemoteJWKSet }: Jose, url: string): Promise<Discovered> {
   const res = await fetch(url, {
     headers: { accept: 'application/json' },
     signal: AbortSignal.timeout(10_000),
@@ -172,19 +170,21 @@ async function discover(url: string): Promise<Discovered> {
  */
 export function jwtBearer(options: JwtBearerOptions): SchemeVerifier {
   const audience = audienceOf(options);
-  const fixed =
-    options.keys === undefined
-      ? undefined
-      : options.keys instanceof URL
-        ? createRemoteJWKSet(options.keys)
-        : options.keys;
+  const given = options.keys;
+  const fixed = given !== undefined;
+  // A key set at a URL is made once, with jose, on the first token checked.
+  let fixedKeys: Discovered | undefined;
   const discovered = new Map<string, Promise<Discovered>>();
-  const keysFor = (scheme: SecurityScheme): Promise<Discovered> | Discovered => {
-    if (fixed) return { keys: fixed as JWTVerifyGetKey };
+  const keysFor = (j: Jose, scheme: SecurityScheme): Promise<Discovered> | Discovered => {
+    if (given !== undefined) {
+      return (fixedKeys ??= {
+        keys: (given instanceof URL ? j.createRemoteJWKSet(given) : given) as JWTVerifyGetKey,
+      });
+    }
     const url = metadataUrl(scheme)!;
     let p = discovered.get(url);
     if (!p) {
-      discovered.set(url, (p = discover(url)));
+      discovered.set(url, (p = discover(j, url)));
       p.catch(() => discovered.delete(url)); // try again on the next request
     }
     return p;
@@ -200,26 +200,27 @@ export function jwtBearer(options: JwtBearerOptions): SchemeVerifier {
     kind: fixed
       ? 'jwt bearer'
       : 'jwt bearer (keys discovered from openIdConnectUrl / oauth2MetadataUrl)',
-    accepts: (s) => carriesBearer(s) && (fixed !== undefined || metadataUrl(s) !== undefined),
+    accepts: (s) => carriesBearer(s) && (fixed || metadataUrl(s) !== undefined),
     async check(req, scheme, name) {
       const token = authorizationOf(req, 'Bearer');
       if (token === undefined) return { status: 'absent' };
-      const refused = algorithmRefused(token, algorithms);
+      const j = jose.now() ?? (await jose.load());
+      const refused = algorithmRefused(j, token, algorithms);
       if (refused) return { status: 'rejected', reason: refused };
-      const { keys, issuer } = await keysFor(scheme);
+      const { keys, issuer } = await keysFor(j, scheme);
       const iss = options.issuer ?? issuer;
       let payload: JWTPayload;
       try {
-        ({ payload } = await jwtVerify(token, keys, {
+        ({ payload } = await j.jwtVerify(token, keys, {
           ...base,
           ...(iss !== undefined ? { issuer: iss } : {}),
         }));
       } catch (err) {
-        const reason = reasonOf(err);
+        const reason = reasonOf(j, err);
         if (
           reason === undefined ||
-          err instanceof errors.JWKSTimeout ||
-          err instanceof errors.JWKSInvalid
+          err instanceof j.errors.JWKSTimeout ||
+          err instanceof j.errors.JWKSInvalid
         )
           throw err;
         return { status: 'rejected', reason };

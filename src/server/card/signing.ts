@@ -2,8 +2,8 @@
  * Agent card signing (spec §8.4.2): one JWS per key over the §8.4.1 canonical bytes, with the
  * payload detached, stored in the card's `signatures` as `{ protected, signature }`.
  */
-import { FlattenedSign } from 'jose';
 import type { CryptoKey, JWK, KeyObject } from 'jose';
+import { jose } from '../../protocol/lazy-schemas.js';
 import type { AgentCard, AgentCardSignature } from '../../protocol/card.js';
 import { canonicalCardBytes } from '../../protocol/card-canonical.js';
 import type { Caller } from '../dispatch/call-context.js';
@@ -48,6 +48,7 @@ export async function signAgentCard(
   const { signatures: _old, ...unsigned } = card;
   const payload = canonicalCardBytes(unsigned);
   const signatures: AgentCardSignature[] = [];
+  const { FlattenedSign } = jose.now() ?? (await jose.load());
   for (const key of keys) {
     if (!key.kid) throw new TypeError('every card signing key needs a non-empty kid');
     if (key.jku !== undefined && !/^https?:\/\//i.test(key.jku)) {

@@ -16,7 +16,8 @@ import {
   generateKeyPairSync,
   KeyObject,
 } from 'node:crypto';
-import { CompactSign, calculateJwkThumbprint, type CryptoKey, type JWK } from 'jose';
+import type { CryptoKey, JWK } from 'jose';
+import { jose } from '../../protocol/lazy-schemas.js';
 
 /** Header carrying the detached JWS. */
 export { PUSH_SIGNATURE_HEADER, PUSH_JWKS_PATH } from '../../protocol/push.js';
@@ -88,6 +89,8 @@ export async function createPushSigner(opts: PushSignerOptions): Promise<PushSig
     throw new Error('push signing: a private asymmetric key is required');
   const alg = opts.alg ?? inferAlg(privateKey);
   const publicJwk = createPublicKey(privateKey).export({ format: 'jwk' }) as JWK;
+  // jose is loaded here, by the signer's creation, so that no notification waits for it.
+  const { CompactSign, calculateJwkThumbprint } = jose.now() ?? (await jose.load());
   const kid = opts.kid ?? (await calculateJwkThumbprint(publicJwk, 'sha256'));
   const published: JWK[] = [
     { ...publicJwk, kid, alg, use: 'sig' },
