@@ -65,8 +65,12 @@ describe('§8.3.2 interface selection', () => {
     const grpcEntry = { url: 'localhost:50051', protocolBinding: 'GRPC', protocolVersion: '1.0' };
     assert.ok((await parseAgentCard({ ...card, supportedInterfaces: [grpcEntry] })).ok);
     assert.ok(
-      (await parseAgentCard({ ...card, supportedInterfaces: [{ ...grpcEntry, url: '[::1]:50051' }] }))
-        .ok,
+      (
+        await parseAgentCard({
+          ...card,
+          supportedInterfaces: [{ ...grpcEntry, url: '[::1]:50051' }],
+        })
+      ).ok,
     );
     const bad = await parseAgentCard({
       ...card,

@@ -82,7 +82,11 @@ export function checkResult(operation: OperationName, value: unknown, url: strin
   }
 }
 
-async function checkedCard(operation: OperationName, value: unknown, url: string): Promise<unknown> {
+async function checkedCard(
+  operation: OperationName,
+  value: unknown,
+  url: string,
+): Promise<unknown> {
   const r = await parseAgentCard(value);
   if (!r.ok)
     throw bad(operation, url, `is not a valid agent card: ${r.problems.slice(0, 5).join('; ')}`);

@@ -30,7 +30,9 @@ function lazy<T>(importer: () => Promise<T>): Lazy<T> {
 }
 
 /** The request schemas of every operation (schemas.ts). */
-export const requestSchemas: Lazy<typeof import('./schemas.js')> = lazy(() => import('./schemas.js'));
+export const requestSchemas: Lazy<typeof import('./schemas.js')> = lazy(
+  () => import('./schemas.js'),
+);
 
 /** The agent card schema and its synchronous parse (card-schema.ts). */
 export const cardSchemas: Lazy<typeof import('./card-schema.js')> = lazy(
