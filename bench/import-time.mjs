@@ -8,6 +8,10 @@
  *   node bench/import-time.mjs [--runs 21] [--json]
  *
  * Targets: a2a-kit/server ≤ 100 ms, a2a-kit/client ≤ 60 ms, `a2a --version` ≤ 250 ms.
+ *
+ * zod and jose are loaded on first use, not by the imports; two more rows show where that cost went:
+ * the server's import and its first `listen()` (which checks the card and loads the schemas), and the
+ * client's import and its first `checkAgentCard` (which loads the card schema).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -47,6 +51,44 @@ for (const { name, target } of IMPORTS) {
   const ms = [];
   for (let i = 0; i < RUNS; i++) ms.push(Number(once(['--input-type=module', '-e', code]).stdout));
   rows.push({ what: `import('${name}')`, ms: median(ms), target });
+}
+// The first use, where the lazy loads happen: timed from just before the import to just after it.
+const CARD = {
+  name: 'echo',
+  description: 'bench',
+  version: '1.0.0',
+  supportedInterfaces: [
+    { url: 'http://127.0.0.1:1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+  ],
+  capabilities: {},
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [],
+};
+const FIRST_USE = [
+  {
+    what: "import('a2a-kit/server') + first listen(0)",
+    code:
+      `const t0 = performance.now(); const { createAgentServer } = await import('a2a-kit/server'); ` +
+      `const s = createAgentServer({ executor: (c, t) => t.complete(), card: (base) => ({ ...${JSON.stringify(CARD)}, ` +
+      `supportedInterfaces: [{ url: base + '/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }) }); ` +
+      `await s.listen(0, '127.0.0.1'); const ms = performance.now() - t0; await s.close(); console.log(ms);`,
+  },
+  {
+    what: "import('a2a-kit/client') + first checkAgentCard",
+    code:
+      `const t0 = performance.now(); const { checkAgentCard } = await import('a2a-kit/client'); ` +
+      `const r = await checkAgentCard(${JSON.stringify(CARD)}); if (!r.ok) throw new Error(r.problems.join()); ` +
+      `console.log(performance.now() - t0);`,
+  },
+];
+for (const { what, code } of FIRST_USE) {
+  const ms = [];
+  for (let i = 0; i < RUNS; i++) {
+    const out = once(['--input-type=module', '-e', code]).stdout.trim().split('\n');
+    ms.push(Number(out[out.length - 1]));
+  }
+  rows.push({ what, ms: median(ms), target: null });
 }
 const cli = path.join(root, 'dist', 'cli', 'a2a.js');
 const wall = [];
