@@ -1,14 +1,15 @@
 /**
  * `a2a send` on a terminal: run inside `script` (util-linux), which gives it a pseudo-terminal, so
  * stdin is a TTY — the INPUT_REQUIRED question is asked and answered in the same task, with colours
- * and the spinner; NO_COLOR removes the colours. Skipped where `script` is not installed.
+ * and the spinner; NO_COLOR removes the colours. Skipped where `script` (Debian's bsdutils) is not installed — a failure under CI=true.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { BIN, BOUND_MS, startAgents, type TestAgents } from './cli-fixture.js';
+import { commandMissing } from './service-fixture.js';
 
-const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+const noScript = commandMissing('script', 'bsdutils');
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Runs a2a on a pseudo-terminal, typing `answer` once `promptSeen` appears; resolves with everything the terminal showed. */
@@ -47,7 +48,7 @@ const plain = (s: string) =>
 
 describe(
   'a2a on a terminal',
-  { skip: hasScript ? false : 'script (util-linux) is not installed' },
+  { skip: noScript },
   () => {
     let agents: TestAgents;
     before(async () => {

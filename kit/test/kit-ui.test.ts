@@ -14,6 +14,8 @@ import { runPlanner, type PlannerEvent } from '../src/planner/index.js';
 import { kitUi } from '../src/ui/index.js';
 import { PlannerToPipeline } from '../src/ui/pipeline-events.js';
 import { browserMissing, launch } from '../../test/inspector-browser.js';
+
+const noBrowser = browserMissing();
 import { TOKEN, startKit, type KitFixture } from './kit-agents-fixture.js';
 import { plannerConfig, transcriptSink } from './kit-planner-fixture.js';
 
@@ -246,7 +248,7 @@ describe('kit --ui', () => {
       );
 
       // The page itself, opened after the run: everything is still there, and after a reload too.
-      await t.test('the page shows it after the run', { skip: browserMissing() }, async () => {
+      await t.test('the page shows it after the run', { skip: noBrowser }, async () => {
         const browser = await launch();
         try {
           const { page } = browser;
