@@ -37,7 +37,10 @@ test(
       events: redisEvents(`redis://:s3cret@127.0.0.1:${PORT}`, { connectTimeoutMs: 1000 }),
     });
     await assert.rejects(server.listen(0), (err: Error) => {
-      assert.match(err.message, new RegExp(`event bus at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${PORT}\\b`));
+      assert.match(
+        err.message,
+        new RegExp(`event bus at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${PORT}\\b`),
+      );
       assert.doesNotMatch(err.message, /s3cret/);
       return true;
     });

@@ -28,7 +28,10 @@ export const REDIS_URL = process.env.A2A_TEST_REDIS ?? 'redis://127.0.0.1:6379';
  */
 export async function redisMissing(url = REDIS_URL): Promise<string | undefined> {
   const err = await redisDown(url);
-  return err && mustHave(`Redis is not reachable at ${url} (${err.message}); start it with: ${REDIS.start}`);
+  return (
+    err &&
+    mustHave(`Redis is not reachable at ${url} (${err.message}); start it with: ${REDIS.start}`)
+  );
 }
 
 /** Undefined when Redis at `url` answers PING; else why not. */

@@ -45,11 +45,15 @@ test('a test that needs a missing command skips without CI and fails the run und
     );
     const run = (ci: string | undefined) => {
       const { CI: _, NODE_TEST_CONTEXT: __, ...env } = process.env;
-      return spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', file], {
-        encoding: 'utf8',
-        timeout: 60_000,
-        env: ci === undefined ? env : { ...env, CI: ci },
-      });
+      return spawnSync(
+        process.execPath,
+        ['--import', 'tsx', '--test', '--test-reporter=tap', file],
+        {
+          encoding: 'utf8',
+          timeout: 60_000,
+          env: ci === undefined ? env : { ...env, CI: ci },
+        },
+      );
     };
     const local = run(undefined);
     assert.equal(local.status, 0, local.stdout + local.stderr);
@@ -60,7 +64,9 @@ test('a test that needs a missing command skips without CI and fails the run und
     assert.match(ci.stdout, /# fail 1/);
     assert.match(
       ci.stdout,
-      new RegExp(`needed under CI=true: ${ABSENT} is not installed \\(apt-get install -y a2a-kit-pkg\\)`),
+      new RegExp(
+        `needed under CI=true: ${ABSENT} is not installed \\(apt-get install -y a2a-kit-pkg\\)`,
+      ),
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

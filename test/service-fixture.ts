@@ -23,15 +23,15 @@ export const underCI = (): boolean => process.env.CI === 'true';
 export function mustHave(why: string): string {
   if (underCI()) {
     test(`needed under CI=true: ${why}`, () =>
-      assert.fail(`CI=true and ${why} (.ci/run installs and starts what the tests need)`),
-    );
+      assert.fail(`CI=true and ${why} (.ci/run installs and starts what the tests need)`));
   }
   return why;
 }
 
 /** Inside a running test: skip it saying why, or under `CI=true` fail it. */
 export function skipInTest(t: TestContext, why: string): void {
-  if (underCI()) assert.fail(`CI=true and ${why} (.ci/run installs and starts what the tests need)`);
+  if (underCI())
+    assert.fail(`CI=true and ${why} (.ci/run installs and starts what the tests need)`);
   t.skip(why);
 }
 

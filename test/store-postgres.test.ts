@@ -180,7 +180,8 @@ class ThrowawayPg {
   readonly dir = mkdtempSync(join(tmpdir(), 'a2a-pg-'));
   constructor(readonly port: number) {
     chmodSync(this.dir, 0o700);
-    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }));
+    const id = (flag: string) =>
+      Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }));
     chownSync(this.dir, id('-u'), id('-g'));
     this.#as([
       bin('initdb'),
@@ -231,55 +232,51 @@ class ThrowawayPg {
 
 // Debian keeps the server binaries off PATH, in /usr/lib/postgresql/<version>/bin.
 const noInitdb = commandMissing('initdb', 'postgresql', postgresBinDirs());
-describe(
-  'database restarting mid-run',
-  { skip: noInitdb },
-  () => {
-    test('calls fail with Unavailable (503 / -32012) while it is down, and work again after, with nothing lost', async () => {
-      const db = new ThrowawayPg(await freePort());
-      after(() => db.remove());
-      db.start();
-      const url = `postgres://postgres:pw@127.0.0.1:${db.port}/postgres`;
-      const s = await start(undefined, {
-        store: postgresStore(url, { pool: { connectionTimeoutMillis: 2000 } }),
-      });
-      try {
-        const before = await sendTask(s.url, 'hello before');
-        assert.equal(before.status.state, 'TASK_STATE_COMPLETED');
-        db.stop();
-        // A finished task this instance knows is still answered (finished tasks never change); the rest waits for the database.
-        assert.deepEqual((await rpc(s.url, 'GetTask', { id: before.id })).body.result, before);
-        for (const call of [
-          rpc(s.url, 'SendMessage', { message: msg('while down') }),
-          rpc(s.url, 'ListTasks', {}),
-        ]) {
-          const r = await call;
-          assert.equal(r.body.error?.code, -32012, JSON.stringify(r.body));
-          assert.match(
-            r.body.error.message,
-            new RegExp(
-              `PostgreSQL at postgres://postgres:\\*\\*\\*@127\\.0\\.0\\.1:${db.port}/postgres\\) is unavailable`,
-            ),
-          );
-        }
-        db.start();
-        const listed = await rpc(s.url, 'ListTasks', {});
-        assert.deepEqual(
-          listed.body.result?.tasks.map((t: { id: string }) => t.id),
-          [before.id],
-          'nothing half-written while it was down',
-        );
-        const fresh = await start(undefined, { store: postgresStore(url, { cacheFinished: 0 }) });
-        assert.deepEqual(
-          (await rpc(fresh.url, 'GetTask', { id: before.id })).body.result,
-          before,
-          'the task stored before the restart is intact',
-        );
-        await fresh.close();
-        assert.equal((await sendTask(s.url, 'hello after')).status.state, 'TASK_STATE_COMPLETED');
-      } finally {
-        await s.close();
-      }
+describe('database restarting mid-run', { skip: noInitdb }, () => {
+  test('calls fail with Unavailable (503 / -32012) while it is down, and work again after, with nothing lost', async () => {
+    const db = new ThrowawayPg(await freePort());
+    after(() => db.remove());
+    db.start();
+    const url = `postgres://postgres:pw@127.0.0.1:${db.port}/postgres`;
+    const s = await start(undefined, {
+      store: postgresStore(url, { pool: { connectionTimeoutMillis: 2000 } }),
     });
-  },
-);
+    try {
+      const before = await sendTask(s.url, 'hello before');
+      assert.equal(before.status.state, 'TASK_STATE_COMPLETED');
+      db.stop();
+      // A finished task this instance knows is still answered (finished tasks never change); the rest waits for the database.
+      assert.deepEqual((await rpc(s.url, 'GetTask', { id: before.id })).body.result, before);
+      for (const call of [
+        rpc(s.url, 'SendMessage', { message: msg('while down') }),
+        rpc(s.url, 'ListTasks', {}),
+      ]) {
+        const r = await call;
+        assert.equal(r.body.error?.code, -32012, JSON.stringify(r.body));
+        assert.match(
+          r.body.error.message,
+          new RegExp(
+            `PostgreSQL at postgres://postgres:\\*\\*\\*@127\\.0\\.0\\.1:${db.port}/postgres\\) is unavailable`,
+          ),
+        );
+      }
+      db.start();
+      const listed = await rpc(s.url, 'ListTasks', {});
+      assert.deepEqual(
+        listed.body.result?.tasks.map((t: { id: string }) => t.id),
+        [before.id],
+        'nothing half-written while it was down',
+      );
+      const fresh = await start(undefined, { store: postgresStore(url, { cacheFinished: 0 }) });
+      assert.deepEqual(
+        (await rpc(fresh.url, 'GetTask', { id: before.id })).body.result,
+        before,
+        'the task stored before the restart is intact',
+      );
+      await fresh.close();
+      assert.equal((await sendTask(s.url, 'hello after')).status.state, 'TASK_STATE_COMPLETED');
+    } finally {
+      await s.close();
+    }
+  });
+});

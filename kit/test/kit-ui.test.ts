@@ -14,10 +14,10 @@ import { runPlanner, type PlannerEvent } from '../src/planner/index.js';
 import { kitUi } from '../src/ui/index.js';
 import { PlannerToPipeline } from '../src/ui/pipeline-events.js';
 import { browserMissing, launch } from '../../test/inspector-browser.js';
-
-const noBrowser = browserMissing();
 import { TOKEN, startKit, type KitFixture } from './kit-agents-fixture.js';
 import { plannerConfig, transcriptSink } from './kit-planner-fixture.js';
+
+const noBrowser = browserMissing();
 
 /** Screenshots are test artifacts, kept out of git like the inspector's own. */
 const shots = path.resolve(import.meta.dirname, '..', '..', '.tmp-inspector');

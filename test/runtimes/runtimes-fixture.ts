@@ -114,7 +114,6 @@ async function cardServed(origin: string, givenUp: () => boolean): Promise<boole
   return false;
 }
 
-
 /**
  * examples/runtimes/worker.ts bundled with esbuild as wrangler would (workerd does not resolve
  * packages), and a workerd configuration serving it on 127.0.0.1:`port`; returns the config's path.
