@@ -112,11 +112,14 @@ function main(args) {
       .filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts') && !loaded.has(f)),
   );
   // Type-only modules count here too: their imports are erased, so no test process loads them.
-  if (never.length)
+  if (never.length) {
+    const byFolder = new Map();
+    for (const f of never) byFolder.set(path.dirname(f), (byFolder.get(path.dirname(f)) ?? 0) + 1);
+    const folders = [...byFolder].map(([d, n]) => `${d}/ ${n}`).join(', ');
     console.log(
-      `not loaded by any test process (not in the figures): ${never.length} file(s), e.g. ` +
-        `${never.slice(0, 8).join(', ')}${never.length > 8 ? ', …' : ''}`,
+      `not loaded by any test process (not in the figures): ${never.length} file(s): ${folders}`,
     );
+  }
   return run.status ?? 1;
 }
 
