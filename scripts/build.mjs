@@ -11,6 +11,9 @@
  *
  * Two builds started together in one checkout take turns (a lock directory in dist/.build). It reports
  * on stderr: stdout belongs to the command it runs inside (`npm pack --json`, say).
+ *
+ * A2A_BUILT_ONCE=<this checkout's path> (set by .ci/run after its one build) makes a build that
+ * compiled anything fail: every later step of the run must find dist/ and kit/dist/ up to date.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -63,7 +66,12 @@ try {
   const changed = mtimes() !== before || pruned.length + synced.length > 0;
   const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
   if (status !== 0) console.error(`build: tsc -b failed (${took})`);
-  else if (changed) console.error(`build: ${projects.join(' + ')} brought up to date in ${took}`);
+  else if (changed && process.env.A2A_BUILT_ONCE === root) {
+    console.error(
+      `build: compiled again after the run's one build (A2A_BUILT_ONCE): ${projects.join(' + ')}`,
+    );
+    status = 1;
+  } else if (changed) console.error(`build: ${projects.join(' + ')} brought up to date in ${took}`);
   else if (!args.has('--quiet')) console.error(`build: up to date (${took})`);
 } finally {
   rmSync(lock, { recursive: true, force: true });

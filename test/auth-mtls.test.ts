@@ -8,15 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgentServer, mutualTls } from '../src/server/index.js';
 import { baseCard, say } from './auth-fixture.js';
+import { commandMissing } from './service-fixture.js';
 
-function hasOpenssl(): boolean {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
+const noOpenssl = commandMissing('openssl', 'openssl');
 
 /** A throwaway CA, a server certificate for 127.0.0.1, a client certificate it signed, and a stranger's. */
 function pki(dir: string) {
@@ -84,7 +78,7 @@ function pki(dir: string) {
 
 test(
   'mutualTls: a CA-signed client certificate names the caller; none or an untrusted one → 401',
-  { skip: !hasOpenssl() && 'openssl not installed' },
+  { skip: noOpenssl },
   async () => {
     const dir = mkdtempSync(join(tmpdir(), 'a2a-mtls-'));
     const { read } = pki(dir);

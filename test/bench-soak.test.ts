@@ -4,9 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { mustHave } from './service-fixture.js';
 
 // bench/soak-attack.mjs runs the kit's built agents; without a kit build there is nothing to soak.
-const built = existsSync('kit/dist/cli/agents.js');
+const noKitBuild =
+  !existsSync('kit/dist/cli/agents.js') && mustHave('kit/dist is not built (npm run build:kit)');
 const soak = (args: string[], timeout = 20_000) =>
   spawnSync(process.execPath, ['bench/soak-attack.mjs', ...args], {
     encoding: 'utf8',
@@ -28,7 +30,7 @@ test('bench/soak-attack.mjs: --help exits 0; an unknown option or attack exits 2
 
 test(
   'bench/soak-attack.mjs: a few seconds of soak write the report: cards, memory, every attack answered',
-  { skip: built ? false : 'kit/dist is not built (npm run build:kit)', timeout: 150_000 },
+  { skip: noKitBuild, timeout: 150_000 },
   () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bench-soak-'));
     try {

@@ -1,7 +1,7 @@
 /**
  * The bus going away: an unreachable Redis at start, Redis stopping mid-run (open streams end with an
  * error, new work is refused as Unavailable) and coming back (work resumes without a restart). Runs its
- * own redis-server on port 56379 (the shared one on 6379 is left alone) and stops it itself.
+ * own redis-server on a free port it probes (the shared one on 6379 is left alone) and stops it itself.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,11 +9,12 @@ import type { Task } from '../src/protocol/index.js';
 import { createAgentServer, InMemoryTaskStore, type AgentServer } from '../src/server/index.js';
 import { redisEvents } from '../src/server/events/redis.js';
 import { card, msg, openStream, probe, rpc, scripted, BOUND_MS } from './core-fixture.js';
-import { OwnRedis, redisMissing } from './cluster-fixture.js';
+import { OwnRedis } from './cluster-fixture.js';
+import { commandMissing, freePort } from './service-fixture.js';
 
-const PORT = 56379;
+const PORT = await freePort();
 const URL_ = `redis://127.0.0.1:${PORT}`;
-const missing = await redisMissing(); // the shared Redis stands for "redis-server is installed and runs here"
+const missing = commandMissing('redis-server', 'redis-server');
 const redis = new OwnRedis(PORT);
 const startRedis = (): Promise<void> => redis.start();
 const stopRedis = (): Promise<void> => redis.stop();
@@ -36,7 +37,10 @@ test(
       events: redisEvents(`redis://:s3cret@127.0.0.1:${PORT}`, { connectTimeoutMs: 1000 }),
     });
     await assert.rejects(server.listen(0), (err: Error) => {
-      assert.match(err.message, /event bus at redis:\/\/:\*\*\*@127\.0\.0\.1:56379/);
+      assert.match(
+        err.message,
+        new RegExp(`event bus at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${PORT}\\b`),
+      );
       assert.doesNotMatch(err.message, /s3cret/);
       return true;
     });
@@ -84,7 +88,7 @@ test(
     assert.equal(refused.body.error?.code, -32012);
     assert.match(
       refused.body.error.message,
-      /event bus \(redis:\/\/127\.0\.0\.1:56379\/?\) is unreachable/,
+      new RegExp(`event bus \\(redis://127\\.0\\.0\\.1:${PORT}/?\\) is unreachable`),
     );
 
     await startRedis();

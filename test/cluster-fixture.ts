@@ -6,7 +6,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import {
   createAgentServer,
@@ -19,16 +18,24 @@ import {
 } from '../src/server/index.js';
 import { redisEvents, type RedisEventsOptions } from '../src/server/events/redis.js';
 import { BOUND_MS, card } from './core-fixture.js';
+import { mustHave, REDIS } from './service-fixture.js';
 
 export const REDIS_URL = process.env.A2A_TEST_REDIS ?? 'redis://127.0.0.1:6379';
-export const START_REDIS =
-  'redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log';
 
 /**
  * Undefined when Redis answers; else the reason to skip (a test `skip` message naming the service and
- * how to start it). Under CI=true an unreachable Redis throws instead: there a skip is a failure.
+ * how to start it), which under CI=true is also a failing test (see `mustHave`).
  */
 export async function redisMissing(url = REDIS_URL): Promise<string | undefined> {
+  const err = await redisDown(url);
+  return (
+    err &&
+    mustHave(`Redis is not reachable at ${url} (${err.message}); start it with: ${REDIS.start}`)
+  );
+}
+
+/** Undefined when Redis at `url` answers PING; else why not. */
+async function redisDown(url: string): Promise<Error | undefined> {
   const r = new Redis(url, {
     lazyConnect: true,
     connectTimeout: 1000,
@@ -42,10 +49,7 @@ export async function redisMissing(url = REDIS_URL): Promise<string | undefined>
     await r.ping();
     return undefined;
   } catch (err) {
-    const why = `Redis is not reachable at ${url} (${(first ?? (err as Error)).message}); start it with: ${START_REDIS}`;
-    if (process.env.CI === 'true')
-      throw new Error(`${why} — under CI=true the cluster tests must run`, { cause: err });
-    return why;
+    return first ?? (err as Error);
   } finally {
     r.disconnect();
   }
@@ -127,15 +131,6 @@ export async function startCluster(
   return out;
 }
 
-/** A port that is free on 127.0.0.1 now (probed, never fixed: tests run in parallel). */
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 /** A redis-server of the test's own (no persistence), which the test kills and restarts empty. */
 export class OwnRedis {
   #proc: ChildProcess | undefined;
@@ -154,7 +149,7 @@ export class OwnRedis {
       { stdio: 'ignore' },
     );
     const deadline = Date.now() + BOUND_MS;
-    while ((await redisMissing(this.url).catch(() => 'down')) !== undefined) {
+    while (await redisDown(this.url)) {
       if (Date.now() > deadline) throw new Error(`redis-server on port ${this.port} did not start`);
       await new Promise((r) => setTimeout(r, 50));
     }

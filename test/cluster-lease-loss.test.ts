@@ -7,7 +7,6 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Task } from '../src/protocol/index.js';
@@ -25,25 +24,15 @@ import {
   stateOf,
   waitForTask,
 } from './core-fixture.js';
-import { freePort, OwnRedis } from './cluster-fixture.js';
-import { POSTGRES, serviceSkip } from './service-fixture.js';
+import { OwnRedis } from './cluster-fixture.js';
+import { commandMissing, freePort, POSTGRES, serviceSkip } from './service-fixture.js';
 
 const PG_URL = process.env.A2A_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
 const schema = `a2a_leaseloss_${process.pid}_${Date.now().toString(36)}`;
 const TTL_MS = 600;
 
-function serverBinary(): string | undefined {
-  try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
-    return undefined;
-  } catch {
-    const why = 'redis-server is not installed (apt-get install redis-server)';
-    if (process.env.CI === 'true') throw new Error(`${why} — under CI=true this test must run`);
-    return why;
-  }
-}
-
-const missing = serverBinary() ?? ((await serviceSkip(POSTGRES)) || undefined);
+const missing =
+  commandMissing('redis-server', 'redis-server') || (await serviceSkip(POSTGRES)) || undefined;
 const opts = { skip: missing };
 let redis: OwnRedis;
 const servers: AgentServer[] = [];

@@ -13,6 +13,8 @@ import { BINDINGS, BOUND_MS, cardFor, message, type Binding } from './rest-fixtu
 
 const gates = new Map<string, () => void>();
 const aborted = new Set<string>();
+/** How many `burst` runs have finished all their updates. */
+let burstsOver = 0;
 
 /** `wait NAME`: work, then wait for gate NAME (or the signal); `burst N`: N large updates at once. */
 const executor: AgentExecutor = async (ctx, task) => {
@@ -21,7 +23,9 @@ const executor: AgentExecutor = async (ctx, task) => {
     task.working();
     for (let i = 0; i < Number(arg); i++) task.working(`update ${i} ${'x'.repeat(1000)}`);
     task.addArtifact({ name: 'done', parts: [{ text: 'burst over' }] });
-    return task.complete();
+    task.complete();
+    burstsOver++;
+    return;
   }
   task.working('waiting');
   await new Promise<void>((resolve) => {
@@ -196,11 +200,12 @@ describe('SSE as a ReadableStream', () => {
 
     test(`[${b}] back-pressure: a client that does not read is cut off at the buffer cap, then resumes`, async () => {
       const { handle } = agent({ maxBufferedBytes: 8 * 1024 });
+      const before = burstsOver;
       const res = await webRequest(handle, b, 'SendStreamingMessage', {
         message: message('burst 200'),
       });
       // Nothing is read until the agent has finished its 200 updates of ~1 kB.
-      await new Promise((r) => setTimeout(r, 20));
+      await until('the burst is over', () => burstsOver > before);
       const got = await readFrames(res.body!);
       assert.ok(got.ended, 'the stream was ended, not left to grow');
       assert.ok(

@@ -18,6 +18,7 @@ import { A2AClient, isA2AError } from '../src/client/index.js';
 import { grpcTransport } from '../src/client/grpc/index.js';
 import { start, type Running } from './auth-fixture.js';
 import { closeRawClients, grpcCall } from './grpc-fixture.js';
+import { commandMissing } from './service-fixture.js';
 
 const SECURED: Partial<AgentCard> = {
   securitySchemes: {
@@ -114,14 +115,7 @@ test('serveGrpc refuses to start when the card requires authentication and none 
   await assert.rejects(serveGrpc(agent.server), /requires authentication/);
 });
 
-function hasOpenssl(): boolean {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
+const noOpenssl = commandMissing('openssl', 'openssl');
 
 /** A throwaway CA, a server certificate for 127.0.0.1, a client certificate it signed, and a stranger's. */
 function pki(dir: string) {
@@ -188,7 +182,7 @@ function pki(dir: string) {
 
 test(
   "mTLS on a TLS gRPC server: a CA-signed client certificate names the caller; none or a stranger's is refused",
-  { skip: !hasOpenssl() && 'openssl not installed' },
+  { skip: noOpenssl },
   async () => {
     const dir = mkdtempSync(join(tmpdir(), 'a2a-grpc-mtls-'));
     const read = pki(dir);

@@ -1,12 +1,13 @@
 /**
  * Debian's Chromium driven by playwright-core, for the inspector's browser tests: never a downloaded
  * browser, a fresh profile each time. Without /usr/bin/chromium the tests skip and say why — except
- * under CI=true, where a missing browser is a failure (.ci/run installs it).
+ * under CI=true, where a missing browser is a failure (`mustHave`; .ci/run installs it).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { mustHave } from './service-fixture.js';
 
 /** Where Debian's package puts Chromium. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -23,14 +24,14 @@ const ARGS = [
 ];
 
 /**
- * Why the browser tests cannot run here, or undefined when they can. Under CI the missing browser
- * throws instead, so a broken setup never passes as skipped.
+ * Why the browser tests cannot run here, or undefined when they can. Under CI=true the missing
+ * browser is also a failing test, so a broken setup never passes as skipped. Call it at the top level.
  */
 export function browserMissing(): string | undefined {
   if (existsSync(CHROMIUM)) return undefined;
-  const why = `${CHROMIUM} not found: install Debian's chromium package (apt-get install -y chromium) to run the inspector's browser tests`;
-  if (process.env.CI === 'true') throw new Error(`CI=true and ${why}`);
-  return why;
+  return mustHave(
+    `${CHROMIUM} is not installed (apt-get install -y chromium) for the browser tests`,
+  );
 }
 
 /** A browser with a fresh profile directory, removed on close. */

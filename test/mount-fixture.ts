@@ -85,13 +85,7 @@ export async function listenOn(
 }
 
 /** A port that was free a moment ago (for cards that name a second port). */
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+export { freePort } from './service-fixture.js';
 
 /**
  * A maker of agent servers with {@link options}`(extra)`; every one it made is closed after the test

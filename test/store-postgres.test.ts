@@ -2,17 +2,24 @@
  * The PostgreSQL store behind real servers: two instances on one schema (a lost race is re-applied, not
  * overwritten), the database out of reach at start (a clear error, password masked), and a database that
  * restarts mid-run (calls fail as Unavailable, then work again without a restart; nothing stored is lost).
- * The restart uses a throwaway PostgreSQL of its own (initdb in a temp dir, port 55432), never the shared one.
+ * The restart uses a throwaway PostgreSQL of its own (initdb in a temp dir, on a free port it probes), never the shared one.
  */
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { postgresStore, migrate } from '../src/server/store/postgres/index.js';
-import { POSTGRES, serviceSkip } from './service-fixture.js';
+import {
+  commandMissing,
+  findCommand,
+  freePort,
+  POSTGRES,
+  postgresBinDirs,
+  serviceSkip,
+} from './service-fixture.js';
 import { rpc, msg, sendTask, start, waitForTask } from './core-fixture.js';
 import { a2a } from './cli-fixture.js';
 
@@ -165,14 +172,19 @@ describe('PostgreSQL store behind servers', { skip: pgSkip }, () => {
   });
 });
 
+/** A PostgreSQL server binary (initdb, pg_ctl) by its full path: Debian's are off PATH. */
+const bin = (name: string): string => findCommand(name, postgresBinDirs()) ?? name;
+
 /** A PostgreSQL of our own, in a temp dir, run as the postgres user: free to stop and start. */
 class ThrowawayPg {
   readonly dir = mkdtempSync(join(tmpdir(), 'a2a-pg-'));
   constructor(readonly port: number) {
     chmodSync(this.dir, 0o700);
-    chownSync(this.dir, 101, 104);
+    const id = (flag: string) =>
+      Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }));
+    chownSync(this.dir, id('-u'), id('-g'));
     this.#as([
-      'initdb',
+      bin('initdb'),
       '-D',
       join(this.dir, 'data'),
       '-A',
@@ -192,7 +204,7 @@ class ThrowawayPg {
   }
   start(): void {
     this.#as([
-      'pg_ctl',
+      bin('pg_ctl'),
       '-D',
       join(this.dir, 'data'),
       '-w',
@@ -206,7 +218,7 @@ class ThrowawayPg {
     ]);
   }
   stop(): void {
-    this.#as(['pg_ctl', '-D', join(this.dir, 'data'), '-w', '-t', '30', '-m', 'fast', 'stop']);
+    this.#as([bin('pg_ctl'), '-D', join(this.dir, 'data'), '-w', '-t', '30', '-m', 'fast', 'stop']);
   }
   remove(): void {
     try {
@@ -218,55 +230,53 @@ class ThrowawayPg {
   }
 }
 
-const canInitdb =
-  existsSync('/usr/local/bin/initdb') || existsSync('/usr/lib/postgresql/15/bin/initdb');
-describe(
-  'database restarting mid-run',
-  { skip: !canInitdb && 'initdb/pg_ctl (PostgreSQL server binaries) not installed' },
-  () => {
-    test('calls fail with Unavailable (503 / -32012) while it is down, and work again after, with nothing lost', async () => {
-      const db = new ThrowawayPg(55432);
-      after(() => db.remove());
-      db.start();
-      const url = `postgres://postgres:pw@127.0.0.1:${db.port}/postgres`;
-      const s = await start(undefined, {
-        store: postgresStore(url, { pool: { connectionTimeoutMillis: 2000 } }),
-      });
-      try {
-        const before = await sendTask(s.url, 'hello before');
-        assert.equal(before.status.state, 'TASK_STATE_COMPLETED');
-        db.stop();
-        // A finished task this instance knows is still answered (finished tasks never change); the rest waits for the database.
-        assert.deepEqual((await rpc(s.url, 'GetTask', { id: before.id })).body.result, before);
-        for (const call of [
-          rpc(s.url, 'SendMessage', { message: msg('while down') }),
-          rpc(s.url, 'ListTasks', {}),
-        ]) {
-          const r = await call;
-          assert.equal(r.body.error?.code, -32012, JSON.stringify(r.body));
-          assert.match(
-            r.body.error.message,
-            /PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:55432\/postgres\) is unavailable/,
-          );
-        }
-        db.start();
-        const listed = await rpc(s.url, 'ListTasks', {});
-        assert.deepEqual(
-          listed.body.result?.tasks.map((t: { id: string }) => t.id),
-          [before.id],
-          'nothing half-written while it was down',
-        );
-        const fresh = await start(undefined, { store: postgresStore(url, { cacheFinished: 0 }) });
-        assert.deepEqual(
-          (await rpc(fresh.url, 'GetTask', { id: before.id })).body.result,
-          before,
-          'the task stored before the restart is intact',
-        );
-        await fresh.close();
-        assert.equal((await sendTask(s.url, 'hello after')).status.state, 'TASK_STATE_COMPLETED');
-      } finally {
-        await s.close();
-      }
+// Debian keeps the server binaries off PATH, in /usr/lib/postgresql/<version>/bin.
+const noInitdb = commandMissing('initdb', 'postgresql', postgresBinDirs());
+describe('database restarting mid-run', { skip: noInitdb }, () => {
+  test('calls fail with Unavailable (503 / -32012) while it is down, and work again after, with nothing lost', async () => {
+    const db = new ThrowawayPg(await freePort());
+    after(() => db.remove());
+    db.start();
+    const url = `postgres://postgres:pw@127.0.0.1:${db.port}/postgres`;
+    const s = await start(undefined, {
+      store: postgresStore(url, { pool: { connectionTimeoutMillis: 2000 } }),
     });
-  },
-);
+    try {
+      const before = await sendTask(s.url, 'hello before');
+      assert.equal(before.status.state, 'TASK_STATE_COMPLETED');
+      db.stop();
+      // A finished task this instance knows is still answered (finished tasks never change); the rest waits for the database.
+      assert.deepEqual((await rpc(s.url, 'GetTask', { id: before.id })).body.result, before);
+      for (const call of [
+        rpc(s.url, 'SendMessage', { message: msg('while down') }),
+        rpc(s.url, 'ListTasks', {}),
+      ]) {
+        const r = await call;
+        assert.equal(r.body.error?.code, -32012, JSON.stringify(r.body));
+        assert.match(
+          r.body.error.message,
+          new RegExp(
+            `PostgreSQL at postgres://postgres:\\*\\*\\*@127\\.0\\.0\\.1:${db.port}/postgres\\) is unavailable`,
+          ),
+        );
+      }
+      db.start();
+      const listed = await rpc(s.url, 'ListTasks', {});
+      assert.deepEqual(
+        listed.body.result?.tasks.map((t: { id: string }) => t.id),
+        [before.id],
+        'nothing half-written while it was down',
+      );
+      const fresh = await start(undefined, { store: postgresStore(url, { cacheFinished: 0 }) });
+      assert.deepEqual(
+        (await rpc(fresh.url, 'GetTask', { id: before.id })).body.result,
+        before,
+        'the task stored before the restart is intact',
+      );
+      await fresh.close();
+      assert.equal((await sendTask(s.url, 'hello after')).status.state, 'TASK_STATE_COMPLETED');
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -2,29 +2,25 @@
  * `npm run agents` listens where it is told and nowhere else: --ports for the three HTTP servers and
  * --grpc-port (or A2A_KIT_GRPC_PORT) for the test-runner's gRPC server, checked from the process's own
  * listening sockets in /proc. Every agent answers /healthz and /readyz, and the kit drains and exits 0
- * on SIGTERM; a second kit on the same ports stops with the shared port-in-use message and exit 13.
+ * on SIGTERM and on SIGINT, a running task aborted when the kit's 2 s drain deadline passes; a second kit on the same ports stops with the shared port-in-use message and exit 13.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../test/service-fixture.js';
 
 const BOUND_MS = 90_000; // the process loads the TypeScript compiler before it listens
-
-/** A port nothing listens on right now (the kernel's pick for port 0). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** The TCP ports a process listens on: its socket inodes matched against /proc/net/tcp{,6}. */
 function listeningPorts(pid: number): number[] {
@@ -52,6 +48,15 @@ function listeningPorts(pid: number): number[] {
     }
   }
   return [...ports].sort((a, b) => a - b);
+}
+
+/** A file's text, or '' while it does not exist yet. */
+function readFileIfAny(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 interface Run {
@@ -110,11 +115,12 @@ describe('npm run agents: ports, health and drain', () => {
         [...ports, grpc].sort((a, b) => a - b),
       );
       for (const port of ports) {
-        for (const probe of ['/healthz', '/readyz']) {
-          const res = await fetch(`http://127.0.0.1:${port}${probe}`);
-          assert.equal(res.status, 200, `${port}${probe}`);
-          await res.body?.cancel();
-        }
+        const live = await fetch(`http://127.0.0.1:${port}/healthz`);
+        assert.equal(live.status, 200, `${port}/healthz`);
+        assert.deepEqual(await live.json(), { status: 'live' });
+        const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+        assert.equal(ready.status, 200, `${port}/readyz`);
+        assert.equal(((await ready.json()) as { status: string }).status, 'ready');
       }
       const second = run(['--ports', ports.join(','), '--grpc-port', String(grpc)], env);
       assert.equal(await second.exited, 13, second.err());
@@ -125,6 +131,81 @@ describe('npm run agents: ports, health and drain', () => {
     // Drained within its 2 s deadline and exited by itself, cleanly (bounded by the killer above).
     assert.equal(await kit.exited, 0, kit.err());
   });
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} with a test run hanging: every agent drains with its 2 s deadline, the run is aborted when it passes, exit 0`, async () => {
+      const workspace = path.join(dir, `workspace-${signal}`);
+      const pidFile = path.join(dir, `hang-${signal}.pid`);
+      mkdirSync(path.join(workspace, 'hang', 'test'), { recursive: true });
+      writeFileSync(
+        path.join(workspace, 'hang', 'test', 'hang.test.js'),
+        `require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));\n` +
+          `require('node:test')('hangs', () => new Promise((r) => setTimeout(r, 600000)));\n`,
+      );
+      const kit = run(['--ports', '0,0,0', '--grpc-port', 'off', '--workspace', workspace], {
+        ...env,
+        LOG_LEVEL: 'info',
+      });
+      let hangPid = 0;
+      try {
+        await ready(kit);
+        const runner = /test-runner +(\S+)/.exec(kit.out())![1]!;
+        const card = (await (await fetch(runner)).json()) as {
+          supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[];
+        };
+        const rpcUrl = card.supportedInterfaces.find(
+          (i) => i.protocolBinding === 'JSONRPC' && i.protocolVersion === '1.0',
+        )!.url;
+        const sent = await fetch(rpcUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'SendMessage',
+            params: {
+              message: {
+                messageId: `m-${signal}`,
+                role: 'ROLE_USER',
+                parts: [{ text: 'run tests in hang' }],
+              },
+              configuration: { returnImmediately: true },
+            },
+          }),
+        });
+        assert.equal(sent.status, 200);
+        // The hanging test has started once it wrote its pid: the run is in progress.
+        for (let i = 0; i < BOUND_MS / 100 && !hangPid; i++) {
+          hangPid = Number(readFileIfAny(pidFile));
+          if (!hangPid) await new Promise((res) => setTimeout(res, 100));
+        }
+        assert.ok(hangPid, `the hanging test never started:\n${kit.err()}`);
+      } finally {
+        kit.child.kill(signal);
+      }
+      assert.equal(await kit.exited, 0, kit.err());
+      const logs = kit
+        .err()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { agent?: string; msg: string; deadlineMs?: number });
+      for (const agent of ['test-runner', 'code-reviewer', 'deployer']) {
+        const drain = logs.find((l) => l.agent === agent && l.msg.startsWith('draining'));
+        assert.equal(drain?.deadlineMs, 2000, `${agent} drained with its deadline:\n${kit.err()}`);
+      }
+      assert.ok(
+        logs.some(
+          (l) =>
+            l.agent === 'test-runner' &&
+            /^drain deadline of 2000 ms passed: 1 task\(s\) aborted/.test(l.msg),
+        ),
+        `the hanging run was aborted at the deadline:\n${kit.err()}`,
+      );
+      assert.ok(
+        logs.some((l) => l.msg === 'stopping the agents' && JSON.stringify(l).includes(signal)),
+      );
+    });
+  }
 
   it('A2A_KIT_GRPC_PORT sets the gRPC port; a malformed one is a usage error', async () => {
     const grpc = await freePort();

@@ -17,6 +17,8 @@ import { browserMissing, launch } from '../../test/inspector-browser.js';
 import { TOKEN, startKit, type KitFixture } from './kit-agents-fixture.js';
 import { plannerConfig, transcriptSink } from './kit-planner-fixture.js';
 
+const noBrowser = browserMissing();
+
 /** Screenshots are test artifacts, kept out of git like the inspector's own. */
 const shots = path.resolve(import.meta.dirname, '..', '..', '.tmp-inspector');
 mkdirSync(shots, { recursive: true });
@@ -246,7 +248,7 @@ describe('kit --ui', () => {
       );
 
       // The page itself, opened after the run: everything is still there, and after a reload too.
-      await t.test('the page shows it after the run', { skip: browserMissing() }, async () => {
+      await t.test('the page shows it after the run', { skip: noBrowser }, async () => {
         const browser = await launch();
         try {
           const { page } = browser;

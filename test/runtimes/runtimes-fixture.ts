@@ -1,7 +1,8 @@
 /**
  * The runtimes other than the machine's node, from npm (`npm ci --prefix .ci/runtimes`, which .ci/run
  * does): where their binaries are, and agents started on them as child processes. A runtime that is
- * not installed makes its tests skip and say why, except under CI=true, where that is a failure.
+ * not installed makes its tests skip and say why, except under CI=true, where that is a failure
+ * (`mustHave`).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -10,8 +11,10 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { mustHave } from '../service-fixture.js';
+
+export { freePort } from '../service-fixture.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const bin = path.join(root, '.ci', 'runtimes', 'node_modules', '.bin');
@@ -23,9 +26,11 @@ export function runtime(
 ): { bin: string; why?: undefined } | { bin?: undefined; why: string } {
   const file = path.join(bin, name);
   if (existsSync(file)) return { bin: file };
-  const why = `${name} is not installed: npm ci --prefix .ci/runtimes installs it (with bun, deno, workerd, Node 22 and 24) from npm`;
-  if (process.env.CI === 'true') throw new Error(`CI=true and ${why}`);
-  return { why };
+  return {
+    why: mustHave(
+      `${name} is not installed: npm ci --prefix .ci/runtimes installs it (with bun, deno, workerd, Node 22 and 24) from npm`,
+    ),
+  };
 }
 
 /** `deno run` with what our scripts need: the network, PORT and similar, node_modules, `.js` → `.ts`. */
@@ -107,18 +112,6 @@ async function cardServed(origin: string, givenUp: () => boolean): Promise<boole
     await new Promise((r) => setTimeout(r, 200));
   }
   return false;
-}
-
-/** A port free on 127.0.0.1 right now, for a server (workerd) that cannot report the one it took. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /**
