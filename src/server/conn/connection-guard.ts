@@ -75,7 +75,10 @@ export function guardConnections(server: Server, o: ConnectionGuardOptions): Con
     const now = Date.now();
     if (now - warnedAt >= WARN_EVERY_MS) {
       warnedAt = now;
-      const full = own.open >= own.limit ? `its limit of ${own.limit} (maxConnections)` : `the process's budget of ${shared.limit} (from the open-files limit)`;
+      const full =
+        own.open >= own.limit
+          ? `its limit of ${own.limit} (maxConnections)`
+          : `the process's budget of ${shared.limit} (from the open-files limit)`;
       o.logger.warn(
         { refused, open: own.open },
         `${o.what} connections refused: ${full} is reached`,
