@@ -28,9 +28,7 @@ import {
   rawSocket,
   sessionEnd,
   socketEnd,
-  startCall,
   startConnAgent,
-  sendMessageFrame,
   unfinishedCall,
 } from './conn-fixture.js';
 
