@@ -6,6 +6,7 @@ import type { CardSigningKey } from './card/signing.js';
 import type { ServerAuthOptions } from './auth/authenticator.js';
 import type { MountOptions } from './mount/origin-policy.js';
 import type { HttpTimeoutOptions } from './mount/http-listen.js';
+import type { HttpConnectionOptions } from './conn/options.js';
 import type { AgentGrpcHandle, AgentGrpcOptions } from './grpc/options.js';
 import type { HealthOptions } from './lifecycle/health.js';
 import type { DrainOptions } from './lifecycle/drain.js';
@@ -17,7 +18,8 @@ export interface AgentServerOptions
     Omit<DispatcherOptions, 'card' | 'pushWireFormat'>,
     BindingOptions,
     MountOptions,
-    HttpTimeoutOptions {
+    HttpTimeoutOptions,
+    HttpConnectionOptions {
   /**
    * The public card, or a function of the base URL the server is reached at: `http://127.0.0.1:PORT`
    * under `listen` (so port 0 works), the `origin` option (plus the mount path) when mounted elsewhere.

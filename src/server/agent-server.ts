@@ -207,7 +207,13 @@ export class AgentServer {
   async listen(port = 0, host = '127.0.0.1'): Promise<string> {
     const building = this.#starting(
       (async () => {
-        const main = await openHttpServer(port, host, this.#options, this.listener);
+        const main = await openHttpServer(
+          port,
+          host,
+          this.#options,
+          this.listener,
+          this.service.logger,
+        );
         this.#servers.push(main);
         if (this.#options.grpc) await this.#grpc.start(this.#options.grpc, host);
         const actual = (main.address() as { port: number }).port;
@@ -216,7 +222,9 @@ export class AgentServer {
         for (const [extraPort, site] of plan.extra) {
           const serveSite = this.nodeHandler({ site });
           try {
-            this.#servers.push(await openHttpServer(extraPort, host, this.#options, serveSite));
+            this.#servers.push(
+              await openHttpServer(extraPort, host, this.#options, serveSite, this.service.logger),
+            );
           } catch (err) {
             throw Mount.portError(site, extraPort, host, err);
           }

@@ -45,6 +45,11 @@ export {
   type StderrLoggerOptions,
 } from './logger.js';
 export { DEFAULT_HTTP_TIMEOUTS, type HttpTimeoutOptions } from './mount/http-listen.js';
+export {
+  DEFAULT_GRPC_CONNECTION_LIMITS,
+  type GrpcConnectionOptions,
+  type HttpConnectionOptions,
+} from './conn/options.js';
 export type { HealthOptions, ReadinessCheck, ReadinessReport } from './lifecycle/health.js';
 export type { DrainOptions, DrainReport } from './lifecycle/drain.js';
 export { closeOnSignals, type CloseOnSignalsOptions, type Closeable } from './lifecycle/signals.js';

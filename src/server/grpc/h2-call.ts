@@ -161,6 +161,11 @@ export class H2Call implements CallContext {
     if (!this.stream.destroyed) this.stream.close(constants.NGHTTP2_CANCEL);
   }
 
+  /** End the stream after what was sent (RST_STREAM NO_ERROR): the client stops sending its request. */
+  stopReceiving(): void {
+    if (!this.stream.destroyed) this.stream.close(constants.NGHTTP2_NO_ERROR);
+  }
+
   #cancel(): void {
     if (this.cancelled || this.finished) return;
     this.cancelled = true;

@@ -14,6 +14,7 @@ import { grpcRequest } from '../kernel/grpc-decode.js';
 import { H2Call, authenticateCall } from './h2-call.js';
 import { H2EventWriter } from './h2-event-writer.js';
 import type { GrpcAuth } from './options.js';
+import type { ByteHold } from '../conn/byte-budget.js';
 import {
   PREFIX_BYTES,
   errorHeaders,
@@ -33,6 +34,10 @@ export interface H2ServiceOptions {
   logger: Logger;
   maxReceiveMessageBytes: number;
   maxBufferedBytes?: number | undefined;
+  /** Time a call has to send its whole request message; 0: no limit. */
+  bodyTimeoutMs: number;
+  /** Where a call's unfinished request bytes are counted (its connection's budget). */
+  holdBody: (stream: ServerHttp2Stream) => ByteHold;
   /** Told of every stream as it opens (the server ends open streams when it shuts down). */
   onStream: (writer: H2EventWriter) => void;
 }
@@ -113,14 +118,14 @@ export function a2aStreamHandler(
             ),
         op ? { 'grpc-accept-encoding': ACCEPT_ENCODING } : undefined,
       );
-      discard(call, max);
+      discard(call);
       return;
     }
     const ms = timeoutMs(headers['grpc-timeout']);
     if (ms !== undefined) call.deadline(ms);
     const { authenticate, challenge } = opts.auth();
     const read = (): void =>
-      readBody(call, max, (body) => {
+      readBody(call, max, opts, (body) => {
         const msg = requestMessage(body, max, encoding === 'gzip');
         if (!msg.ok) call.status(wireErrorHeaders(msg));
         else if (msg.compressed)
@@ -133,7 +138,7 @@ export function a2aStreamHandler(
     // credentials is refused at once, and what it still sends is dropped, never held (issue 28).
     const refused = (err: unknown): void => {
       fail(call, err, challenge);
-      discard(call, max);
+      discard(call);
     };
     let pending: H2Call | Promise<H2Call>;
     try {
@@ -148,22 +153,66 @@ export function a2aStreamHandler(
 
 /**
  * Read the request body, refusing it as soon as its prefix announces a message over `max` (or more
- * bytes arrive than one message of `max` may have) — the client is answered without the server
- * holding the rest.
+ * bytes arrive than one message of `max` may have), when its connection (or the server) holds too many
+ * unfinished request bytes, or when it is not complete within `bodyTimeoutMs` — the client is answered
+ * without the server holding the rest. The bytes are counted until the body is complete, refused, or
+ * the stream closes.
  */
-function readBody(call: H2Call, max: number, done: (body: Buffer) => void): void {
+function readBody(
+  call: H2Call,
+  max: number,
+  opts: Pick<H2ServiceOptions, 'bodyTimeoutMs' | 'holdBody'>,
+  done: (body: Buffer) => void,
+): void {
   const stream = call.stream;
+  const hold = opts.holdBody(stream);
   let first: Buffer | undefined;
   let more: Buffer[] | undefined;
   let size = 0;
   let checked = false;
-  const refuse = (refusal: RequestMessage & { ok: false }): void => {
-    stream.removeAllListeners('data');
-    stream.removeAllListeners('end');
-    call.status(wireErrorHeaders(refusal));
-    discard(call, max);
+  const timer =
+    opts.bodyTimeoutMs > 0
+      ? setTimeout(() => {
+          stop();
+          call.status(
+            plainStatusHeaders(
+              GRPC_CODES.DEADLINE_EXCEEDED,
+              `The request message was not complete within ${opts.bodyTimeoutMs} ms`,
+              'BODY_TIMEOUT',
+            ),
+          );
+          // A client that trickles is not waited for: the stream ends here (the status goes first).
+          discard(call);
+        }, opts.bodyTimeoutMs)
+      : undefined;
+  timer?.unref();
+  /** Stop reading: the timer off, the bytes given back, nothing more kept. */
+  const stop = (): void => {
+    if (timer) clearTimeout(timer);
+    hold.release();
+    first = more = undefined;
+    stream.removeListener('data', onData);
+    stream.removeListener('end', onEnd);
   };
-  stream.on('data', (chunk: Buffer) => {
+  const refuse = (refusal: RequestMessage & { ok: false }): void => {
+    stop();
+    call.status(wireErrorHeaders(refusal));
+    discard(call);
+  };
+  const onData = (chunk: Buffer): void => {
+    const full = hold.take(chunk.length);
+    if (full) {
+      stop();
+      call.status(
+        plainStatusHeaders(
+          GRPC_CODES.RESOURCE_EXHAUSTED,
+          `The server holds too many unfinished request bytes: the limit of ${full.limit} bytes ${full.label} is reached; send it again later`,
+          'BODY_BYTES_EXHAUSTED',
+        ),
+      );
+      discard(call);
+      return;
+    }
     size += chunk.length;
     if (first === undefined) first = chunk;
     else (more ??= []).push(chunk);
@@ -175,20 +224,25 @@ function readBody(call: H2Call, max: number, done: (body: Buffer) => void): void
     }
     if (size > max + PREFIX_BYTES)
       refuse(oversize(size - PREFIX_BYTES, max) as RequestMessage & { ok: false });
-  });
-  stream.on('end', () => {
+  };
+  const onEnd = (): void => {
+    const body =
+      first === undefined ? Buffer.alloc(0) : more ? Buffer.concat([first, ...more]) : first;
+    stop();
     if (call.finished || call.cancelled) return;
-    done(first === undefined ? Buffer.alloc(0) : more ? Buffer.concat([first, ...more]) : first);
-  });
+    done(body);
+  };
+  stream.on('data', onData);
+  stream.on('end', onEnd);
+  // A client that hangs up (or a reset) gives the bytes back at once.
+  stream.once('close', stop);
 }
 
-/** Drop what the client still sends after it was answered; a client that keeps sending is reset. */
-function discard(call: H2Call, max: number): void {
-  let dropped = 0;
-  const bound = 2 * Math.max(max, 1 << 20);
-  call.stream.on('data', (chunk: Buffer) => {
-    dropped += chunk.length;
-    if (dropped > bound) call.abort();
-  });
+/**
+ * The call was answered before its request was complete: ask the client to stop sending (RST_STREAM
+ * NO_ERROR after the status, as HTTP/2 allows), so the stream neither holds bytes nor a stream slot.
+ */
+function discard(call: H2Call): void {
   call.stream.resume();
+  if (!call.stream.readableEnded) call.stopReceiving();
 }

@@ -20,3 +20,4 @@ export {
   type GrpcServerHandle,
 } from './serve.js';
 export type { ServedAgent } from '../kernel/engine.js';
+export { DEFAULT_GRPC_CONNECTION_LIMITS, type GrpcConnectionOptions } from '../conn/options.js';

@@ -4,12 +4,16 @@
  */
 import type { Logger } from '../logger.js';
 import type { CallAuth } from '../kernel/request.js';
+import type { GrpcConnectionOptions } from '../conn/options.js';
 
 /** How callers are authenticated: the authenticator and challenge an agent server derives from its card. */
 export type GrpcAuth = CallAuth;
 
-/** The `grpc` option of `createAgentServer`: serve gRPC on its own port next to HTTP (served on node:http2; no dependency). */
-export interface AgentGrpcOptions {
+/**
+ * The `grpc` option of `createAgentServer`: serve gRPC on its own port next to HTTP (served on
+ * node:http2; no dependency), with the connection limits of {@link GrpcConnectionOptions}.
+ */
+export interface AgentGrpcOptions extends GrpcConnectionOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
   /** Address to listen on. Default: the host `listen` was given. */
@@ -20,7 +24,7 @@ export interface AgentGrpcOptions {
   maxReceiveMessageBytes?: number;
   /** Bytes a slow reader may leave unsent on one stream before that stream is ended. Default 8 MiB. */
   maxBufferedBytes?: number;
-  /** grpc-js style options; `grpc.max_concurrent_streams` and `grpc.max_receive_message_length` are read. */
+  /** grpc-js style options; `grpc.max_concurrent_streams` (when `maxConcurrentStreams` is unset) and `grpc.max_receive_message_length` are read. */
   channelOptions?: Readonly<Record<string, unknown>>;
   logger?: Logger;
 }

@@ -17,6 +17,7 @@ import { authOfCurrentCard, checkedAuth } from './serve-auth.js';
 import type { ServerAuthOptions } from '../auth/authenticator.js';
 import type { Authenticator } from '../kernel/request.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../kernel/limits.js';
+import { PREFIX_BYTES } from './h2-wire.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import { engineOf, type ServedAgent } from '../kernel/engine.js';
 import type { Logger } from '../logger.js';
@@ -24,6 +25,16 @@ import type { GrpcAuth } from './options.js';
 import type { H2EventWriter } from './h2-event-writer.js';
 import { a2aStreamHandler } from './h2-service.js';
 import type { OpenStream, Untrack } from '../lifecycle/streams.js';
+import { ByteBudget, processBodyBytes } from '../conn/byte-budget.js';
+import { guardConnections } from '../conn/connection-guard.js';
+import { watchSession } from '../conn/h2-idle.js';
+import {
+  DEFAULT_GRPC_CONNECTION_LIMITS,
+  grpcConnectionLimits,
+  type GrpcConnectionOptions,
+} from '../conn/options.js';
+import { A2AConfigError } from '../kernel/config-error.js';
+import { wholeNumber } from '../util/check-options.js';
 
 /** How a stream ends when the server goes away: UNAVAILABLE, which clients answer by subscribing again. */
 const goAway = (w: H2EventWriter): void =>
@@ -33,8 +44,8 @@ const goAway = (w: H2EventWriter): void =>
     'SHUTTING_DOWN',
   );
 
-/** Options of {@link serveGrpc}. */
-export interface GrpcServeOptions {
+/** Options of {@link serveGrpc}; the connection limits are {@link GrpcConnectionOptions}. */
+export interface GrpcServeOptions extends GrpcConnectionOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
   /** Address to listen on. Default `127.0.0.1`. */
@@ -56,8 +67,8 @@ export interface GrpcServeOptions {
   /** Bytes a slow reader may leave unsent on one stream before that stream is ended. Default 8 MiB. */
   maxBufferedBytes?: number;
   /**
-   * grpc-js style server options; this server reads `grpc.max_concurrent_streams` and
-   * `grpc.max_receive_message_length` and ignores the others.
+   * grpc-js style server options; this server reads `grpc.max_concurrent_streams` (when
+   * `maxConcurrentStreams` is unset) and `grpc.max_receive_message_length` and ignores the others.
    */
   channelOptions?: Readonly<Record<string, unknown>>;
   logger?: Logger;
@@ -134,27 +145,58 @@ export async function listenGrpc(
   const streams = new Set<H2EventWriter>();
   const sessions = new Set<Http2Session>();
   const channel = options.channelOptions ?? {};
-  const maxStreams = channel['grpc.max_concurrent_streams'];
+  const streamsOption = channel['grpc.max_concurrent_streams'];
+  const limits = grpcConnectionLimits(
+    options,
+    typeof streamsOption === 'number' ? streamsOption : undefined,
+  );
+  const receiveOption = channel['grpc.max_receive_message_length'];
+  const maxReceiveMessageBytes =
+    wholeNumber('maxReceiveMessageBytes', options.maxReceiveMessageBytes, 1) ??
+    (typeof receiveOption === 'number' ? receiveOption : DEFAULT_MAX_BODY_BYTES);
+  const pending =
+    limits.maxPendingBodyBytes === undefined
+      ? processBodyBytes(DEFAULT_GRPC_CONNECTION_LIMITS.maxPendingBodyBytes)
+      : new ByteBudget(
+          limits.maxPendingBodyBytes,
+          'of unfinished request messages on this listener (maxPendingBodyBytes)',
+        );
+  for (const [name, budget] of [
+    ['maxConnectionBodyBytes', limits.maxConnectionBodyBytes],
+    ['maxPendingBodyBytes', limits.maxPendingBodyBytes],
+  ] as const) {
+    if (budget !== undefined && budget < maxReceiveMessageBytes + PREFIX_BYTES)
+      throw new A2AConfigError(
+        name,
+        `${name} (${budget}) must hold at least one whole request message: maxReceiveMessageBytes (${maxReceiveMessageBytes}) + ${PREFIX_BYTES}`,
+      );
+  }
+  /** Each connection's unfinished request bytes, inside the listener's (or the process's) pool. */
+  const bodyBytes = new WeakMap<Http2Session, ByteBudget>();
   const common = {
     // As grpc-js configures its HTTP/2 server: no header-size or session-memory cap of node's own.
     maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
     maxSessionMemory: Number.MAX_SAFE_INTEGER,
-    ...(typeof maxStreams === 'number' ? { settings: { maxConcurrentStreams: maxStreams } } : {}),
+    settings: { maxConcurrentStreams: limits.maxConcurrentStreams },
   };
   const tls = tlsOptionsOf(options.credentials);
   const server: Http2Server | Http2SecureServer = tls
-    ? createSecureServer({ ...common, ...tls, allowHTTP1: false })
+    ? createSecureServer({
+        ...common,
+        ...(limits.prefaceTimeoutMs > 0 ? { handshakeTimeout: limits.prefaceTimeoutMs } : {}),
+        ...tls,
+        allowHTTP1: false,
+      })
     : createServer(common);
-  const limit = channel['grpc.max_receive_message_length'];
   server.on(
     'stream',
     a2aStreamHandler(service, {
       auth,
       logger,
-      maxReceiveMessageBytes:
-        options.maxReceiveMessageBytes ??
-        (typeof limit === 'number' ? limit : DEFAULT_MAX_BODY_BYTES),
+      maxReceiveMessageBytes,
       maxBufferedBytes: options.maxBufferedBytes,
+      bodyTimeoutMs: limits.bodyTimeoutMs,
+      holdBody: (stream) => (bodyBytes.get(stream.session as Http2Session) ?? pending).hold(),
       onStream: (w) => {
         streams.add(w);
         // An agent server's registry tells every stream, SSE and gRPC alike, when it drains.
@@ -166,10 +208,20 @@ export async function listenGrpc(
       },
     }),
   );
+  guardConnections(server, { maxConnections: limits.maxConnections, logger, what: 'gRPC' });
   // A call's answer is small and latency-bound: send it now rather than wait for the previous packet's ACK.
   server.on('connection', (socket: Socket) => socket.setNoDelay(true));
   server.on('session', (session: Http2Session) => {
     sessions.add(session);
+    watchSession(session, limits);
+    bodyBytes.set(
+      session,
+      new ByteBudget(
+        limits.maxConnectionBodyBytes,
+        'of unfinished request messages per connection (maxConnectionBodyBytes)',
+        pending,
+      ),
+    );
     session.on('error', (err) => logger.debug({ err }, 'gRPC connection error'));
     session.once('close', () => sessions.delete(session));
   });

@@ -10,6 +10,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { A2AConfigError } from '../kernel/config-error.js';
 import { wholeNumber } from '../util/check-options.js';
+import type { HttpConnectionOptions } from '../conn/options.js';
+import { guardConnections } from '../conn/connection-guard.js';
+import type { Logger } from '../logger.js';
 
 /** Timeouts of the servers `listen` opens. Each is in milliseconds; 0 turns it off. */
 export interface HttpTimeoutOptions {
@@ -51,14 +54,20 @@ export function serverTimeouts(o: HttpTimeoutOptions) {
   return { headersTimeout, requestTimeout, keepAliveTimeout, connectionsCheckingInterval };
 }
 
-/** Create a server with these timeouts and listen on `port` and `host`; rejects when it cannot listen. */
+/**
+ * Create a server with these timeouts and connection limit and listen on `port` and `host`; rejects
+ * when it cannot listen (or with an A2AConfigError for a wrong option).
+ */
 export async function openHttpServer(
   port: number,
   host: string,
-  timeouts: HttpTimeoutOptions,
+  options: HttpTimeoutOptions & HttpConnectionOptions,
   listener: (req: IncomingMessage, res: ServerResponse) => void,
+  logger: Logger,
 ): Promise<Server> {
-  const server = createServer(serverTimeouts(timeouts), listener);
+  const maxConnections = wholeNumber('maxConnections', options.maxConnections, 1);
+  const server = createServer(serverTimeouts(options), listener);
+  guardConnections(server, { maxConnections, logger, what: 'HTTP' });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
