@@ -32,7 +32,7 @@ export interface H2ServiceOptions {
   auth: () => GrpcAuth;
   logger: Logger;
   maxReceiveMessageBytes: number;
-  maxBufferedBytes?: number | undefined;
+  maxStreamBufferBytes: number;
   /** Told of every stream as it opens (the server ends open streams when it shuts down). */
   onStream: (writer: H2EventWriter) => void;
 }
@@ -75,7 +75,7 @@ export function a2aStreamHandler(
       const events = await service.stream(op, params, call);
       const writer = new H2EventWriter(call, events, {
         logger,
-        maxBufferedBytes: opts.maxBufferedBytes,
+        maxStreamBufferBytes: opts.maxStreamBufferBytes,
       });
       if (!writer.ended) opts.onStream(writer);
       events.open(writer);

@@ -17,6 +17,7 @@ import { authOfCurrentCard, checkedAuth } from './serve-auth.js';
 import type { ServerAuthOptions } from '../auth/authenticator.js';
 import type { Authenticator } from '../kernel/request.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../kernel/limits.js';
+import { streamBufferBytes } from '../kernel/stream-buffer.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import { engineOf, type ServedAgent } from '../kernel/engine.js';
 import type { Logger } from '../logger.js';
@@ -53,7 +54,13 @@ export interface GrpcServeOptions {
   challenge?: string;
   /** Largest accepted request message in bytes; larger ones get RESOURCE_EXHAUSTED. Default 4 MiB, as for HTTP bodies. */
   maxReceiveMessageBytes?: number;
-  /** Bytes a slow reader may leave unsent on one stream before that stream is ended. Default 8 MiB. */
+  /**
+   * Bytes one subscriber may leave unread before its stream is ended with RESOURCE_EXHAUSTED (reason
+   * SLOW_READER) and, if it still has not drained 10 s later, reset. Default: the agent server's
+   * `maxStreamBufferBytes` (4 MiB unless set); at least 1024.
+   */
+  maxStreamBufferBytes?: number;
+  /** @deprecated Use `maxStreamBufferBytes`. */
   maxBufferedBytes?: number;
   /**
    * grpc-js style server options; this server reads `grpc.max_concurrent_streams` and
@@ -97,7 +104,16 @@ export async function serveGrpc(
   target: ServedAgent,
   options: GrpcServeOptions = {},
 ): Promise<GrpcServerHandle> {
-  const { service } = engineOf(target, 'serveGrpc(target)');
+  const engine = engineOf(target, 'serveGrpc(target)');
+  const { service } = engine;
+  options = {
+    ...options,
+    maxStreamBufferBytes: streamBufferBytes({
+      maxStreamBufferBytes: options.maxStreamBufferBytes,
+      maxBufferedBytes: options.maxBufferedBytes,
+      "the agent server's maxStreamBufferBytes": engine.maxStreamBufferBytes,
+    }),
+  };
   if (!target.prepared) {
     const current = {
       get prepared() {
@@ -146,6 +162,10 @@ export async function listenGrpc(
     ? createSecureServer({ ...common, ...tls, allowHTTP1: false })
     : createServer(common);
   const limit = channel['grpc.max_receive_message_length'];
+  const maxStreamBufferBytes = streamBufferBytes({
+    maxStreamBufferBytes: options.maxStreamBufferBytes,
+    maxBufferedBytes: options.maxBufferedBytes,
+  });
   server.on(
     'stream',
     a2aStreamHandler(service, {
@@ -154,7 +174,7 @@ export async function listenGrpc(
       maxReceiveMessageBytes:
         options.maxReceiveMessageBytes ??
         (typeof limit === 'number' ? limit : DEFAULT_MAX_BODY_BYTES),
-      maxBufferedBytes: options.maxBufferedBytes,
+      maxStreamBufferBytes,
       onStream: (w) => {
         streams.add(w);
         // An agent server's registry tells every stream, SSE and gRPC alike, when it drains.
