@@ -20,7 +20,12 @@ import {
 } from 'node:http2';
 import type { AgentCard, StreamResponse } from '../src/protocol/index.js';
 import { A2AError, SLOW_READER_REASON } from '../src/index.js';
-import { GRPC_CODES, GRPC_METHODS, encodeMessage } from '../src/protocol/grpc/index.js';
+import {
+  GRPC_CODES,
+  GRPC_METHODS,
+  a2aErrorOfStatus,
+  encodeMessage,
+} from '../src/protocol/grpc/index.js';
 import { A2AClient } from '../src/client/index.js';
 import { statusFailure } from '../src/client/grpc/errors.js';
 import { createAgentServer, type AgentServer } from '../src/server/index.js';
@@ -117,23 +122,27 @@ class RawSubscriber {
   }
 }
 
-/** A gRPC SubscribeToTask on its own HTTP/2 connection whose window is tiny and never reopened. */
+/** A gRPC stream on its own HTTP/2 connection whose window is tiny and never reopened. */
 class GrpcSubscriber {
   readonly session: ClientHttp2Session;
   readonly stream: ClientHttp2Stream;
   readonly trailers: Promise<IncomingHttpHeaders | undefined>;
   readonly closed: Promise<number>;
 
-  constructor(target: string, id: string) {
+  constructor(
+    target: string,
+    method: 'SubscribeToTask' | 'SendStreamingMessage',
+    request: Record<string, unknown>,
+  ) {
     this.session = connectH2(`http://${target}`, { settings: { initialWindowSize: 1024 } });
     this.session.on('error', () => undefined);
-    const body = encodeMessage('SubscribeToTaskRequest', { id });
+    const body = encodeMessage(GRPC_METHODS[method].request, request);
     const framed = Buffer.alloc(5 + body.length);
     framed.writeUInt32BE(body.length, 1);
     Buffer.from(body).copy(framed, 5);
     this.stream = this.session.request({
       ':method': 'POST',
-      ':path': GRPC_METHODS.SubscribeToTask.path,
+      ':path': GRPC_METHODS[method].path,
       'content-type': 'application/grpc',
       te: 'trailers',
       'a2a-version': '1.0',
@@ -206,7 +215,10 @@ test('issue 28: subscribers that never read stay bounded, are dropped with a cle
           }),
         ),
     );
-    const grpcs = Array.from({ length: 2 }, () => new GrpcSubscriber(grpc, taskId));
+    const grpcs = Array.from(
+      { length: 2 },
+      () => new GrpcSubscriber(grpc, 'SubscribeToTask', { id: taskId }),
+    );
     sockets.push(...[...rest, ...jsonrpc].map((s) => s.socket));
     sessions.push(...grpcs.map((g) => g.session));
     const slow = rest.length + jsonrpc.length + grpcs.length;
@@ -298,3 +310,103 @@ function lastData(raw: string): any {
   const at = raw.lastIndexOf('data: ');
   return JSON.parse(raw.slice(at + 6, raw.indexOf('\n', at)));
 }
+
+test('issue 28: the grpc-js handlers drop a reader that never reads (RESOURCE_EXHAUSTED, then a reset)', async () => {
+  release();
+  const { server } = await start();
+  const { Server, ServerCredentials } = await import('@grpc/grpc-js');
+  const { A2A_SERVICE_DEFINITION, grpcHandlers } = await import('../src/server/grpc-js/index.js');
+  const own = new Server();
+  own.addService(A2A_SERVICE_DEFINITION, grpcHandlers(server, { auth: () => ({}) }));
+  const port = await new Promise<number>((resolve, reject) =>
+    own.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
+  );
+  const before = streamBufferStats();
+  const send = { message: { messageId: 'm2', role: 'ROLE_USER', parts: [{ text: 'go' }] } };
+  const readers = [0, 1].map(
+    () => new GrpcSubscriber(`127.0.0.1:${port}`, 'SendStreamingMessage', send),
+  );
+  try {
+    await until(
+      'both readers to be dropped',
+      () => streamBufferStats().dropped >= before.dropped + 2,
+    );
+    // One comes back: after what was queued, its status says why.
+    readers[0]!.stream.resume();
+    const trailers = await readers[0]!.trailers;
+    assert.equal(trailers?.['grpc-status'], String(GRPC_CODES.RESOURCE_EXHAUSTED));
+    const err = statusFailure(
+      {
+        code: Number(trailers!['grpc-status']),
+        message: decodeURIComponent(String(trailers!['grpc-message'])),
+        metadata: trailers!,
+      },
+      'SendStreamingMessage',
+      `127.0.0.1:${port}`,
+    );
+    assert.ok(err instanceof A2AError);
+    assert.equal(err.kind, 'Unavailable');
+    assert.equal((err.details[0] as { reason?: string }).reason, SLOW_READER_REASON);
+    // The other never reads: its HTTP/2 stream is reset after the grace period.
+    assert.equal(await readers[1]!.closed, h2.NGHTTP2_CANCEL);
+  } finally {
+    for (const r of readers) r.session.destroy();
+    await new Promise<void>((r) => own.tryShutdown(() => r()));
+    await server.close(100);
+  }
+});
+
+test('maxStreamBufferBytes is checked when the server is made, naming the option', () => {
+  for (const bad of [0, 512, 1.5, -1, '4MiB']) {
+    assert.throws(
+      () =>
+        createAgentServer({
+          card: (o) => card(o),
+          executor: (_c, t) => t.complete(),
+          maxStreamBufferBytes: bad as number,
+        }),
+      (e: Error & { option?: string }) =>
+        e.name === 'A2AConfigError' &&
+        e.option === 'maxStreamBufferBytes' &&
+        /whole number of bytes ≥ 1024/.test(e.message),
+    );
+  }
+  // The deprecated per-transport name still counts when the option is unset, and is checked too.
+  assert.throws(
+    () =>
+      createAgentServer({
+        card: (o) => card(o),
+        executor: (_c, t) => t.complete(),
+        sse: { maxBufferedBytes: 10 },
+      }),
+    /sse\.maxBufferedBytes must be/,
+  );
+});
+
+test("the clients map a slow reader's end to Unavailable on every binding", () => {
+  const info = [
+    {
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: SLOW_READER_REASON,
+      domain: 'a2a-kit',
+    },
+  ];
+  const body = { error: { code: 503, status: 'UNAVAILABLE', message: 'dropped', details: info } };
+  assert.equal(A2AError.fromHttp(503, body).kind, 'Unavailable');
+  assert.equal(A2AError.fromHttp(503, {}).kind, 'Unavailable');
+  assert.equal(
+    A2AError.fromJsonRpc({ code: -32012, message: 'dropped', data: info }).kind,
+    'Unavailable',
+  );
+  assert.equal(
+    a2aErrorOfStatus(GRPC_CODES.RESOURCE_EXHAUSTED, 'dropped', info).kind,
+    'Unavailable',
+  );
+  // Without the reason, RESOURCE_EXHAUSTED stays what it was (a message over the size limit).
+  assert.equal(
+    a2aErrorOfStatus(GRPC_CODES.RESOURCE_EXHAUSTED, 'too big', []).kind,
+    'InvalidRequest',
+  );
+});
