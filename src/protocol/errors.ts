@@ -291,7 +291,7 @@ export class A2AError extends Error {
               ? 'Unavailable'
               : httpStatus >= 500
                 ? 'Internal'
-              : 'InvalidParams');
+                : 'InvalidParams');
     return new A2AError(kind, err?.message ?? `HTTP ${httpStatus}`, details);
   }
 }

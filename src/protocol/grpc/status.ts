@@ -134,7 +134,6 @@ export function typeUrlOf(messageName: string): string {
   return TYPE_PREFIX + messageName;
 }
 
-
 /** The kind a status without a recognisable ErrorInfo most likely means. */
 const BY_CODE: Partial<Record<number, A2AErrorKind>> = {
   [GRPC_CODES.NOT_FOUND]: 'TaskNotFound',

@@ -117,7 +117,8 @@ function resetCall(call: ServerWritableStream<Buffer, Buffer>): void {
   let link = (call as unknown as { call?: Record<string, unknown> }).call;
   for (let i = 0; link && !link['stream'] && i < 16; i++)
     link = link['nextCall'] as Record<string, unknown> | undefined;
-  const h2 = link?.['stream'] as { close?: (code: number) => void; destroyed?: boolean } | undefined;
+  const h2 = link?.['stream'] as
+    { close?: (code: number) => void; destroyed?: boolean } | undefined;
   if (h2 && typeof h2.close === 'function') {
     if (!h2.destroyed) h2.close(NGHTTP2_CANCEL);
   } else call.destroy();
