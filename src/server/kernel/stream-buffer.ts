@@ -15,8 +15,12 @@
  *
  * Nothing here buffers: a transport keeps writing to its own socket; this only says yes or no.
  */
-import { A2AError, ERROR_INFO_TYPE, KIT_ERROR_DOMAIN } from '../../protocol/index.js';
-import { SLOW_READER_REASON } from '../../protocol/errors.js';
+import {
+  A2AError,
+  ERROR_INFO_TYPE,
+  KIT_ERROR_DOMAIN,
+  SLOW_READER_REASON,
+} from '../../protocol/index.js';
 import { A2AConfigError } from './config-error.js';
 
 /** Default bound on the bytes one stream subscriber may leave unread: 4 MiB. */
