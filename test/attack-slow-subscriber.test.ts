@@ -6,7 +6,8 @@
  * What the server leaves unsent stays within each subscriber's bound (the send buffers' own
  * counters say so), every slow reader is dropped with a clear end (a SLOW_READER error event; gRPC
  * RESOURCE_EXHAUSTED), a reader that never drains loses its connection, and the fast reader gets
- * every event.
+ * every event. The same holds for the grpc-js handlers and for a fetch host (a Web ReadableStream
+ * nobody reads). The grace periods are the real ones (10 s), so this file takes about 45 s.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,6 +31,8 @@ import { A2AClient } from '../src/client/index.js';
 import { statusFailure } from '../src/client/grpc/errors.js';
 import { createAgentServer, type AgentServer } from '../src/server/index.js';
 import { streamBufferStats } from '../src/server/kernel/stream-buffer.js';
+import { toFetchHandler } from '../src/server/adapters/fetch.js';
+import { WEB, webRequest } from './fetch-fixture.js';
 
 const BOUND_MS = 60_000;
 const MAX = 512 * 1024;
@@ -354,6 +357,34 @@ test('issue 28: the grpc-js handlers drop a reader that never reads (RESOURCE_EX
   } finally {
     for (const r of readers) r.session.destroy();
     await new Promise<void>((r) => own.tryShutdown(() => r()));
+    await server.close(100);
+  }
+});
+
+test('issue 28: on a fetch host, a reader that never reads is dropped, and what it left queued is discarded', async () => {
+  release();
+  const { server } = await start();
+  const handle = toFetchHandler(server, { origin: WEB });
+  const before = streamBufferStats();
+  const res = await webRequest(
+    handle,
+    'rest',
+    'SendStreamingMessage',
+    { message: { messageId: 'm3', role: 'ROLE_USER', parts: [{ text: 'go' }] } },
+    { signal: new AbortController().signal },
+  );
+  try {
+    await until('the reader to be dropped', () => streamBufferStats().dropped > before.dropped);
+    await until(
+      'what it left queued to be discarded',
+      () => streamBufferStats().destroyed > before.destroyed,
+    );
+    // The body was errored: nothing of the queued megabytes is kept for a reader that may never come.
+    const reader = res.body!.getReader();
+    await assert.rejects(async () => {
+      for (let i = 0; i < 10_000; i++) if ((await reader.read()).done) return;
+    }, /read too slowly/);
+  } finally {
     await server.close(100);
   }
 });
