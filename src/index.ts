@@ -88,6 +88,7 @@ export {
   isA2AError,
   A2A_ERROR_DOMAIN,
   KIT_ERROR_DOMAIN,
+  SLOW_READER_REASON,
   type A2AErrorKind,
   type BadRequestDetail,
   type ErrorDetail,

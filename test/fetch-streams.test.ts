@@ -46,7 +46,10 @@ after(async () => {
   for (const s of servers) await s.close(100);
 });
 
-function agent(sse: { keepAliveMs?: number; maxBufferedBytes?: number } = {}): {
+function agent(
+  sse: { keepAliveMs?: number } = {},
+  maxStreamBufferBytes?: number,
+): {
   server: AgentServer;
   handle: FetchHandler;
 } {
@@ -54,6 +57,7 @@ function agent(sse: { keepAliveMs?: number; maxBufferedBytes?: number } = {}): {
     executor,
     card: (o) => cardFor(o, 'full'),
     sse: { keepAliveMs: 0, ...sse },
+    ...(maxStreamBufferBytes ? { maxStreamBufferBytes } : {}),
   });
   servers.push(server);
   return { server, handle: toFetchHandler(server, { origin: 'https://agent.example' }) };
@@ -198,8 +202,8 @@ describe('SSE as a ReadableStream', () => {
       assert.ok(!aborted.has(id));
     });
 
-    test(`[${b}] back-pressure: a client that does not read is cut off at the buffer cap, then resumes`, async () => {
-      const { handle } = agent({ maxBufferedBytes: 8 * 1024 });
+    test(`[${b}] back-pressure: a client that does not read is dropped at the buffer cap with a SLOW_READER error, then resumes`, async () => {
+      const { handle } = agent({}, 8 * 1024);
       const before = burstsOver;
       const res = await webRequest(handle, b, 'SendStreamingMessage', {
         message: message('burst 200'),
@@ -208,6 +212,13 @@ describe('SSE as a ReadableStream', () => {
       await until('the burst is over', () => burstsOver > before);
       const got = await readFrames(res.body!);
       assert.ok(got.ended, 'the stream was ended, not left to grow');
+      // Its last event says why: Unavailable (-32012 / HTTP 503) with reason SLOW_READER.
+      const why = eventOf(got.frames.pop()!);
+      assert.equal(why.id, undefined);
+      const error = why.data.error;
+      assert.equal(error.code, b === 'jsonrpc' ? -32012 : 503);
+      assert.equal(error.data?.[0]?.reason ?? error.details?.[0]?.reason, 'SLOW_READER');
+      assert.match(error.message, /read too slowly/);
       assert.ok(
         got.frames.length > 1 && got.frames.length < 30,
         `cut near the cap, got ${got.frames.length} events`,
@@ -225,6 +236,8 @@ describe('SSE as a ReadableStream', () => {
       // The resumed stream is capped too: keep resuming (bounded) until the task's last event arrives.
       for (let i = 0, r = again; i < 100; i++) {
         const part = await readFrames(r.body!);
+        // A resumed stream that falls behind is dropped the same way: its error event is no task event.
+        if (eventOf(part.frames.at(-1)!).data?.error) part.frames.pop();
         frames = frames.concat(part.frames);
         const last = payload(b, part.frames.at(-1)!);
         if (last.statusUpdate?.status.state === 'TASK_STATE_COMPLETED') break;

@@ -42,7 +42,7 @@ before(async () => {
   a = await startGrpcAgent(
     'full',
     { executor: flooding },
-    { maxReceiveMessageBytes: 64 * 1024, maxBufferedBytes: MAX_BUFFERED },
+    { maxReceiveMessageBytes: 64 * 1024, maxStreamBufferBytes: MAX_BUFFERED },
   );
   session = http2.connect(`http://${a.grpc.target}`);
   session.on('error', () => undefined);
@@ -274,7 +274,7 @@ describe('deadlines, resets and slow readers', () => {
     await grpcCall(a.grpc.target, 'CancelTask', { id });
   });
 
-  test('a reader that stops reading: unsent bytes stay under the bound plus one event, then UNAVAILABLE', async () => {
+  test('a reader that stops reading: unsent bytes stay under the bound plus one event, then RESOURCE_EXHAUSTED (SLOW_READER)', async () => {
     let served: ServerHttp2Stream | undefined;
     const watch = (s: ServerHttp2Stream) => (served = s);
     a.grpc.server.on('stream', watch);
@@ -293,7 +293,7 @@ describe('deadlines, resets and slow readers', () => {
       assert.ok(peak <= MAX_BUFFERED + EVENT_BYTES + 1024, `peak unsent ${peak} bytes`);
       call.req.resume();
       const answer = await call.done;
-      assert.equal(answer.status['grpc-status'], String(GRPC_CODES.UNAVAILABLE));
+      assert.equal(answer.status['grpc-status'], String(GRPC_CODES.RESOURCE_EXHAUSTED));
       assert.match(String(answer.status['grpc-message']), /read too slowly/);
     } finally {
       clearInterval(sampler);

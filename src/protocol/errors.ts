@@ -188,9 +188,22 @@ export type ErrorDetail =
 const byJsonRpcCode = new Map<number, A2AErrorKind>(
   (Object.keys(ERRORS) as A2AErrorKind[]).map((k) => [ERRORS[k].jsonRpcCode, k]),
 );
-const byReason = new Map<string, A2AErrorKind>(
-  (Object.keys(ERRORS) as A2AErrorKind[]).map((k) => [ERRORS[k].reason, k]),
-);
+/**
+ * ErrorInfo reason of a stream the agent ended because its reader fell too far behind (more bytes
+ * waiting to be sent than the server's bound): kind `Unavailable` on every binding, gRPC
+ * RESOURCE_EXHAUSTED. Subscribing again continues from the task's current state.
+ */
+export const SLOW_READER_REASON = 'SLOW_READER';
+
+/** The kind of every ErrorInfo reason we send: the catalogue's, and the few that refine one. */
+export const KIND_BY_REASON: ReadonlyMap<string, A2AErrorKind> = new Map<string, A2AErrorKind>([
+  ...(Object.keys(ERRORS) as A2AErrorKind[]).map((k): [string, A2AErrorKind] => [
+    ERRORS[k].reason,
+    k,
+  ]),
+  [SLOW_READER_REASON, 'Unavailable'],
+]);
+const byReason = KIND_BY_REASON;
 
 /**
  * An error with a kind from the catalogue. Thrown by the service, mapped by each binding,
@@ -274,9 +287,11 @@ export class A2AError extends Error {
           ? 'Unauthenticated'
           : httpStatus === 403
             ? 'PermissionDenied'
-            : httpStatus >= 500
-              ? 'Internal'
-              : 'InvalidParams');
+            : httpStatus === 503
+              ? 'Unavailable'
+              : httpStatus >= 500
+                ? 'Internal'
+                : 'InvalidParams');
     return new A2AError(kind, err?.message ?? `HTTP ${httpStatus}`, details);
   }
 }

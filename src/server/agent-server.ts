@@ -19,6 +19,7 @@ import {
 } from './mount/node-listener.js';
 import { openHttpServer } from './mount/http-listen.js';
 import { wholeNumber } from './util/check-options.js';
+import { streamBufferBytes } from './kernel/stream-buffer.js';
 import type { AgentGrpcHandle } from './grpc/options.js';
 import { AgentGrpcSlot } from './grpc/agent-slot.js';
 import { attachedGrpc } from './mount/grpc-interfaces.js';
@@ -66,6 +67,13 @@ export class AgentServer {
   readonly #options: AgentServerOptions;
 
   constructor(options: AgentServerOptions) {
+    // One bound for every stream; the per-transport names it replaces still count when it is unset.
+    const maxStreamBufferBytes = streamBufferBytes({
+      maxStreamBufferBytes: options.maxStreamBufferBytes,
+      'sse.maxBufferedBytes': options.sse?.maxBufferedBytes,
+      'grpc.maxBufferedBytes': options.grpc?.maxBufferedBytes,
+    });
+    options = { ...options, maxStreamBufferBytes };
     this.#options = options;
     const placeholder = typeof options.card === 'function' ? undefined : options.card;
     const v03 = options.compat?.v03 ? new V03Registrations() : undefined;
@@ -107,6 +115,7 @@ export class AgentServer {
       logger: this.service.logger,
       auth: () => this.#grpc.authNow(),
       track: this.#streams.track,
+      maxStreamBufferBytes,
     });
   }
 
@@ -215,7 +224,8 @@ export class AgentServer {
           this.service.logger,
         );
         this.#servers.push(main);
-        if (this.#options.grpc) await this.#grpc.start(this.#options.grpc, host);
+        if (this.#options.grpc)
+          await this.#grpc.start(this.#options.grpc, host, this.#options.maxStreamBufferBytes!);
         const actual = (main.address() as { port: number }).port;
         const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actual}`;
         const plan = await this.mount.planListen(this.mount.policy.origin ?? origin, host);

@@ -7,6 +7,7 @@ import {
   A2AError,
   ERRORS,
   ERROR_INFO_TYPE,
+  KIND_BY_REASON,
   type A2AErrorKind,
   type ErrorDetail,
   type ErrorInfoDetail,
@@ -133,10 +134,6 @@ export function typeUrlOf(messageName: string): string {
   return TYPE_PREFIX + messageName;
 }
 
-const BY_REASON = new Map<string, A2AErrorKind>(
-  (Object.keys(ERRORS) as A2AErrorKind[]).map((k) => [ERRORS[k].reason, k]),
-);
-
 /** The kind a status without a recognisable ErrorInfo most likely means. */
 const BY_CODE: Partial<Record<number, A2AErrorKind>> = {
   [GRPC_CODES.NOT_FOUND]: 'TaskNotFound',
@@ -147,6 +144,7 @@ const BY_CODE: Partial<Record<number, A2AErrorKind>> = {
   [GRPC_CODES.UNIMPLEMENTED]: 'MethodNotFound',
   [GRPC_CODES.UNAUTHENTICATED]: 'Unauthenticated',
   [GRPC_CODES.PERMISSION_DENIED]: 'PermissionDenied',
+  [GRPC_CODES.UNAVAILABLE]: 'Unavailable',
 };
 
 /**
@@ -158,6 +156,6 @@ export function a2aErrorOfStatus(code: number, message: string, details: ErrorDe
     (d): d is ErrorInfoDetail =>
       d['@type'] === ERROR_INFO_TYPE && typeof (d as ErrorInfoDetail).reason === 'string',
   );
-  const kind = (info && BY_REASON.get(info.reason)) ?? BY_CODE[code] ?? 'Internal';
+  const kind = (info && KIND_BY_REASON.get(info.reason)) ?? BY_CODE[code] ?? 'Internal';
   return new A2AError(kind, message || ERRORS[kind].message, details);
 }

@@ -14,6 +14,13 @@ export interface BindingOptions {
   maxBodyBytes?: number;
   /** Deepest accepted nesting of a request body's JSON objects and arrays. Default 64. */
   maxJsonDepth?: number;
+  /**
+   * Bytes one stream subscriber (SSE, or gRPC when the server serves it) may leave unread before it
+   * is dropped as a slow reader: its stream ends with an Unavailable error (reason SLOW_READER; gRPC
+   * RESOURCE_EXHAUSTED), and its connection is destroyed if it still has not drained 10 s later.
+   * One event always goes out, even one larger than this. Default 4 MiB; at least 1024.
+   */
+  maxStreamBufferBytes?: number;
   sse?: SseOptions;
   authenticate?: Authenticator;
   /** `WWW-Authenticate` challenge sent with 401 answers. Default `Bearer`. */

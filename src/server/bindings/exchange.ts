@@ -62,4 +62,6 @@ export interface StreamTarget {
   readonly buffered: number;
   /** Call `fn` once when the stream is over, ended by us or by the client (at once if it already is). */
   onClose(fn: () => void): void;
+  /** Destroy the connection now, even after {@link end}: what the client has not taken is discarded. */
+  abort(): void;
 }

@@ -193,11 +193,13 @@ export function jsonRpcBinding(
       const prefix = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
       const writer = sse;
       writer.onClose(() => stream.close());
+      const error = (err: A2AError) =>
+        writer.event(JSON.stringify({ jsonrpc: '2.0', id, error: errorObject(err) }));
+      writer.onSlowReader(error);
       stream.open({
         event: (event: StreamResponse, eventId: string) =>
           writer.event(`${prefix}${JSON.stringify(event)}}`, eventId),
-        error: (err: A2AError) =>
-          writer.event(JSON.stringify({ jsonrpc: '2.0', id, error: errorObject(err) })),
+        error,
         idle: (why: string) => writer.comment(why),
         end: () => writer.end(),
       });

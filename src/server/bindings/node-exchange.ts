@@ -110,7 +110,11 @@ class NodeStream implements StreamTarget {
   };
 
   get buffered(): number {
-    return this.res.writableLength;
+    return this.res.destroyed ? 0 : this.res.writableLength;
+  }
+
+  abort(): void {
+    this.res.destroy();
   }
 
   end(): void {

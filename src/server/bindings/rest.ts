@@ -157,10 +157,12 @@ export function restBinding(
       sse = new SseWriter(ex, { ...opts.sse, headers: answerHeaders(cc, 'text/event-stream') });
       const writer = sse;
       writer.onClose(() => stream.close());
+      const error = (err: A2AError) => writer.event(JSON.stringify(statusBody(err)));
+      writer.onSlowReader(error);
       stream.open({
         event: (event: StreamResponse, eventId: string) =>
           writer.event(JSON.stringify(event), eventId),
-        error: (err: A2AError) => writer.event(JSON.stringify(statusBody(err))),
+        error,
         idle: (why: string) => writer.comment(why),
         end: () => writer.end(),
       });

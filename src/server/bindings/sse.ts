@@ -1,9 +1,12 @@
 /**
  * Server-Sent Events writer (§9.4.2, §11.7): one write per event, an `id:` on every event,
- * keep-alive comments on idle streams, and a cap on what a slow client may leave buffered
- * (past it the stream ends; the client resumes with Last-Event-ID). Transport-neutral: it writes to
- * the {@link StreamTarget} of whichever exchange carries the request.
+ * keep-alive comments on idle streams, and a bounded send buffer (`kernel/stream-buffer.ts`): a
+ * client that falls too far behind is dropped with a last error event (Unavailable, reason
+ * SLOW_READER), and its connection destroyed if it still does not drain. Transport-neutral: it
+ * writes to the {@link StreamTarget} of whichever exchange carries the request.
  */
+import type { A2AError } from '../../protocol/index.js';
+import { StreamBuffer, slowReaderError, streamBufferBytes } from '../kernel/stream-buffer.js';
 import type { HttpExchange, StreamTarget } from './exchange.js';
 import type { StreamOpened } from './node-exchange.js';
 import type { OpenStream, Untrack } from '../lifecycle/streams.js';
@@ -11,8 +14,17 @@ import type { OpenStream, Untrack } from '../lifecycle/streams.js';
 export interface SseOptions {
   /** Interval of `: keep-alive` comments on an idle stream (ms); 0 disables. Default 15 000. */
   keepAliveMs?: number;
-  /** Bytes a slow client may leave unsent before the stream is closed. Default 8 MiB. */
+  /**
+   * Bytes a slow client may leave unsent before the stream is dropped.
+   * @deprecated Use the server's `maxStreamBufferBytes` (one bound for SSE and gRPC; default 4 MiB).
+   */
   maxBufferedBytes?: number;
+  /**
+   * The bound in force, resolved from the server's `maxStreamBufferBytes`. Set by the agent server
+   * itself, not an option.
+   * @internal
+   */
+  maxStreamBufferBytes?: number;
   headers?: Record<string, string>;
   /** Told of every node:http stream as it opens (the response itself, for apps that watch their streams). */
   onOpen?: StreamOpened;
@@ -32,12 +44,23 @@ export class SseWriter {
   #timer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
   #lastWrite = Date.now();
-  readonly #max: number;
+  readonly #buffer: StreamBuffer;
+  /** Set while the slow-reader error goes out: it is written past the bound. */
+  #dropping = false;
+  #onSlowReader: ((err: A2AError) => void) | undefined;
   readonly #target: StreamTarget;
   #onClose: Array<() => void> | undefined;
 
   constructor(exchange: HttpExchange, opts: SseOptions = {}) {
-    this.#max = opts.maxBufferedBytes ?? 8 * 1024 * 1024;
+    const max = streamBufferBytes({
+      maxStreamBufferBytes: opts.maxStreamBufferBytes,
+      'sse.maxBufferedBytes': opts.maxBufferedBytes,
+    });
+    this.#buffer = new StreamBuffer(max, {
+      waiting: () => this.#target.buffered,
+      drop: () => this.#dropSlowReader(),
+      destroy: () => this.#target.abort(),
+    });
     this.#target = exchange.openStream({
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',
@@ -74,6 +97,14 @@ export class SseWriter {
     else (this.#onClose ??= []).push(fn);
   }
 
+  /**
+   * How this binding writes the error that ends a slow reader's stream (its error event); without
+   * one the stream ends with a comment saying why.
+   */
+  onSlowReader(write: (err: A2AError) => void): void {
+    this.#onSlowReader = write;
+  }
+
   /** Send a comment (clients skip it; people reading the stream see it); `text` must be one line. */
   comment(text: string): void {
     this.#raw(`: ${text}\n\n`);
@@ -87,9 +118,20 @@ export class SseWriter {
 
   #raw(chunk: string): void {
     if (this.#closed) return;
+    if (!this.#dropping && !this.#buffer.admit(chunk)) return;
     this.#lastWrite = Date.now();
     this.#target.write(chunk);
-    if (this.#target.buffered > this.#max) this.end();
+    if (!this.#dropping) this.#buffer.written();
+  }
+
+  /** The reader fell too far behind: its last event says so, then the stream ends. */
+  #dropSlowReader(): void {
+    if (this.#closed) return;
+    this.#dropping = true;
+    const err = slowReaderError(this.#buffer.max);
+    if (this.#onSlowReader) this.#onSlowReader(err);
+    else this.comment(err.message);
+    this.end();
   }
 
   /** End the stream after what was written so far. */
@@ -102,6 +144,7 @@ export class SseWriter {
   #finish(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#buffer.ended();
     if (this.#timer) clearInterval(this.#timer);
     const fns = this.#onClose;
     this.#onClose = undefined;

@@ -224,6 +224,18 @@ class WebStream implements StreamTarget {
     else (this.#onClose ??= []).push(fn);
   }
 
+  /** Discard what the client has not taken, even after {@link end} (the host then drops the connection). */
+  abort(): void {
+    this.#pending = '';
+    try {
+      this.#controller.error(new Error('the client read too slowly'));
+    } catch {
+      // already errored or cancelled
+    }
+    this.#closed = true;
+    this.#finish();
+  }
+
   #finish(): void {
     const fns = this.#onClose;
     this.#onClose = undefined;

@@ -81,6 +81,7 @@ export async function streamV03(
     withdraw();
     stream.close();
   });
+  writer.onSlowReader((err) => form.error(err, writer));
   try {
     stream.open({
       event: (event: StreamResponse, eventId: string) => writer.event(form.event(event), eventId),

@@ -22,6 +22,7 @@ import { grpcRequest } from '../kernel/grpc-decode.js';
 import { grpcContextOf, type GrpcCallContext } from './context.js';
 import { extensionMetadata, statusOf } from './errors.js';
 import { GrpcEventWriter } from './event-writer.js';
+import { streamBufferBytes } from '../kernel/stream-buffer.js';
 
 /** How the handlers authenticate and log; each defaults to the agent server's own. */
 export interface GrpcHandlerOptions {
@@ -33,7 +34,13 @@ export interface GrpcHandlerOptions {
   auth?: () => GrpcAuth;
   /** Default: the agent server's logger. */
   logger?: Logger;
-  /** Bytes a slow reader may leave unsent on one stream before the stream is ended. Default 8 MiB. */
+  /**
+   * Bytes one subscriber may leave unread before its stream is ended with RESOURCE_EXHAUSTED (reason
+   * SLOW_READER) and, if it still has not drained 10 s later, reset. Default: the agent server's
+   * `maxStreamBufferBytes` (4 MiB unless set); at least 1024.
+   */
+  maxStreamBufferBytes?: number | undefined;
+  /** @deprecated Use `maxStreamBufferBytes`. */
   maxBufferedBytes?: number | undefined;
 }
 
@@ -68,6 +75,11 @@ export function grpcHandlers(
   const { service } = engine;
   const auth = opts.auth ?? engine.auth;
   const logger = opts.logger ?? engine.logger;
+  const maxStreamBufferBytes = streamBufferBytes({
+    maxStreamBufferBytes: opts.maxStreamBufferBytes,
+    maxBufferedBytes: opts.maxBufferedBytes,
+    "the agent server's maxStreamBufferBytes": engine.maxStreamBufferBytes,
+  });
 
   const unary = (op: Operation) => {
     const responseType = GRPC_METHODS[op.name].response;
@@ -107,7 +119,7 @@ export function grpcHandlers(
         const stream = await service.stream(op, params, cc);
         const writer = new GrpcEventWriter(call, cc, stream, {
           logger,
-          maxBufferedBytes: opts.maxBufferedBytes,
+          maxStreamBufferBytes,
         });
         // The agent server's drain reaches these streams as it reaches its own (UNAVAILABLE: call again).
         writer.onEnd(engine.track({ transport: 'grpc', goAway: () => writer.goAway() }));

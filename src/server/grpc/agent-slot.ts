@@ -23,12 +23,17 @@ export class AgentGrpcSlot {
     private readonly preparing: () => Promise<unknown> | undefined,
   ) {}
 
-  async start(options: AgentGrpcOptions, host: string): Promise<void> {
+  /** Start the listener; `maxStreamBufferBytes` is the agent server's bound, already resolved. */
+  async start(
+    options: AgentGrpcOptions,
+    host: string,
+    maxStreamBufferBytes: number,
+  ): Promise<void> {
     const { startAgentGrpc } = await import('./agent-hook.js');
     // The public options spell grpc-js types as unknown; they are exactly what listenGrpc takes.
     this.handle = await startAgentGrpc(
       this.service,
-      { host, ...options } as GrpcListenOptions,
+      { host, ...options, maxStreamBufferBytes } as GrpcListenOptions,
       this.authNow,
       this.streams.track,
     );

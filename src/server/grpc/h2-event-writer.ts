@@ -1,10 +1,10 @@
 /**
  * Writes a task's event stream to a server-streaming call on an HTTP/2 stream (§10.7). HTTP/2 flow
- * control is the back-pressure: once `write()` reports a full buffer, the unsent bytes are counted,
- * and a reader that falls behind by more than the bound has its stream ended with UNAVAILABLE
- * (subscribe again to continue: the new stream starts with the task's current state) — memory per
- * stream stays bounded, the same bound the SSE writer keeps. A cancelled call or a passed deadline
- * closes the event stream at once, so no subscriber is left behind.
+ * control is the back-pressure: the stream's unsent bytes are bounded as the SSE writer's are
+ * (`kernel/stream-buffer.ts`); a reader that falls too far behind has its stream ended with
+ * RESOURCE_EXHAUSTED (reason SLOW_READER; subscribe again to continue from the task's current
+ * state), and reset if it still does not drain. A cancelled call or a passed deadline closes the
+ * event stream at once, so no subscriber is left behind.
  */
 import type { A2AError, StreamResponse } from '../../protocol/index.js';
 import { GRPC_CODES, encodeGrpcMessage } from '../../protocol/grpc/index.js';
@@ -12,27 +12,37 @@ import type { EventStream } from '../tasks/event-stream.js';
 import type { Logger } from '../logger.js';
 import type { H2Call } from './h2-call.js';
 import { errorHeaders, plainStatusHeaders } from './h2-wire.js';
+import { GrpcStreamSink, encodeEvent } from '../kernel/grpc-stream.js';
 import {
-  DEFAULT_MAX_BUFFERED_BYTES,
-  GrpcStreamSink,
-  encodeEvent,
+  DEFAULT_MAX_STREAM_BUFFER_BYTES,
+  SLOW_READER_REASON,
+  StreamBuffer,
   slowReaderMessage,
-} from '../kernel/grpc-stream.js';
+} from '../kernel/stream-buffer.js';
 
 /** The sink of one event stream: each event becomes one StreamResponse message on the call. */
 export class H2EventWriter extends GrpcStreamSink {
   #failure: Record<string, string> | undefined;
-  readonly #max: number;
+  readonly #buffer: StreamBuffer;
 
   constructor(
     private readonly call: H2Call,
     stream: EventStream,
-    private readonly opts: { logger: Logger; maxBufferedBytes?: number | undefined },
+    private readonly opts: { logger: Logger; maxStreamBufferBytes?: number | undefined },
   ) {
     super(stream);
-    this.#max = opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    const max = opts.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;
+    this.#buffer = new StreamBuffer(max, {
+      waiting: () => (call.gone ? 0 : call.stream.writableLength),
+      drop: () =>
+        this.fail(GRPC_CODES.RESOURCE_EXHAUSTED, slowReaderMessage(max), SLOW_READER_REASON),
+      destroy: () => call.abort(),
+    });
     // Ends for a client reset, a passed deadline, a broken connection — and after our own status.
-    call.onEnd(() => this.finish());
+    call.onEnd(() => {
+      this.#buffer.ended();
+      this.finish();
+    });
     if (call.cancelled || call.gone) {
       this.finish();
       return;
@@ -48,11 +58,10 @@ export class H2EventWriter extends GrpcStreamSink {
       this.fail(GRPC_CODES.INTERNAL, 'Internal error', 'INTERNAL');
       return;
     }
-    const s = this.call.stream;
-    // write() buffers what flow control holds back; writableLength is what is still unsent.
-    if (!s.write(bytes) && s.writableLength > this.#max) {
-      this.fail(GRPC_CODES.UNAVAILABLE, slowReaderMessage(this.#max), 'SLOW_READER');
-    }
+    // write() buffers what flow control holds back; the bound decides whether it may.
+    if (!this.#buffer.admit(bytes)) return;
+    this.call.stream.write(bytes);
+    this.#buffer.written();
   }
 
   /** The stream failed after it started: its status goes out when it ends. */
@@ -69,6 +78,7 @@ export class H2EventWriter extends GrpcStreamSink {
   end(): void {
     if (this.ended) return;
     this.call.status(this.#failure ?? { 'grpc-status': '0' });
+    this.#buffer.ended();
     this.finish();
   }
 
@@ -76,6 +86,7 @@ export class H2EventWriter extends GrpcStreamSink {
   fail(code: number, message: string, reason: string): void {
     if (this.ended) return;
     this.call.status(plainStatusHeaders(code, message, reason));
+    this.#buffer.ended();
     this.finish();
   }
 }

@@ -33,7 +33,7 @@ export interface H2ServiceOptions {
   auth: () => GrpcAuth;
   logger: Logger;
   maxReceiveMessageBytes: number;
-  maxBufferedBytes?: number | undefined;
+  maxStreamBufferBytes: number;
   /** Time a call has to send its whole request message; 0: no limit. */
   bodyTimeoutMs: number;
   /** Where a call's unfinished request bytes are counted (its connection's budget). */
@@ -80,7 +80,7 @@ export function a2aStreamHandler(
       const events = await service.stream(op, params, call);
       const writer = new H2EventWriter(call, events, {
         logger,
-        maxBufferedBytes: opts.maxBufferedBytes,
+        maxStreamBufferBytes: opts.maxStreamBufferBytes,
       });
       if (!writer.ended) opts.onStream(writer);
       events.open(writer);

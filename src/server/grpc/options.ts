@@ -22,7 +22,10 @@ export interface AgentGrpcOptions extends GrpcConnectionOptions {
   credentials?: unknown;
   /** Largest accepted request message in bytes. Default 4 MiB. */
   maxReceiveMessageBytes?: number;
-  /** Bytes a slow reader may leave unsent on one stream before that stream is ended. Default 8 MiB. */
+  /**
+   * Bytes a slow reader may leave unsent on one stream before that stream is ended.
+   * @deprecated Use the server's `maxStreamBufferBytes` (one bound for SSE and gRPC; default 4 MiB).
+   */
   maxBufferedBytes?: number;
   /** grpc-js style options; `grpc.max_concurrent_streams` (when `maxConcurrentStreams` is unset) and `grpc.max_receive_message_length` are read. */
   channelOptions?: Readonly<Record<string, unknown>>;

@@ -18,6 +18,7 @@ import type { ServerAuthOptions } from '../auth/authenticator.js';
 import type { Authenticator } from '../kernel/request.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../kernel/limits.js';
 import { PREFIX_BYTES } from './h2-wire.js';
+import { streamBufferBytes } from '../kernel/stream-buffer.js';
 import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import { engineOf, type ServedAgent } from '../kernel/engine.js';
 import type { Logger } from '../logger.js';
@@ -64,7 +65,13 @@ export interface GrpcServeOptions extends GrpcConnectionOptions {
   challenge?: string;
   /** Largest accepted request message in bytes; larger ones get RESOURCE_EXHAUSTED. Default 4 MiB, as for HTTP bodies. */
   maxReceiveMessageBytes?: number;
-  /** Bytes a slow reader may leave unsent on one stream before that stream is ended. Default 8 MiB. */
+  /**
+   * Bytes one subscriber may leave unread before its stream is ended with RESOURCE_EXHAUSTED (reason
+   * SLOW_READER) and, if it still has not drained 10 s later, reset. Default: the agent server's
+   * `maxStreamBufferBytes` (4 MiB unless set); at least 1024.
+   */
+  maxStreamBufferBytes?: number;
+  /** @deprecated Use `maxStreamBufferBytes`. */
   maxBufferedBytes?: number;
   /**
    * grpc-js style server options; this server reads `grpc.max_concurrent_streams` (when
@@ -108,7 +115,16 @@ export async function serveGrpc(
   target: ServedAgent,
   options: GrpcServeOptions = {},
 ): Promise<GrpcServerHandle> {
-  const { service } = engineOf(target, 'serveGrpc(target)');
+  const engine = engineOf(target, 'serveGrpc(target)');
+  const { service } = engine;
+  options = {
+    ...options,
+    maxStreamBufferBytes: streamBufferBytes({
+      maxStreamBufferBytes: options.maxStreamBufferBytes,
+      maxBufferedBytes: options.maxBufferedBytes,
+      "the agent server's maxStreamBufferBytes": engine.maxStreamBufferBytes,
+    }),
+  };
   if (!target.prepared) {
     const current = {
       get prepared() {
@@ -188,13 +204,17 @@ export async function listenGrpc(
         allowHTTP1: false,
       })
     : createServer(common);
+  const maxStreamBufferBytes = streamBufferBytes({
+    maxStreamBufferBytes: options.maxStreamBufferBytes,
+    maxBufferedBytes: options.maxBufferedBytes,
+  });
   server.on(
     'stream',
     a2aStreamHandler(service, {
       auth,
       logger,
       maxReceiveMessageBytes,
-      maxBufferedBytes: options.maxBufferedBytes,
+      maxStreamBufferBytes,
       bodyTimeoutMs: limits.bodyTimeoutMs,
       holdBody: (stream) => (bodyBytes.get(stream.session as Http2Session) ?? pending).hold(),
       onStream: (w) => {

@@ -23,6 +23,8 @@ export interface AgentEngine {
   auth(): CallAuth;
   /** Registers a stream, so that a drain of the server reaches it. */
   readonly track: (stream: OpenStream) => Untrack;
+  /** The server's bound on what one stream subscriber may leave unread (its `maxStreamBufferBytes`). */
+  readonly maxStreamBufferBytes: number;
 }
 
 const engines = new WeakMap<ServedAgent, AgentEngine>();

@@ -1,16 +1,12 @@
 /**
  * What both gRPC event writers — the node:http2 one of `serveGrpc` and the grpc-js one of
- * `grpcHandlers` — share about sending a task's events: the per-stream bound on unsent bytes, one
- * event as protobuf bytes, the status message that ends a stream whose reader fell behind, and how a
- * stream ends (once, whoever ends it).
+ * `grpcHandlers` — share about sending a task's events: one event as protobuf bytes, and how a
+ * stream ends (once, whoever ends it). The bound on unsent bytes is `stream-buffer.ts`'s.
  */
 import type { StreamResponse } from '../../protocol/index.js';
 import { encodeFramed, encodeMessage } from '../../protocol/grpc/index.js';
 import type { Logger } from '../logger.js';
 import type { EventStream, StreamSink } from '../tasks/event-stream.js';
-
-/** Default bound on unsent bytes per gRPC stream: 8 MiB, as for SSE. */
-export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 /**
  * `event` as the bytes of one StreamResponse message (`framed`: with the gRPC length prefix, ready for
@@ -28,11 +24,6 @@ export function encodeEvent(
     logger.error({ err }, 'a stream event could not be encoded as protobuf');
     return undefined;
   }
-}
-
-/** The status message for a stream ended because its reader left more than `max` bytes unsent. */
-export function slowReaderMessage(max: number): string {
-  return `The stream was ended because the client read too slowly (over ${max} bytes unsent); call SubscribeToTask to continue`;
 }
 
 /**

@@ -35,7 +35,11 @@ export function makeSite(
   const bindingOptions: BindingOptions = {
     ...options,
     ...serverAuthOptions(card, options),
-    sse: { ...options.sse, track: parts.track },
+    sse: {
+      ...options.sse,
+      track: parts.track,
+      maxStreamBufferBytes: options.maxStreamBufferBytes,
+    },
   };
   const bindingFor = (p: PlannedInterface) =>
     SERVED_BINDINGS[p.binding]!(
