@@ -54,8 +54,8 @@ export interface HttpExchange {
 
 /** The body of a streamed answer. */
 export interface StreamTarget {
-  /** Queue text; writes of one synchronous burst leave together. */
-  write(chunk: string): void;
+  /** Queue text or bytes (bytes are sent as they are, never changed); writes of one synchronous burst leave together. */
+  write(chunk: string | Uint8Array): void;
   /** Finish the body after what was written. */
   end(): void;
   /** Bytes written that the client has not taken yet. */

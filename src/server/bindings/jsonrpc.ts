@@ -38,6 +38,7 @@ import {
 } from './http-util.js';
 import { SseWriter } from './sse.js';
 import { resultJson } from '../tasks/json.js';
+import { answerBody, eventBody } from '../kernel/encode-cache.js';
 
 /** A JSON-RPC request id. */
 export type JsonRpcId = string | number | null;
@@ -184,7 +185,12 @@ export function jsonRpcBinding(
         ex.reply(
           200,
           answerHeaders(cc, JSON_TYPE),
-          `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(op.name, result)}}`,
+          answerBody(
+            `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`,
+            resultJson(op.name, result),
+            '}',
+            op.name === 'GetTask' ? result : undefined,
+          ),
         );
         return;
       }
@@ -194,8 +200,11 @@ export function jsonRpcBinding(
       const writer = sse;
       writer.onClose(() => stream.close());
       stream.open({
-        event: (event: StreamResponse, eventId: string) =>
-          writer.event(`${prefix}${JSON.stringify(event)}}`, eventId),
+        event: (event: StreamResponse, eventId: string) => {
+          const body = eventBody(event);
+          if (typeof body === 'string') writer.event(`${prefix}${body}}`, eventId);
+          else writer.eventBytes(prefix, body, '}', eventId);
+        },
         error: (err: A2AError) =>
           writer.event(JSON.stringify({ jsonrpc: '2.0', id, error: errorObject(err) })),
         idle: (why: string) => writer.comment(why),

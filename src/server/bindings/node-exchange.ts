@@ -86,7 +86,7 @@ class NodeStream implements StreamTarget {
     res.on('close', this.#finish);
   }
 
-  write(chunk: string): void {
+  write(chunk: string | Uint8Array): void {
     if (this.#closed) return;
     // The first event goes out at once with the head, so the client sees the stream start before the
     // rest of a burst is serialised; the events after it in the same tick leave in one socket write.

@@ -85,11 +85,21 @@ export class SseWriter {
     this.#raw(type === undefined ? text : `event: ${type}\n${text}`);
   }
 
-  #raw(chunk: string): void {
+  /**
+   * Send one event whose `data:` line is `prefix`, `body` and `suffix`: `body` the bytes of a large
+   * payload encoded once for all its readers (`kernel/encode-cache.ts`), written without a copy.
+   */
+  eventBytes(prefix: string, body: Uint8Array, suffix: string, id?: string): void {
+    this.#raw(id === undefined ? `data: ${prefix}` : `id: ${id}\ndata: ${prefix}`, false);
+    this.#raw(body, false);
+    this.#raw(`${suffix}\n\n`);
+  }
+
+  #raw(chunk: string | Uint8Array, check = true): void {
     if (this.#closed) return;
     this.#lastWrite = Date.now();
     this.#target.write(chunk);
-    if (this.#target.buffered > this.#max) this.end();
+    if (check && this.#target.buffered > this.#max) this.end();
   }
 
   /** End the stream after what was written so far. */

@@ -176,8 +176,14 @@ class WebStream implements StreamTarget {
     );
   }
 
-  write(chunk: string): void {
+  write(chunk: string | Uint8Array): void {
     if (this.#closed) return;
+    if (typeof chunk !== 'string') {
+      // Bytes (a large event encoded once for many readers) follow the text before them, uncopied.
+      this.#flush();
+      this.#controller.enqueue(chunk);
+      return;
+    }
     this.#pending += chunk;
     if (!this.#scheduled) {
       this.#scheduled = true;

@@ -7,6 +7,7 @@
 import type { StreamResponse } from '../../protocol/index.js';
 import { encodeFramed, encodeMessage } from '../../protocol/grpc/index.js';
 import type { Logger } from '../logger.js';
+import { eventProto } from './encode-cache.js';
 import type { EventStream, StreamSink } from '../tasks/event-stream.js';
 
 /** Default bound on unsent bytes per gRPC stream: 8 MiB, as for SSE. */
@@ -15,19 +16,24 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 /**
  * `event` as the bytes of one StreamResponse message (`framed`: with the gRPC length prefix, ready for
  * the wire), or undefined when it cannot be encoded (logged here; the writer then ends the stream with
- * INTERNAL, since the client could not read the event).
+ * INTERNAL, since the client could not read the event). A large event is encoded once for all the
+ * streams that send it (`encode-cache.ts`).
  */
 export function encodeEvent(
   event: StreamResponse,
   logger: Logger,
   framed = false,
 ): Buffer | undefined {
-  try {
-    return framed ? encodeFramed('StreamResponse', event) : encodeMessage('StreamResponse', event);
-  } catch (err) {
-    logger.error({ err }, 'a stream event could not be encoded as protobuf');
-    return undefined;
-  }
+  return eventProto(event, framed, () => {
+    try {
+      return framed
+        ? encodeFramed('StreamResponse', event)
+        : encodeMessage('StreamResponse', event);
+    } catch (err) {
+      logger.error({ err }, 'a stream event could not be encoded as protobuf');
+      return undefined;
+    }
+  });
 }
 
 /** The status message for a stream ended because its reader left more than `max` bytes unsent. */

@@ -8,13 +8,19 @@
  * WeakMap keyed by every finished task cost ~0.6 µs per task in write barriers and collector work.
  */
 import { isTerminal, type Task } from '../../protocol/index.js';
+import { isSealed, keepJson, keptJson } from '../kernel/encode-cache.js';
 
 let lastTask: Task | undefined;
 let lastText = '';
 
-/** The JSON text of `task` for an answer: the text a store just made or read for it, if it was this task. */
+/**
+ * The JSON text of `task` for an answer: the text a store just made or read for it, if it was this task;
+ * for a large shared snapshot (`view.ts`), the text made for its first reader.
+ */
 export function taskJson(task: Task): string {
-  return task === lastTask ? lastText : storedTaskJson(task);
+  if (task === lastTask) return lastText;
+  if (!isSealed(task)) return storedTaskJson(task);
+  return keptJson(task) ?? keepJson(task, storedTaskJson(task));
 }
 
 /**
