@@ -143,7 +143,11 @@ async function once(dist) {
   });
   try {
     const { origin, grpc } = await reply(child, (m) => 'origin' in m, 'start');
-    const client = new grpcJs.Client(grpc.replace(/^https?:\/\//, ''), grpcJs.credentials.createInsecure());
+    const client = new grpcJs.Client(
+      grpc.replace(/^https?:\/\//, ''),
+      grpcJs.credentials.createInsecure(),
+      { 'grpc.max_receive_message_length': -1 },
+    );
     const started = await (
       await rpc(origin, 0, 'SendMessage', {
         message: { messageId: `m${Date.now()}`, role: 'ROLE_USER', parts: [{ text: 'big' }] },

@@ -10,7 +10,9 @@ import { Client, credentials, Metadata, type ClientReadableStream } from '@grpc/
 import type { AgentCard, StreamResponse, Task } from '../src/protocol/index.js';
 import { GRPC_METHODS, decodeMessage, encodeMessage } from '../src/protocol/grpc/index.js';
 import { createAgentServer, type AgentExecutor } from '../src/server/index.js';
-import { BIG_PAYLOAD_BYTES } from '../src/server/kernel/encode-cache.js';
+import { BIG_PAYLOAD_BYTES, eventBody } from '../src/server/kernel/encode-cache.js';
+import { taskJson } from '../src/server/tasks/json.js';
+import { sharedSnapshot } from '../src/server/tasks/view.js';
 import { BOUND_MS, cardFor, optionsFor } from './rest-fixture.js';
 
 const AUTH = { authorization: 'Bearer good', 'a2a-version': '1.0' };
@@ -307,4 +309,57 @@ test('a small task keeps the ordinary path: every reader still gets its own id a
   } finally {
     await server.close(1000);
   }
+});
+
+test('a shared snapshot is the same object until the task changes; only sealed or emitted payloads keep encodings', () => {
+  const big = 'y'.repeat(BIG_PAYLOAD_BYTES);
+  const live: Task = {
+    id: 't1',
+    contextId: 'c1',
+    status: { state: 'TASK_STATE_WORKING' },
+    history: [{ messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] }],
+    artifacts: [{ artifactId: 'a1', parts: [{ text: big }] }],
+  };
+  const s1 = sharedSnapshot(live);
+  assert.equal(sharedSnapshot(live), s1, 'unchanged: the same snapshot');
+  const json1 = taskJson(s1);
+  assert.equal(taskJson(sharedSnapshot(live)), json1);
+
+  // Every kind of change a run makes gives a new snapshot, and new text.
+  const changes: Array<(t: Task) => void> = [
+    (t) => (t.status = { state: 'TASK_STATE_INPUT_REQUIRED' }),
+    (t) => t.history!.push({ messageId: 'm2', role: 'ROLE_USER', parts: [{ text: 'more' }] }),
+    (t) => (t.artifacts![0] = { artifactId: 'a1', parts: [{ text: `${big}!` }] }),
+    (t) => t.artifacts!.push({ artifactId: 'a2', parts: [{ text: 'second' }] }),
+    (t) => (t.metadata = { k: 'v' }),
+    (t) => delete t.metadata,
+  ];
+  let prev = s1;
+  for (const change of changes) {
+    change(live);
+    const s = sharedSnapshot(live);
+    assert.notEqual(s, prev);
+    assert.equal(taskJson(s), JSON.stringify(live), 'the text of the task as it is now');
+    assert.equal(
+      Buffer.from(eventBody({ task: s }) as Uint8Array).toString(),
+      JSON.stringify({ task: live }),
+    );
+    prev = s;
+  }
+  // The first snapshot still shows the task as it was when it was taken.
+  assert.equal(taskJson(s1), json1);
+
+  // A large event is encoded once; a Task event of a live (unsealed) task never is.
+  const update = { artifactUpdate: { taskId: 't1', contextId: 'c1', artifact: live.artifacts![0]! } };
+  const b1 = eventBody(update);
+  assert.ok(b1 instanceof Uint8Array);
+  assert.equal(eventBody(update), b1);
+  const liveEvent = { task: live };
+  const l1 = eventBody(liveEvent);
+  live.status = { state: 'TASK_STATE_COMPLETED' };
+  const l2 = eventBody(liveEvent);
+  assert.notEqual(l1, l2);
+  assert.equal(Buffer.from(l2 as Uint8Array).toString(), JSON.stringify(liveEvent));
+  // A small event is text made each time, as before.
+  assert.equal(typeof eventBody({ statusUpdate: { taskId: 't1', contextId: 'c1', status: live.status } }), 'string');
 });
