@@ -30,11 +30,12 @@ export const BYTES_BODY_MIN = 64 * 1024;
 type Entry = { [form in Form]?: string | Uint8Array };
 
 /**
- * `json`: JSON text; `utf8`: that text as bytes; `sse-json`: the JSON text of a Task event's
- * `{"task":…}`; `sse-utf8`: its bytes; `proto`/`framed`: protobuf bytes of a StreamResponse (framed:
- * with the gRPC length prefix); `proto-reply`: framed bytes of a unary answer.
+ * `json`: JSON text (of a task); `utf8`: the JSON as bytes (of a task, or of an event keyed by itself);
+ * `event-utf8`: the bytes of a Task event's `{"task":…}`, keyed by its task; `proto`/`framed`: protobuf
+ * bytes of a StreamResponse (framed: with the gRPC length prefix); `proto-reply`: framed bytes of a
+ * unary answer.
  */
-type Form = 'json' | 'utf8' | 'event-json' | 'event-utf8' | 'proto' | 'framed' | 'proto-reply';
+type Form = 'json' | 'utf8' | 'event-utf8' | 'proto' | 'framed' | 'proto-reply';
 
 const entries = new WeakMap<object, Entry>();
 
@@ -49,35 +50,26 @@ export function isSealed(obj: object): boolean {
   return entries.has(obj);
 }
 
-/**
- * The `form` of `key`, made by `make` unless kept. Kept when `key` may be cached (`sealedOnly`: only
- * if it was sealed) and the result is large.
- */
-function encoded<T extends string | Uint8Array>(
+/** Keep `value` as the `form` of `key` if it is large and `key` may be cached (`sealedOnly`: if sealed). */
+function keep<T extends string | Uint8Array>(
   key: object,
   form: Form,
-  make: () => T,
+  value: T,
   sealedOnly: boolean,
 ): T {
+  if ((typeof value === 'string' ? value.length : value.byteLength) < BIG_PAYLOAD_BYTES) return value;
   const entry = entries.get(key);
-  const hit = entry?.[form];
-  if (hit !== undefined) return hit as T;
-  const value = make();
   if (entry) entry[form] = value;
-  else if (!sealedOnly && sizeOf(value) >= BIG_PAYLOAD_BYTES) entries.set(key, { [form]: value });
+  else if (!sealedOnly) entries.set(key, { [form]: value });
   return value;
-}
-
-function sizeOf(value: string | Uint8Array): number {
-  return typeof value === 'string' ? value.length : value.byteLength;
 }
 
 /**
  * The key of a stream event: its task when it carries one (cacheable only once sealed), else the
- * event itself. The second member says whether only a sealed key may be cached.
+ * event itself (cacheable as it is).
  */
-function eventKey(event: StreamResponse): [object, boolean] {
-  return 'task' in event ? [event.task, true] : [event, false];
+function eventKey(event: StreamResponse): object {
+  return 'task' in event ? event.task : event;
 }
 
 /**
@@ -85,35 +77,32 @@ function eventKey(event: StreamResponse): [object, boolean] {
  * always has), its UTF-8 bytes when large — made once for all readers of the same event.
  */
 export function eventBody(event: StreamResponse): string | Uint8Array {
-  const [key, sealedOnly] = eventKey(event);
-  const form = key === event ? 'json' : 'event-json';
-  const text = encoded(key, form, () => JSON.stringify(event), sealedOnly);
+  const key = eventKey(event);
+  const isEvent = key === event;
+  const entry = entries.get(key);
+  const kept = entry?.[isEvent ? 'utf8' : 'event-utf8'];
+  if (kept !== undefined) return kept;
+  const text = JSON.stringify(event);
   if (text.length < BIG_PAYLOAD_BYTES) return text;
-  return encoded(key, form === 'json' ? 'utf8' : 'event-utf8', () => Buffer.from(text), true);
+  return keep(key, isEvent ? 'utf8' : 'event-utf8', Buffer.from(text), !isEvent);
 }
 
-/** A stream event as protobuf bytes (`framed`: with the gRPC prefix), made by `encode` unless kept. */
-export function eventProto(
-  event: StreamResponse,
-  framed: boolean,
-  encode: () => Buffer | undefined,
-): Buffer | undefined {
-  const [key, sealedOnly] = eventKey(event);
-  const form = framed ? 'framed' : 'proto';
-  // An event that cannot be encoded is not kept (`encode` said why; each reader's stream then fails).
-  const entry = entries.get(key);
-  const hit = entry?.[form];
-  if (hit !== undefined) return hit as Buffer;
-  const bytes = encode();
-  if (bytes) encoded(key, form, () => bytes, sealedOnly);
-  return bytes;
+/** A stream event's protobuf bytes kept by {@link keepEventProto} (`framed`: with the gRPC prefix). */
+export function keptEventProto(event: StreamResponse, framed: boolean): Buffer | undefined {
+  return entries.get(eventKey(event))?.[framed ? 'framed' : 'proto'] as Buffer | undefined;
+}
+
+/** Keep `bytes` as the protobuf of `event` for its next readers when large; returns them. */
+export function keepEventProto(event: StreamResponse, framed: boolean, bytes: Buffer): Buffer {
+  const key = eventKey(event);
+  return keep(key, framed ? 'framed' : 'proto', bytes, key !== event);
 }
 
 /** The framed protobuf bytes of a unary answer, kept when `result` is sealed and the bytes large. */
 export function replyProto(result: unknown, encode: () => Buffer): Buffer {
-  return typeof result === 'object' && result !== null
-    ? encoded(result, 'proto-reply', encode, true)
-    : encode();
+  if (typeof result !== 'object' || result === null) return encode();
+  const kept = entries.get(result)?.['proto-reply'];
+  return kept !== undefined ? (kept as Buffer) : keep(result, 'proto-reply', encode(), true);
 }
 
 /** The JSON text of a sealed object (a snapshot or finished task), when it was kept. */
@@ -143,10 +132,20 @@ export function answerBody(
   key?: unknown,
 ): string | Uint8Array {
   if (json.length < BYTES_BODY_MIN) return head + json + tail;
-  const bytes =
-    typeof key === 'object' && key !== null
-      ? encoded(key, 'utf8', () => Buffer.from(json), true)
-      : Buffer.from(json);
+  const entry = typeof key === 'object' && key !== null ? entries.get(key) : undefined;
+  if (!entry) return joined(head, json, tail);
+  const bytes = (entry.utf8 ??= Buffer.from(json)) as Uint8Array;
   if (head === '' && tail === '') return bytes;
   return Buffer.concat([Buffer.from(head), bytes, Buffer.from(tail)]);
+}
+
+/** `head + json + tail` as UTF-8, encoded straight into one buffer (no joined string first). */
+function joined(head: string, json: string, tail: string): Buffer {
+  const out = Buffer.allocUnsafe(
+    Buffer.byteLength(head) + Buffer.byteLength(json) + Buffer.byteLength(tail),
+  );
+  let at = out.write(head, 0);
+  at += out.write(json, at);
+  out.write(tail, at);
+  return out;
 }

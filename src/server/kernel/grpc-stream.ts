@@ -7,7 +7,7 @@
 import type { StreamResponse } from '../../protocol/index.js';
 import { encodeFramed, encodeMessage } from '../../protocol/grpc/index.js';
 import type { Logger } from '../logger.js';
-import { eventProto } from './encode-cache.js';
+import { keepEventProto, keptEventProto } from './encode-cache.js';
 import type { EventStream, StreamSink } from '../tasks/event-stream.js';
 
 /** Default bound on unsent bytes per gRPC stream: 8 MiB, as for SSE. */
@@ -24,16 +24,17 @@ export function encodeEvent(
   logger: Logger,
   framed = false,
 ): Buffer | undefined {
-  return eventProto(event, framed, () => {
-    try {
-      return framed
-        ? encodeFramed('StreamResponse', event)
-        : encodeMessage('StreamResponse', event);
-    } catch (err) {
-      logger.error({ err }, 'a stream event could not be encoded as protobuf');
-      return undefined;
-    }
-  });
+  const kept = keptEventProto(event, framed);
+  if (kept) return kept;
+  try {
+    const bytes = framed
+      ? encodeFramed('StreamResponse', event)
+      : encodeMessage('StreamResponse', event);
+    return keepEventProto(event, framed, bytes);
+  } catch (err) {
+    logger.error({ err }, 'a stream event could not be encoded as protobuf');
+    return undefined;
+  }
 }
 
 /** The status message for a stream ended because its reader left more than `max` bytes unsent. */
