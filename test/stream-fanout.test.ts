@@ -13,6 +13,8 @@ import { createAgentServer, type AgentExecutor } from '../src/server/index.js';
 import { BIG_PAYLOAD_BYTES, eventBody } from '../src/server/kernel/encode-cache.js';
 import { taskJson } from '../src/server/tasks/json.js';
 import { sharedSnapshot } from '../src/server/tasks/view.js';
+import { toFetchHandler } from '../src/server/adapters/fetch.js';
+import { WEB, eventOf, readFrames, webRequest } from './fetch-fixture.js';
 import { BOUND_MS, cardFor, optionsFor } from './rest-fixture.js';
 
 const AUTH = { authorization: 'Bearer good', 'a2a-version': '1.0' };
@@ -362,4 +364,46 @@ test('a shared snapshot is the same object until the task changes; only sealed o
   assert.equal(Buffer.from(l2 as Uint8Array).toString(), JSON.stringify(liveEvent));
   // A small event is text made each time, as before.
   assert.equal(typeof eventBody({ statusUpdate: { taskId: 't1', contextId: 'c1', status: live.status } }), 'string');
+});
+
+test('the Web path (fetch handler): a large event written as bytes reaches every reader whole, after the text before it', async () => {
+  const gate = gates(1);
+  const text = bulk('web', 64);
+  const agent: AgentExecutor = async (_ctx, task) => {
+    task.working();
+    await gate.wait(0);
+    task.addArtifact({ artifactId: 'w', parts: [{ text }] });
+    task.complete();
+  };
+  const server = createAgentServer({ executor: agent, card: (o) => cardFor(o, 'full'), sse: { keepAliveMs: 0 } });
+  const handle = toFetchHandler(server, { origin: WEB });
+  try {
+    const started = await webRequest(handle, 'rest', 'SendMessage', {
+      message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'go' }] },
+      configuration: { returnImmediately: true },
+    });
+    const id = ((await started.json()) as { task: Task }).task.id;
+    const subs = await Promise.all(
+      (['jsonrpc', 'rest', 'jsonrpc', 'rest'] as const).map(async (b) => ({
+        b,
+        res: await webRequest(handle, b, 'SubscribeToTask', { id }),
+      })),
+    );
+    gate.open(0);
+    const read = await Promise.all(subs.map(async (s) => ({ b: s.b, ...(await readFrames(s.res.body!)) })));
+    for (const r of read) {
+      assert.ok(r.ended);
+      const events = r.frames.map((f) => {
+        const { data } = eventOf(f);
+        return (r.b === 'jsonrpc' ? data.result : data) as StreamResponse;
+      });
+      assert.ok('task' in events[0]!);
+      const update = events.find((e) => 'artifactUpdate' in e) as { artifactUpdate: { artifact: { parts: Array<{ text: string }> } } };
+      assert.equal(update.artifactUpdate.artifact.parts[0]!.text, text);
+      assert.ok('statusUpdate' in events.at(-1)!);
+    }
+    assert.deepEqual(read[1]!.frames, read[3]!.frames, 'HTTP+JSON readers: the same frames');
+  } finally {
+    await server.close(100);
+  }
 });
