@@ -11,14 +11,13 @@
  * change, kept inside the repository: bench/results/ab/before), alternating, R rounds each.
  */
 import { fork } from 'node:child_process';
+import { TextDecoder } from 'node:util';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { cliOptions, here, stats } from './lib.mjs';
 
-const {
-  values: o,
-} = cliOptions(
+const { values: o } = cliOptions(
   'node bench/readers.mjs [--readers N] [--bytes B] [--rounds R] [--dist DIR] [--compare DIR]',
   {
     readers: { type: 'string' },
@@ -229,7 +228,9 @@ for (let r = 0; r < ROUNDS; r++)
           .join('  '),
     );
   }
-console.log(`\n${N} readers of a task of ${(BYTES / 1e6).toFixed(1)} MB, medians over ${ROUNDS} rounds:`);
+console.log(
+  `\n${N} readers of a task of ${(BYTES / 1e6).toFixed(1)} MB, medians over ${ROUNDS} rounds:`,
+);
 const keys = Object.keys(results[builds[0][0]][0]);
 console.log(`| measure | ${builds.map(([l]) => l).join(' | ')} |`);
 console.log(`|---|${builds.map(() => '---:').join('|')}|`);

@@ -73,11 +73,14 @@ function sseReader(res: Response) {
       text
         .split('\n\n')
         .slice(0, count())
-        .map((f) => f.split('\n').find((l) => l.startsWith('data: '))!.slice(6)),
+        .map((f) =>
+          f
+            .split('\n')
+            .find((l) => l.startsWith('data: '))!
+            .slice(6),
+        ),
     events: (n: number) =>
-      new Promise<void>((resolve) =>
-        count() >= n ? resolve() : waiters.push({ n, resolve }),
-      ),
+      new Promise<void>((resolve) => (count() >= n ? resolve() : waiters.push({ n, resolve }))),
     done,
   };
 }
@@ -157,7 +160,8 @@ function afterId(text: string, id: number): string {
   return text.slice(head.length);
 }
 
-const artifactTexts = (t: Task) => (t.artifacts ?? []).map((a) => (a.parts[0] as { text: string }).text);
+const artifactTexts = (t: Task) =>
+  (t.artifacts ?? []).map((a) => (a.parts[0] as { text: string }).text);
 
 test('many readers of a large task on every binding: the same bytes, their own ids, nothing stale after an update', async () => {
   const gate = gates(2);
@@ -174,7 +178,10 @@ test('many readers of a large task on every binding: the same bytes, their own i
   };
   const server = startServer(agent);
   const origin = await server.listen(0);
-  const grpc = new Client(server.grpc!.url.replace(/^https?:\/\//, ''), credentials.createInsecure());
+  const grpc = new Client(
+    server.grpc!.url.replace(/^https?:\/\//, ''),
+    credentials.createInsecure(),
+  );
   try {
     const started = (await (
       await rpc(origin, 0, 'SendMessage', {
@@ -197,7 +204,9 @@ test('many readers of a large task on every binding: the same bytes, their own i
       ),
     );
     const restSubs = await Promise.all(
-      Array.from({ length: N }, async () => sseReader(await rest(origin, `/tasks/${id}:subscribe`))),
+      Array.from({ length: N }, async () =>
+        sseReader(await rest(origin, `/tasks/${id}:subscribe`)),
+      ),
     );
     const grpcSubs = Array.from({ length: N }, () => grpcReader(grpc, 'SubscribeToTask', { id }));
     await Promise.all([...rpcSubs, ...restSubs, ...grpcSubs].map((s) => s.events(1)));
@@ -216,9 +225,13 @@ test('many readers of a large task on every binding: the same bytes, their own i
     // GetTask on every binding, several times each: the same task, each JSON-RPC answer with its id.
     const gets = async () => {
       const viaRpc = await Promise.all(
-        [1, 2, 3].map(async (i) => afterId(await (await rpc(origin, i, 'GetTask', { id })).text(), i)),
+        [1, 2, 3].map(async (i) =>
+          afterId(await (await rpc(origin, i, 'GetTask', { id })).text(), i),
+        ),
       );
-      const viaRest = await Promise.all([1, 2, 3].map(async () => (await rest(origin, `/tasks/${id}`)).text()));
+      const viaRest = await Promise.all(
+        [1, 2, 3].map(async () => (await rest(origin, `/tasks/${id}`)).text()),
+      );
       const viaGrpc = await Promise.all([1, 2, 3].map(() => grpcGetTask(grpc, id)));
       for (const t of viaRpc) assert.equal(t, `${viaRest[0]}}`);
       for (const t of viaRest) assert.equal(t, viaRest[0]);
@@ -242,7 +255,10 @@ test('many readers of a large task on every binding: the same bytes, their own i
     assert.ok(statusEvent && 'statusUpdate' in statusEvent);
     rpcSubs.forEach((s, i) =>
       assert.deepEqual(
-        s.data().slice(1, 3).map((d) => afterId(d, 100 + i)),
+        s
+          .data()
+          .slice(1, 3)
+          .map((d) => afterId(d, 100 + i)),
         restLater[0]!.map((d) => `${d}}`),
       ),
     );
@@ -253,7 +269,12 @@ test('many readers of a large task on every binding: the same bytes, their own i
 
     const after = await gets();
     assert.deepEqual(artifactTexts(after), [first, second], 'GetTask after the update sees it');
-    assert.equal(after.status.message?.parts[0] && 'text' in after.status.message.parts[0] ? after.status.message.parts[0].text : '', 'halfway');
+    assert.equal(
+      after.status.message?.parts[0] && 'text' in after.status.message.parts[0]
+        ? after.status.message.parts[0].text
+        : '',
+      'halfway',
+    );
     // A subscriber that attaches now opens with the task as it is now.
     const late = sseReader(await rest(origin, `/tasks/${id}:subscribe`));
     await late.events(1);
@@ -297,7 +318,10 @@ test('a small task keeps the ordinary path: every reader still gets its own id a
     ).json()) as { result: { task: Task } };
     const id = started.result.task.id;
     const subs = await Promise.all(
-      [7, 'seven', 8].map(async (rid) => ({ rid, r: sseReader(await rpc(origin, rid, 'SubscribeToTask', { id })) })),
+      [7, 'seven', 8].map(async (rid) => ({
+        rid,
+        r: sseReader(await rpc(origin, rid, 'SubscribeToTask', { id })),
+      })),
     );
     await Promise.all(subs.map((s) => s.r.events(1)));
     const results = subs.map(({ rid, r }) => {
@@ -352,7 +376,9 @@ test('a shared snapshot is the same object until the task changes; only sealed o
   assert.equal(taskJson(s1), json1);
 
   // A large event is encoded once; a Task event of a live (unsealed) task never is.
-  const update = { artifactUpdate: { taskId: 't1', contextId: 'c1', artifact: live.artifacts![0]! } };
+  const update = {
+    artifactUpdate: { taskId: 't1', contextId: 'c1', artifact: live.artifacts![0]! },
+  };
   const b1 = eventBody(update);
   assert.ok(b1 instanceof Uint8Array);
   assert.equal(eventBody(update), b1);
@@ -363,7 +389,10 @@ test('a shared snapshot is the same object until the task changes; only sealed o
   assert.notEqual(l1, l2);
   assert.equal(Buffer.from(l2 as Uint8Array).toString(), JSON.stringify(liveEvent));
   // A small event is text made each time, as before.
-  assert.equal(typeof eventBody({ statusUpdate: { taskId: 't1', contextId: 'c1', status: live.status } }), 'string');
+  assert.equal(
+    typeof eventBody({ statusUpdate: { taskId: 't1', contextId: 'c1', status: live.status } }),
+    'string',
+  );
 });
 
 test('the Web path (fetch handler): a large event written as bytes reaches every reader whole, after the text before it', async () => {
@@ -375,7 +404,11 @@ test('the Web path (fetch handler): a large event written as bytes reaches every
     task.addArtifact({ artifactId: 'w', parts: [{ text }] });
     task.complete();
   };
-  const server = createAgentServer({ executor: agent, card: (o) => cardFor(o, 'full'), sse: { keepAliveMs: 0 } });
+  const server = createAgentServer({
+    executor: agent,
+    card: (o) => cardFor(o, 'full'),
+    sse: { keepAliveMs: 0 },
+  });
   const handle = toFetchHandler(server, { origin: WEB });
   try {
     const started = await webRequest(handle, 'rest', 'SendMessage', {
@@ -390,7 +423,9 @@ test('the Web path (fetch handler): a large event written as bytes reaches every
       })),
     );
     gate.open(0);
-    const read = await Promise.all(subs.map(async (s) => ({ b: s.b, ...(await readFrames(s.res.body!)) })));
+    const read = await Promise.all(
+      subs.map(async (s) => ({ b: s.b, ...(await readFrames(s.res.body!)) })),
+    );
     for (const r of read) {
       assert.ok(r.ended);
       const events = r.frames.map((f) => {
@@ -398,7 +433,9 @@ test('the Web path (fetch handler): a large event written as bytes reaches every
         return (r.b === 'jsonrpc' ? data.result : data) as StreamResponse;
       });
       assert.ok('task' in events[0]!);
-      const update = events.find((e) => 'artifactUpdate' in e) as { artifactUpdate: { artifact: { parts: Array<{ text: string }> } } };
+      const update = events.find((e) => 'artifactUpdate' in e) as {
+        artifactUpdate: { artifact: { parts: Array<{ text: string }> } };
+      };
       assert.equal(update.artifactUpdate.artifact.parts[0]!.text, text);
       assert.ok('statusUpdate' in events.at(-1)!);
     }

@@ -24,9 +24,17 @@ const gate = () => new Promise((r) => (release = r));
 
 const executor = async (_ctx, task) => {
   task.working();
-  task.addArtifact({ artifactId: 'first', name: 'first', parts: [{ text: bulk('first', artifactBytes) }] });
+  task.addArtifact({
+    artifactId: 'first',
+    name: 'first',
+    parts: [{ text: bulk('first', artifactBytes) }],
+  });
   await gate();
-  task.addArtifact({ artifactId: 'second', name: 'second', parts: [{ text: bulk('second', artifactBytes) }] });
+  task.addArtifact({
+    artifactId: 'second',
+    name: 'second',
+    parts: [{ text: bulk('second', artifactBytes) }],
+  });
   await gate();
   task.complete();
 };

@@ -150,7 +150,12 @@ export function restBinding(
         ex.reply(
           200,
           answerHeaders(cc, jsonTypeFor(ex.header('accept'))),
-          answerBody('', resultJson(op.name, result), '', op.name === 'GetTask' ? result : undefined),
+          answerBody(
+            '',
+            resultJson(op.name, result),
+            '',
+            op.name === 'GetTask' ? result : undefined,
+          ),
         );
         return;
       }

@@ -57,7 +57,8 @@ function keep<T extends string | Uint8Array>(
   value: T,
   sealedOnly: boolean,
 ): T {
-  if ((typeof value === 'string' ? value.length : value.byteLength) < BIG_PAYLOAD_BYTES) return value;
+  if ((typeof value === 'string' ? value.length : value.byteLength) < BIG_PAYLOAD_BYTES)
+    return value;
   const entry = entries.get(key);
   if (entry) entry[form] = value;
   else if (!sealedOnly) entries.set(key, { [form]: value });
