@@ -6,7 +6,8 @@
  *   attach:  N subscribers (a third each over JSON-RPC SSE, HTTP+JSON SSE, gRPC) open on it; server CPU
  *            per attach until every one has the opening Task;
  *   fan-out: the agent adds a second artifact of B bytes, sent to all N; the longest event-loop stall;
- *   get:     N GetTask calls of the live task (JSON-RPC, HTTP+JSON, gRPC in turn) at once; CPU per call.
+ *   get:     N GetTask calls of the live task (JSON-RPC, HTTP+JSON, gRPC in turn) at once; CPU per call;
+ *   getDone: the same once the task is finished (read from the store, in-memory here).
  * The readers read everything. `--compare DIR` runs the build in DIR too (e.g. a copy of dist before a
  * change, kept inside the repository: bench/results/ab/before), alternating, R rounds each.
  */
@@ -183,24 +184,29 @@ async function once(dist) {
     await Promise.all(subs.map((s) => s.events(2)));
     const fanout = await ask(child, 'stats', 'cpuMs');
 
+    const getAll = () =>
+      Promise.all(
+        Array.from({ length: N }, async (_, i) => {
+          if (i % 3 === 0) return (await rpc(origin, 200 + i, 'GetTask', { id })).arrayBuffer();
+          if (i % 3 === 1)
+            return (
+              await fetch(`${origin}/a2a/rest/tasks/${id}`, {
+                headers: { 'a2a-version': '1.0' },
+                signal: signal(),
+              })
+            ).arrayBuffer();
+          return grpcGet(client, id);
+        }),
+      );
     await ask(child, 'reset', 'reset');
-    await Promise.all(
-      Array.from({ length: N }, async (_, i) => {
-        if (i % 3 === 0) return (await rpc(origin, 200 + i, 'GetTask', { id })).arrayBuffer();
-        if (i % 3 === 1)
-          return (
-            await fetch(`${origin}/a2a/rest/tasks/${id}`, {
-              headers: { 'a2a-version': '1.0' },
-              signal: signal(),
-            })
-          ).arrayBuffer();
-        return grpcGet(client, id);
-      }),
-    );
+    await getAll();
     const get = await ask(child, 'stats', 'cpuMs');
 
     await ask(child, 'release', 'released');
     await Promise.all(subs.map((s) => s.done));
+    await ask(child, 'reset', 'reset');
+    await getAll();
+    const getDone = await ask(child, 'stats', 'cpuMs');
     client.close();
     return {
       attachCpuMs: attach.cpuMs / N,
@@ -209,6 +215,8 @@ async function once(dist) {
       fanoutCpuMs: fanout.cpuMs,
       getCpuMs: get.cpuMs / N,
       getStallMs: get.maxStallMs,
+      getDoneCpuMs: getDone.cpuMs / N,
+      getDoneStallMs: getDone.maxStallMs,
     };
   } finally {
     child.send('stop');

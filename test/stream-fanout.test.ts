@@ -444,3 +444,28 @@ test('the Web path (fetch handler): a large event written as bytes reaches every
     await server.close(100);
   }
 });
+
+test('a large finished task read from a store is parsed once: readers get their own copies of the same content', async () => {
+  const { InMemoryTaskStore } = await import('../src/server/store/memory.js');
+  const store = new InMemoryTaskStore();
+  const scope = { tenant: '', owner: '' };
+  const done: Task = {
+    id: 'f1',
+    contextId: 'c1',
+    status: { state: 'TASK_STATE_COMPLETED' },
+    history: [{ messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }] }],
+    artifacts: [{ artifactId: 'a1', parts: [{ text: 'z'.repeat(BIG_PAYLOAD_BYTES) }] }],
+  };
+  await store.saveTask(scope, done);
+  const a = (await store.getTask(scope, 'f1'))!;
+  const b = (await store.getTask(scope, 'f1'))!;
+  assert.notEqual(a, b, 'each reader its own task object');
+  assert.deepEqual(a, done);
+  assert.deepEqual(b, done);
+  // One reader changing its copy (as a run does: lists grow, members are replaced) changes no other.
+  a.history!.push({ messageId: 'm2', role: 'ROLE_USER', parts: [{ text: 'more' }] });
+  a.artifacts![0] = { artifactId: 'a1', parts: [{ text: 'replaced' }] };
+  a.status = { state: 'TASK_STATE_FAILED' };
+  assert.deepEqual(await store.getTask(scope, 'f1'), done);
+  assert.equal(taskJson((await store.getTask(scope, 'f1'))!), JSON.stringify(done));
+});
