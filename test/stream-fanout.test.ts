@@ -397,7 +397,7 @@ test('a shared snapshot is the same object until the task changes; only sealed o
 
 test('the Web path (fetch handler): a large event written as bytes reaches every reader whole, after the text before it', async () => {
   const gate = gates(1);
-  const text = bulk('web', 64);
+  const text = bulk('web', 80);
   const agent: AgentExecutor = async (_ctx, task) => {
     task.working();
     await gate.wait(0);
@@ -440,6 +440,16 @@ test('the Web path (fetch handler): a large event written as bytes reaches every
       assert.ok('statusUpdate' in events.at(-1)!);
     }
     assert.deepEqual(read[1]!.frames, read[3]!.frames, 'HTTP+JSON readers: the same frames');
+    // A large unary answer (over 64 KiB) is sent in parts: the Web host gets it whole.
+    const viaRpc = (await (await webRequest(handle, 'jsonrpc', 'GetTask', { id })).json()) as {
+      id: string;
+      result: Task;
+    };
+    const viaRest = (await (await webRequest(handle, 'rest', 'GetTask', { id })).json()) as Task;
+    assert.equal(viaRpc.id, 'req-1');
+    assert.deepEqual(viaRpc.result, viaRest);
+    assert.equal(JSON.stringify(viaRest).length > 64 * 1024, true);
+    assert.deepEqual(artifactTexts(viaRest), [text]);
   } finally {
     await server.close(100);
   }

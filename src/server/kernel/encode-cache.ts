@@ -123,30 +123,31 @@ export function keepJson(obj: object, text: string): string {
 
 /**
  * A unary answer body: `head + json + tail` as text when small; when at least
- * {@link BYTES_BODY_MIN}, as bytes, with `json` encoded once per `key` (a sealed object whose JSON it
- * is), so many readers of one large task copy its bytes instead of encoding its text again.
+ * {@link BYTES_BODY_MIN}, `json` as bytes (with the head and tail as parts around them), encoded once
+ * per `key` (a sealed object whose JSON it is) or reused from the last large answer of the same text:
+ * many readers of one large task share its bytes instead of each encoding (and copying) it again.
  */
 export function answerBody(
   head: string,
   json: string,
   tail: string,
   key?: unknown,
-): string | Uint8Array {
+): string | Uint8Array | Array<string | Uint8Array> {
   if (json.length < BYTES_BODY_MIN) return head + json + tail;
   const entry = typeof key === 'object' && key !== null ? entries.get(key) : undefined;
-  if (!entry) return joined(head, json, tail);
-  const bytes = (entry.utf8 ??= Buffer.from(json)) as Uint8Array;
-  if (head === '' && tail === '') return bytes;
-  return Buffer.concat([Buffer.from(head), bytes, Buffer.from(tail)]);
+  const bytes = entry ? ((entry.utf8 ??= Buffer.from(json)) as Uint8Array) : lastUtf8(json);
+  return head === '' && tail === '' ? bytes : [head, bytes, tail];
 }
 
-/** `head + json + tail` as UTF-8, encoded straight into one buffer (no joined string first). */
-function joined(head: string, json: string, tail: string): Buffer {
-  const out = Buffer.allocUnsafe(
-    Buffer.byteLength(head) + Buffer.byteLength(json) + Buffer.byteLength(tail),
-  );
-  let at = out.write(head, 0);
-  at += out.write(json, at);
-  out.write(tail, at);
-  return out;
+let lastText = '';
+let lastBytes: Buffer | undefined;
+
+/**
+ * `json` as UTF-8, the bytes of the last large answer reused when it is the same text (readers of one
+ * finished task, each with its own copy of it: equal text, equal bytes).
+ */
+function lastUtf8(json: string): Buffer {
+  if (lastBytes !== undefined && json === lastText) return lastBytes;
+  lastText = json;
+  return (lastBytes = Buffer.from(json));
 }

@@ -83,7 +83,7 @@ let parsedTask: Task | undefined;
  */
 export function parseStoredTask(text: string, parse: (text: string) => Task): Task {
   if (parsedTask !== undefined && text.length >= BIG_PAYLOAD_BYTES && text === parsedText)
-    return knownTaskJson(snapshotTask(parsedTask), text);
+    return knownTaskJson(snapshotTask(parsedTask), parsedText);
   const task = parse(text);
   if (text.length >= BIG_PAYLOAD_BYTES && isTerminal(task.status.state)) {
     parsedText = text;
