@@ -13,10 +13,11 @@
  * - A stream event other than a Task: its payload (a status, an artifact copy, a message) is made for
  *   the event and never changed after it is emitted (`tasks/run-content.ts`).
  * - A task only once {@link seal}ed: the shared snapshots of `tasks/view.ts` (copies of a live task,
- *   replaced, never updated, when the task changes), and finished tasks read from a store (a task in
- *   a terminal state never changes again; `tasks/json.ts` relies on the same).
+ *   replaced, never updated, when the task changes).
  * A Task event (`{ task }`) is keyed by its task, so it is cached only when that task is sealed: the
- * live task a run emits keeps changing and is never a key.
+ * live task a run emits keeps changing and is never a key. A finished task read from a store is a new
+ * object per read: it is parsed once for its many readers (`tasks/json.ts`), and the bytes of the last
+ * large answer are reused when the next one has the same text ({@link answerBody}).
  */
 import type { StreamResponse } from '../../protocol/index.js';
 
