@@ -44,18 +44,24 @@ export interface HttpExchange {
   readonly answered: boolean;
   /** Call `fn` once if the client goes away before the answer is complete (at once if it already has). */
   onAbandoned(fn: () => void): void;
-  /** Answer in one piece: status, headers and the whole body (sent with its length). */
-  reply(status: number, headers: Record<string, string>, body?: string | Uint8Array): void;
+  /**
+   * Answer in one piece: status, headers and the whole body (sent with its length). A body in parts
+   * (a large payload encoded once, between a head and a tail of its own) is sent as their concatenation.
+   */
+  reply(status: number, headers: Record<string, string>, body?: AnswerBody): void;
   /** Answer 200 with a body that follows in parts (Server-Sent Events). */
   openStream(headers: Record<string, string>): StreamTarget;
   /** End without (or after part of) an answer: the connection is dropped, or the host sees a failure. */
   drop(): void;
 }
 
+/** The body of a unary answer: text, bytes, or parts of either sent one after the other. */
+export type AnswerBody = string | Uint8Array | ReadonlyArray<string | Uint8Array>;
+
 /** The body of a streamed answer. */
 export interface StreamTarget {
-  /** Queue text; writes of one synchronous burst leave together. */
-  write(chunk: string): void;
+  /** Queue text or bytes (bytes are sent as they are, never changed); writes of one synchronous burst leave together. */
+  write(chunk: string | Uint8Array): void;
   /** Finish the body after what was written. */
   end(): void;
   /** Bytes written that the client has not taken yet. */

@@ -38,6 +38,7 @@ import {
 } from './http-util.js';
 import { SseWriter } from './sse.js';
 import { resultJson } from '../tasks/json.js';
+import { answerBody, eventBody } from '../kernel/encode-cache.js';
 
 /** A JSON-RPC request id. */
 export type JsonRpcId = string | number | null;
@@ -184,7 +185,12 @@ export function jsonRpcBinding(
         ex.reply(
           200,
           answerHeaders(cc, JSON_TYPE),
-          `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(op.name, result)}}`,
+          answerBody(
+            `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`,
+            resultJson(op.name, result),
+            '}',
+            op.name === 'GetTask' ? result : undefined,
+          ),
         );
         return;
       }
@@ -197,8 +203,11 @@ export function jsonRpcBinding(
         writer.event(JSON.stringify({ jsonrpc: '2.0', id, error: errorObject(err) }));
       writer.onSlowReader(error);
       stream.open({
-        event: (event: StreamResponse, eventId: string) =>
-          writer.event(`${prefix}${JSON.stringify(event)}}`, eventId),
+        event: (event: StreamResponse, eventId: string) => {
+          const body = eventBody(event);
+          if (typeof body === 'string') writer.event(`${prefix}${body}}`, eventId);
+          else writer.eventBytes(prefix, body, '}', eventId);
+        },
         error,
         idle: (why: string) => writer.comment(why),
         end: () => writer.end(),

@@ -8,6 +8,7 @@ import type { AuthRequest } from '../kernel/request.js';
 import {
   BodyReadError,
   BodyTooLargeError,
+  type AnswerBody,
   type HttpExchange,
   type StreamTarget,
 } from './exchange.js';
@@ -54,12 +55,29 @@ export class NodeExchange implements HttpExchange {
     else res.once('close', () => void (res.writableFinished || fn()));
   }
 
-  reply(status: number, headers: Record<string, string>, body?: string | Uint8Array): void {
-    if (body !== undefined)
+  reply(status: number, headers: Record<string, string>, body?: AnswerBody): void {
+    if (Array.isArray(body)) return this.#replyParts(status, headers, body);
+    const one = body as string | Uint8Array | undefined;
+    if (one !== undefined)
       headers['content-length'] = String(
-        typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+        typeof one === 'string' ? Buffer.byteLength(one) : one.byteLength,
       );
-    this.res.writeHead(status, headers).end(body);
+    this.res.writeHead(status, headers).end(one);
+  }
+
+  /** The parts leave in one socket write, none of them copied into a joined body first. */
+  #replyParts(
+    status: number,
+    headers: Record<string, string>,
+    parts: ReadonlyArray<string | Uint8Array>,
+  ): void {
+    let size = 0;
+    for (const p of parts) size += typeof p === 'string' ? Buffer.byteLength(p) : p.byteLength;
+    headers['content-length'] = String(size);
+    const res = this.res.writeHead(status, headers);
+    res.cork();
+    for (const p of parts) res.write(p);
+    res.end();
   }
 
   openStream(headers: Record<string, string>): StreamTarget {
@@ -86,7 +104,7 @@ class NodeStream implements StreamTarget {
     res.on('close', this.#finish);
   }
 
-  write(chunk: string): void {
+  write(chunk: string | Uint8Array): void {
     if (this.#closed) return;
     // The first event goes out at once with the head, so the client sees the stream start before the
     // rest of a burst is serialised; the events after it in the same tick leave in one socket write.

@@ -39,6 +39,7 @@ import { jsonTypeFor, sendRestError, statusBody, type RestErrorOptions } from '.
 import { matchRoute, queryParams } from './rest-routes.js';
 import { SseWriter } from './sse.js';
 import { resultJson } from '../tasks/json.js';
+import { answerBody, eventBody } from '../kernel/encode-cache.js';
 import { plainCopy } from '../util/plain-copy.js';
 
 /** Why a body cannot be used, and the HTTP status to say so with when it is not the catalogue's. */
@@ -149,7 +150,12 @@ export function restBinding(
         ex.reply(
           200,
           answerHeaders(cc, jsonTypeFor(ex.header('accept'))),
-          resultJson(op.name, result),
+          answerBody(
+            '',
+            resultJson(op.name, result),
+            '',
+            op.name === 'GetTask' ? result : undefined,
+          ),
         );
         return;
       }
@@ -160,8 +166,11 @@ export function restBinding(
       const error = (err: A2AError) => writer.event(JSON.stringify(statusBody(err)));
       writer.onSlowReader(error);
       stream.open({
-        event: (event: StreamResponse, eventId: string) =>
-          writer.event(JSON.stringify(event), eventId),
+        event: (event: StreamResponse, eventId: string) => {
+          const body = eventBody(event);
+          if (typeof body === 'string') writer.event(body, eventId);
+          else writer.eventBytes('', body, '', eventId);
+        },
         error,
         idle: (why: string) => writer.comment(why),
         end: () => writer.end(),

@@ -116,6 +116,22 @@ export class SseWriter {
     this.#raw(type === undefined ? text : `event: ${type}\n${text}`);
   }
 
+  /**
+   * Send one event whose `data:` line is `prefix`, `body` and `suffix`: `body` the bytes of a large
+   * payload encoded once for all its readers (`kernel/encode-cache.ts`), written without a copy. The
+   * three writes are admitted as one event (the shared bytes are what counts), so an event is never
+   * cut in two by the slow-reader bound.
+   */
+  eventBytes(prefix: string, body: Uint8Array, suffix: string, id?: string): void {
+    if (this.#closed) return;
+    if (!this.#dropping && !this.#buffer.admit(body)) return;
+    this.#lastWrite = Date.now();
+    this.#target.write(id === undefined ? `data: ${prefix}` : `id: ${id}\ndata: ${prefix}`);
+    this.#target.write(body);
+    this.#target.write(`${suffix}\n\n`);
+    if (!this.#dropping) this.#buffer.written();
+  }
+
   #raw(chunk: string): void {
     if (this.#closed) return;
     if (!this.#dropping && !this.#buffer.admit(chunk)) return;

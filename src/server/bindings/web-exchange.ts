@@ -10,6 +10,7 @@ import type { AuthRequest } from '../kernel/request.js';
 import {
   BodyReadError,
   BodyTooLargeError,
+  type AnswerBody,
   type HttpExchange,
   type StreamTarget,
 } from './exchange.js';
@@ -101,10 +102,11 @@ export class WebExchange implements HttpExchange {
     this.#watch();
   }
 
-  reply(status: number, headers: Record<string, string>, body?: string | Uint8Array): void {
+  reply(status: number, headers: Record<string, string>, body?: AnswerBody): void {
     if (this.#answered) return;
     this.#answered = this.#complete = true;
-    const payload = NULL_BODY.has(status) || body === undefined ? null : (body as BodyInit);
+    const whole = Array.isArray(body) ? new Blob(body as BlobPart[]) : body;
+    const payload = NULL_BODY.has(status) || whole === undefined ? null : (whole as BodyInit);
     this.#resolve(new Response(payload, { status, headers }));
   }
 
@@ -176,8 +178,14 @@ class WebStream implements StreamTarget {
     );
   }
 
-  write(chunk: string): void {
+  write(chunk: string | Uint8Array): void {
     if (this.#closed) return;
+    if (typeof chunk !== 'string') {
+      // Bytes (a large event encoded once for many readers) follow the text before them, uncopied.
+      this.#flush();
+      this.#controller.enqueue(chunk);
+      return;
+    }
     this.#pending += chunk;
     if (!this.#scheduled) {
       this.#scheduled = true;

@@ -36,7 +36,7 @@ import {
 } from '../store/task-store.js';
 import { TaskManager, type StoreErrorHook } from '../tasks/manager.js';
 import type { TaskLimits } from '../tasks/limits.js';
-import { viewTask } from '../tasks/view.js';
+import { sharedSnapshot, viewTask } from '../tasks/view.js';
 import { inputModeMatcher, unsupportedMediaType } from './media-types.js';
 import { validateRequest } from './validate.js';
 import { openRunStream, type EventStream, type InlinePush } from '../tasks/event-stream.js';
@@ -382,8 +382,12 @@ export class OperationDispatcher {
 
   static readonly #unary: { readonly [N in OperationName]: Handler<N> } = {
     SendMessage: (d, req, scope, cc) => d.#sendMessage(req, scope, cc),
-    GetTask: async (d, req, scope) =>
-      viewTask(await d.#task(scope, req.id), { historyLength: req.historyLength }),
+    GetTask: async (d, req, scope) => {
+      // A live task is answered as a shared snapshot: many readers of one large task encode it once.
+      const live = d.tasks.liveRun(scope, req.id)?.task;
+      const task = live ? sharedSnapshot(live) : await d.#task(scope, req.id);
+      return viewTask(task, { historyLength: req.historyLength });
+    },
     ListTasks: (d, req, scope) => d.#listTasks(req, scope),
     CancelTask: (d, req, scope) => d.tasks.cancel(scope, req.id),
     CreateTaskPushNotificationConfig: (d, req, scope) => d.#pushOps.create(req, scope),

@@ -11,6 +11,7 @@ import type { OperationDispatcher } from '../dispatch/dispatcher.js';
 import type { Logger } from '../logger.js';
 import { asA2AError } from '../kernel/errors.js';
 import { grpcRequest } from '../kernel/grpc-decode.js';
+import { replyProto } from '../kernel/encode-cache.js';
 import { H2Call, authenticateCall } from './h2-call.js';
 import { H2EventWriter } from './h2-event-writer.js';
 import type { GrpcAuth } from './options.js';
@@ -74,7 +75,9 @@ export function a2aStreamHandler(
       const params = grpcRequest(op, bytes);
       if (!op.streaming) {
         const result = await service.call(op, params, call);
-        call.reply(encodeFramed(m.response, result as object));
+        const encode = () => encodeFramed(m.response, result as object);
+        // A large live task answered to many GetTask callers is encoded once (a shared snapshot).
+        call.reply(op.name === 'GetTask' ? replyProto(result, encode) : encode());
         return;
       }
       const events = await service.stream(op, params, call);

@@ -6,20 +6,27 @@
 import type { StreamResponse } from '../../protocol/index.js';
 import { encodeFramed, encodeMessage } from '../../protocol/grpc/index.js';
 import type { Logger } from '../logger.js';
+import { keepEventProto, keptEventProto } from './encode-cache.js';
 import type { EventStream, StreamSink } from '../tasks/event-stream.js';
 
 /**
  * `event` as the bytes of one StreamResponse message (`framed`: with the gRPC length prefix, ready for
  * the wire), or undefined when it cannot be encoded (logged here; the writer then ends the stream with
- * INTERNAL, since the client could not read the event).
+ * INTERNAL, since the client could not read the event). A large event is encoded once for all the
+ * streams that send it (`encode-cache.ts`).
  */
 export function encodeEvent(
   event: StreamResponse,
   logger: Logger,
   framed = false,
 ): Buffer | undefined {
+  const kept = keptEventProto(event, framed);
+  if (kept) return kept;
   try {
-    return framed ? encodeFramed('StreamResponse', event) : encodeMessage('StreamResponse', event);
+    const bytes = framed
+      ? encodeFramed('StreamResponse', event)
+      : encodeMessage('StreamResponse', event);
+    return keepEventProto(event, framed, bytes);
   } catch (err) {
     logger.error({ err }, 'a stream event could not be encoded as protobuf');
     return undefined;

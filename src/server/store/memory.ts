@@ -20,7 +20,7 @@ import {
   TaskVersionConflict,
   type VersionedTask,
 } from './task-store.js';
-import { knownTaskJson, storedTaskJson } from '../tasks/json.js';
+import { parseStoredTask, storedTaskJson } from '../tasks/json.js';
 
 /**
  * A stored task. A finished task never changes again, so it is kept as its JSON text (about a third
@@ -60,7 +60,7 @@ class Entry {
 
   get task(): Task {
     const v = this.value;
-    return typeof v === 'string' ? knownTaskJson(JSON.parse(v) as Task, v) : v;
+    return typeof v === 'string' ? parseStoredTask(v, (text) => JSON.parse(text) as Task) : v;
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { A2AError, type Task, type TaskPushNotificationConfig } from '../../protocol/index.js';
-import { knownTaskJson, storedTaskJson } from '../tasks/json.js';
+import { knownTaskJson, parseStoredTask, storedTaskJson } from '../tasks/json.js';
 import {
   decodeCursor,
   encodeCursor,
@@ -114,7 +114,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
 
   async getTask(scope: Scope, id: string): Promise<Task | undefined> {
     const row = this.#get.get(scope.tenant, id, scope.owner) as { body: string } | undefined;
-    return row ? knownTaskJson(parse<Task>(row.body, id), row.body) : undefined;
+    return row ? parseStoredTask(row.body, (text) => parse<Task>(text, id)) : undefined;
   }
 
   async readTask(scope: Scope, id: string): Promise<VersionedTask | undefined> {

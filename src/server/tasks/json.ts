@@ -8,13 +8,20 @@
  * WeakMap keyed by every finished task cost ~0.6 µs per task in write barriers and collector work.
  */
 import { isTerminal, type Task } from '../../protocol/index.js';
+import { BIG_PAYLOAD_BYTES, isSealed, keepJson, keptJson } from '../kernel/encode-cache.js';
+import { snapshotTask } from './view.js';
 
 let lastTask: Task | undefined;
 let lastText = '';
 
-/** The JSON text of `task` for an answer: the text a store just made or read for it, if it was this task. */
+/**
+ * The JSON text of `task` for an answer: the text a store just made or read for it, if it was this task;
+ * for a large shared snapshot (`view.ts`), the text made for its first reader.
+ */
 export function taskJson(task: Task): string {
-  return task === lastTask ? lastText : storedTaskJson(task);
+  if (task === lastTask) return lastText;
+  if (!isSealed(task)) return storedTaskJson(task);
+  return keptJson(task) ?? keepJson(task, storedTaskJson(task));
 }
 
 /**
@@ -60,4 +67,27 @@ export function resultJson(operation: string, result: unknown): string {
       return `{"task":${taskJson((result as { task: Task }).task)}}`;
   }
   return JSON.stringify(result ?? {});
+}
+
+/** The last large finished task parsed from its stored text; never handed out itself, only copies. */
+let parsedText = '';
+let parsedTask: Task | undefined;
+
+/**
+ * A finished task from its stored text, parsed once for many readers: GetTask callers of one large
+ * finished task (issue 28: 20 readers of a 3 MB task parsed it 20 times). When `text` is the text of
+ * the last large finished task parsed, the answer is a copy of that parse (`snapshotTask`: its own
+ * top level, history and artifacts lists, so a caller may change those; the messages, artifacts and
+ * status inside are replaced, never changed, as everywhere in a task's life). Equal text is the same
+ * task, and a finished task never changes, so nothing read this way can be stale.
+ */
+export function parseStoredTask(text: string, parse: (text: string) => Task): Task {
+  if (parsedTask !== undefined && text.length >= BIG_PAYLOAD_BYTES && text === parsedText)
+    return knownTaskJson(snapshotTask(parsedTask), parsedText);
+  const task = parse(text);
+  if (text.length >= BIG_PAYLOAD_BYTES && isTerminal(task.status.state)) {
+    parsedText = text;
+    parsedTask = snapshotTask(task);
+  }
+  return knownTaskJson(task, text);
 }
