@@ -99,7 +99,7 @@ function decodeHeader(protectedB64: unknown): Header | string {
   if (typeof alg !== 'string' || !alg) return 'protected header has no alg';
   if (typeof kid !== 'string' || !kid) return 'protected header has no kid';
   if (jku !== undefined && typeof jku !== 'string') return 'protected header jku is not a string';
-  return { alg, kid, ...(jku !== undefined ? { jku: jku as string } : {}) };
+  return { alg, kid, ...(jku !== undefined ? { jku } : {}) };
 }
 
 function fromSet(set: JSONWebKeySet | undefined, kid: string): JWK | undefined {

@@ -52,7 +52,7 @@ export function messageToV03(m: Message): Message03 {
     parts: m.parts.map(partToV03),
     ...(m.contextId ? { contextId: m.contextId } : {}),
     ...(m.taskId ? { taskId: m.taskId } : {}),
-    ...(m.metadata ? { metadata: m.metadata as Json03Object } : {}),
+    ...(m.metadata ? { metadata: m.metadata } : {}),
     ...(m.extensions?.length ? { extensions: m.extensions } : {}),
     ...(m.referenceTaskIds?.length ? { referenceTaskIds: m.referenceTaskIds } : {}),
   };
@@ -72,7 +72,7 @@ export function artifactToV03(a: Artifact): Artifact03 {
     parts: a.parts.map(partToV03),
     ...(a.name ? { name: a.name } : {}),
     ...(a.description ? { description: a.description } : {}),
-    ...(a.metadata ? { metadata: a.metadata as Json03Object } : {}),
+    ...(a.metadata ? { metadata: a.metadata } : {}),
     ...(a.extensions?.length ? { extensions: a.extensions } : {}),
   };
 }
@@ -86,7 +86,7 @@ export function taskToV03(t: Task): Task03 {
     status: statusToV03(t.status),
     ...(t.artifacts?.length ? { artifacts: t.artifacts.map(artifactToV03) } : {}),
     ...(t.history ? { history: t.history.map(messageToV03) } : {}),
-    ...(t.metadata ? { metadata: t.metadata as Json03Object } : {}),
+    ...(t.metadata ? { metadata: t.metadata } : {}),
   };
 }
 
@@ -102,7 +102,7 @@ export function eventToV03(e: StreamResponse): Event03 {
       contextId: u.contextId,
       status: statusToV03(u.status),
       final: isFinalState(u.status.state),
-      ...(u.metadata ? { metadata: u.metadata as Json03Object } : {}),
+      ...(u.metadata ? { metadata: u.metadata } : {}),
     };
   }
   const u = e.artifactUpdate;
@@ -113,7 +113,7 @@ export function eventToV03(e: StreamResponse): Event03 {
     artifact: artifactToV03(u.artifact),
     ...(u.append !== undefined ? { append: u.append } : {}),
     ...(u.lastChunk !== undefined ? { lastChunk: u.lastChunk } : {}),
-    ...(u.metadata ? { metadata: u.metadata as Json03Object } : {}),
+    ...(u.metadata ? { metadata: u.metadata } : {}),
   };
 }
 

@@ -69,7 +69,7 @@ export function a2aStreamHandler(
       const params = grpcRequest(op, bytes);
       if (!op.streaming) {
         const result = await service.call(op, params, call);
-        call.reply(encodeFramed(m.response, result as object));
+        call.reply(encodeFramed(m.response, result));
         return;
       }
       const events = await service.stream(op, params, call);

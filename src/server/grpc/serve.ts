@@ -233,7 +233,7 @@ function tlsOptionsOf(
     return {
       ...grpcJs._getConstructorOptions(),
       ...grpcJs._getSecureContextOptions(),
-    } as SecureServerOptions;
+    };
   }
   return credentials as SecureServerOptions;
 }

@@ -75,7 +75,7 @@ export function execute(
     end(err, true);
     return exec;
   }
-  if (result && typeof (result as Promise<void>).then === 'function') {
+  if (result && typeof result.then === 'function') {
     run.calls.calling(
       Promise.resolve(result).then(
         () => end(),
