@@ -5,8 +5,16 @@
  * part) is left out.
  */
 import type { TaskPushNotificationConfig } from '../push.js';
-import type { Artifact, Message, Part, StreamResponse, Task, TaskStatus } from '../task.js';
-import { DATA_PART_COMPAT_FLAG, ROLE_TO_V03, STATE_TO_V03, isFinalState } from './enums.js';
+import {
+  isTerminalOrInterrupted,
+  type Artifact,
+  type Message,
+  type Part,
+  type StreamResponse,
+  type Task,
+  type TaskStatus,
+} from '../task.js';
+import { DATA_PART_COMPAT_FLAG, ROLE_TO_V03, STATE_TO_V03 } from './enums.js';
 import type {
   Artifact03,
   Event03,
@@ -101,7 +109,7 @@ export function eventToV03(e: StreamResponse): Event03 {
       taskId: u.taskId,
       contextId: u.contextId,
       status: statusToV03(u.status),
-      final: isFinalState(u.status.state),
+      final: isTerminalOrInterrupted(u.status.state), // a 0.3 stream ends there
       ...(u.metadata ? { metadata: u.metadata } : {}),
     };
   }
