@@ -13,7 +13,7 @@ import { encodeGrpcMessage, grpcMessageText } from '../src/protocol/grpc/status.
 import { timeoutMs } from '../src/server/grpc/h2-wire.js';
 import { hostAllowed } from '../src/server/mount/origin-policy.js';
 import { textLine } from '../src/cli/render.js';
-import { parseRetryAfter } from '../src/client/http.js';
+import { parseRetryAfter } from '../src/protocol/retry-after.js';
 
 /** The longest the loop may be held by one of these texts; a quadratic pattern takes seconds. */
 const BUDGET_MS = 1500;

@@ -32,7 +32,7 @@ test('§8.4.2 ES256: protected header is exactly {alg, typ: JOSE, kid}, payload 
     { privateKey: es.privateKey, kid: 'es-1', alg: 'ES256' },
   ]);
   assert.equal(signed.signatures?.length, 1);
-  const sig = signed.signatures![0]!;
+  const sig = signed.signatures[0]!;
   assert.deepEqual(Object.keys(sig).sort(), ['protected', 'signature']);
   assert.deepEqual(decodeHeader(sig.protected), { alg: 'ES256', typ: 'JOSE', kid: 'es-1' });
   assert.match(sig.signature, /^[A-Za-z0-9_-]{86}$/);

@@ -172,7 +172,7 @@ export const executor: AgentExecutor = async (ctx, task) => {
         .map((p) => ({
           filename: p.filename ?? null,
           mediaType: p.mediaType ?? null,
-          bytes: Buffer.from(p.raw!, 'base64').length,
+          bytes: Buffer.from(p.raw, 'base64').length,
         }));
       const data = ctx.message.parts.filter((p) => p.data !== undefined).map((p) => p.data!);
       task.addArtifact({ name: 'received', parts: [{ data: { files, data } }] });
@@ -261,9 +261,7 @@ export async function startAgents(): Promise<TestAgents> {
       keys: [{ ...(await exportJWK(other.publicKey)), kid, alg: 'ES256', use: 'sig' }],
     }),
   );
-  const signingKeys: CardSigningKey[] = [
-    { privateKey: privateKey as CryptoKey, kid, alg: 'ES256' },
-  ];
+  const signingKeys: CardSigningKey[] = [{ privateKey, kid, alg: 'ES256' }];
   const push = { push: { policy: { allowLoopback: true } } };
 
   const streaming = createAgentServer({

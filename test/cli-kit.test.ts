@@ -47,13 +47,13 @@ async function startKit(): Promise<Kit> {
   );
   let out = '';
   let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`the kit's agents did not start:\n${out}\n${err}`)),
       BOUND_MS,
     );
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       if (out.includes('Press Ctrl-C to stop.')) {
         clearTimeout(timer);

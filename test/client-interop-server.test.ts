@@ -128,14 +128,14 @@ for (const binding of ['JSONRPC', 'HTTP+JSON']) {
         token: 'tok',
       });
       assert.ok(cfg.id);
-      const one = await client.getPushNotificationConfig({ taskId: sent.task.id, id: cfg.id! });
+      const one = await client.getPushNotificationConfig({ taskId: sent.task.id, id: cfg.id });
       assert.equal(one.url, hook);
       assert.equal(
         (await client.listPushNotificationConfigs({ taskId: sent.task.id })).configs.length,
         1,
       );
-      await client.deletePushNotificationConfig({ taskId: sent.task.id, id: cfg.id! });
-      await client.deletePushNotificationConfig({ taskId: sent.task.id, id: cfg.id! });
+      await client.deletePushNotificationConfig({ taskId: sent.task.id, id: cfg.id });
+      await client.deletePushNotificationConfig({ taskId: sent.task.id, id: cfg.id });
     } finally {
       await server.close(100);
     }

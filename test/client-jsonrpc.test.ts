@@ -61,7 +61,7 @@ test('§9 SendMessage is a JSON-RPC 2.0 POST to the interface URL with A2A-Versi
       assert.equal(typeof r?.json.id, 'number');
       assert.equal(r?.json.method, 'SendMessage');
       assert.deepEqual(r?.json.params, userMessage('hello'));
-      assert.equal(Object.hasOwn(r!.json.params, 'tenant'), false);
+      assert.equal(Object.hasOwn(r.json.params, 'tenant'), false);
     },
   );
 });

@@ -76,7 +76,7 @@ test(
     p.gate('g1').open();
     const rest = await sub.rest();
     assert.deepEqual(rest.map(stateOf).filter(Boolean), ['TASK_STATE_COMPLETED']);
-    const ids = [first!, ...rest].map((e) => Number(e.id));
+    const ids = [first, ...rest].map((e) => Number(e.id));
     assert.deepEqual(
       [...ids].sort((x, y) => x - y),
       ids,

@@ -86,7 +86,7 @@ export async function clusterStore(): Promise<TaskStore> {
   }
   if (spec.startsWith('sqlite:')) {
     const { SqliteTaskStore } = await import('../src/server/store/sqlite.js');
-    return new SqliteTaskStore({ path: spec.slice('sqlite:'.length) } as never);
+    return new SqliteTaskStore({ path: spec.slice('sqlite:'.length) });
   }
   return new InMemoryTaskStore();
 }

@@ -52,7 +52,7 @@ function startInstance(): Promise<string> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('a cluster server did not start')), BOUND_MS);
     child.once('exit', (code) => reject(new Error(`a cluster server exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       const m = JSON.parse(line) as { origin?: string; aborted?: string };
       if (m.aborted) seen.add(m.aborted);
       if (m.origin) {

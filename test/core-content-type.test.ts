@@ -60,8 +60,8 @@ test('§3.1.1 a part in a media type the card does not list → -32005 ContentTy
     { raw: 'AAAA', mediaType: 'application/pdf', filename: 'x.pdf' },
   ]);
   assert.equal(r.error?.code, -32005);
-  assert.match(r.error!.message, /application\/pdf/);
-  assert.equal(r.error!.data[0]!.reason, 'CONTENT_TYPE_NOT_SUPPORTED');
+  assert.match(r.error.message, /application\/pdf/);
+  assert.equal(r.error.data[0]!.reason, 'CONTENT_TYPE_NOT_SUPPORTED');
 });
 
 test('§3.1.1 listed modes pass: default modes, a skill family (image/*), parameters ignored, parts without a media type', async () => {

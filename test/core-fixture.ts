@@ -8,7 +8,6 @@ import type {
   AgentCapabilities,
   AgentCard,
   Message,
-  Part,
   StreamResponse,
   Task,
 } from '../src/protocol/index.js';
@@ -245,7 +244,7 @@ export function msg(text: string, extra: Partial<Message> = {}): Message {
   return {
     messageId: `m-${++n}-${Date.now()}`,
     role: 'ROLE_USER',
-    parts: [{ text } as Part],
+    parts: [{ text }],
     ...extra,
   };
 }

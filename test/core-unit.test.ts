@@ -269,7 +269,7 @@ test('§13.1 a live task of one tenant is not found from another through an id h
   )) as { task: Task };
   const id = sent.task.id;
   assert.equal(
-    ((await service.call(OPERATIONS_BY_NAME.GetTask, { tenant: 'acme', id }, cc())) as Task).id,
+    (await service.call(OPERATIONS_BY_NAME.GetTask, { tenant: 'acme', id }, cc())).id,
     id,
   );
   await assert.rejects(

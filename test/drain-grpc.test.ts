@@ -38,7 +38,7 @@ test('drain: an open gRPC stream ends with UNAVAILABLE and the client resumes; t
   const client = await A2AClient.connect(origin, {
     transports: { GRPC: grpcTransport() },
     resume: { maxRetries: 1, baseDelayMs: 10, maxDelayMs: 10 },
-    logger: { info: (obj) => resumes.push(obj as { error?: { code?: string } }) },
+    logger: { info: (obj) => resumes.push(obj) },
   });
   assert.equal(client.interface.binding, 'GRPC');
   let draining: ReturnType<typeof server.drain> | undefined;

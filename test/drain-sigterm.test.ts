@@ -28,11 +28,11 @@ async function startChild(env: Record<string, string>): Promise<Child> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
-  proc.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  proc.stderr.on('data', (c: Buffer) => (err += c.toString()));
   let out = '';
   const origin = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the child did not start: ${err}`)), 30_000);
-    proc.stdout!.on('data', (c: Buffer) => {
+    proc.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const nl = out.indexOf('\n');
       if (nl >= 0) {

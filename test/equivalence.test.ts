@@ -121,7 +121,7 @@ describe('§5.1 the same scenario over JSON-RPC, HTTP+JSON and gRPC', () => {
                     : 200;
             assert.equal(o.status, wantStatus, `[${b}] ${b === 'grpc' ? 'gRPC' : 'HTTP'} status`);
             if (spec.a2a) {
-              const info = o.error!.details.find((d: any) => d.reason === spec.reason);
+              const info = o.error.details.find((d: any) => d.reason === spec.reason);
               assert.equal(
                 info?.domain,
                 'a2a-protocol.org',

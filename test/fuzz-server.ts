@@ -48,7 +48,7 @@ export const fuzzAgent: AgentExecutor = async (ctx, task) => {
       // A model streaming tokens it already holds: each chunk a microtask after the last, as an async iterator gives them.
       task.working('streaming');
       for (let i = 0; i < 40; i++) {
-        await undefined;
+        await Promise.resolve();
         task.addArtifact(
           { artifactId: 'tokens', name: 'tokens', parts: [{ text: `t${i} ` }] },
           { append: i > 0, lastChunk: i === 39 },

@@ -86,7 +86,7 @@ test('§7.4 a refused bearer token → UNAUTHENTICATED', async () => {
     { headers: { authorization: 'Bearer wrong' } },
   );
   assert.equal(o.error?.kind, 'Unauthenticated');
-  assert.match(o.error!.message, /not accepted/);
+  assert.match(o.error.message, /not accepted/);
 });
 
 test('§13.1 bearer token and API key as metadata; each caller sees only its own tasks', async () => {
@@ -215,7 +215,7 @@ test(
         ['stranger.key', 'stranger.crt'],
       ] as const) {
         const refused = clientFor(undefined, tlsAgent.server.service.card, server.url, {
-          tls: { ca: read('ca.crt'), ...(key ? { key: read(key), cert: read(cert!) } : {}) },
+          tls: { ca: read('ca.crt'), ...(key ? { key: read(key), cert: read(cert) } : {}) },
         });
         // The TLS handshake fails, so the call never reaches the agent.
         await assert.rejects(

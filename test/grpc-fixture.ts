@@ -144,7 +144,7 @@ export function grpcOpen(
 ): Promise<GrpcOpened> {
   const m = GRPC_METHODS[op];
   const p = o.tenant !== undefined ? { ...params, tenant: o.tenant } : params;
-  const bytes = encodeMessage(m.request, wireable(p)) as Buffer;
+  const bytes = encodeMessage(m.request, wireable(p));
   const client = rawClient(target);
   const deadline = Date.now() + BOUND_MS;
   if (!m.streaming) {

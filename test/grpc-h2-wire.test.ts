@@ -136,7 +136,7 @@ const subscribeBody = (id: string) => frame(encodeMessage('SubscribeToTaskReques
 
 describe('gRPC wire rules', () => {
   test('a message with the compressed flag set and no grpc-encoding → INTERNAL, trailers-only, and the server keeps serving', async () => {
-    const { done } = await open(GRPC_METHODS.SendMessage.path, send('echo hi').fill(1, 0, 1));
+    const { done } = open(GRPC_METHODS.SendMessage.path, send('echo hi').fill(1, 0, 1));
     const answer = await done;
     assert.equal(answer.status['grpc-status'], String(GRPC_CODES.INTERNAL));
     assert.match(String(answer.status['grpc-message']), /compressed/);

@@ -101,7 +101,7 @@ describe('the SDK gRPC client against our gRPC server', () => {
   test('SendStreamingMessage: the Task, then updates, closed at completion', async () => {
     const events: any[] = [];
     for await (const ev of sdk.sendMessageStream(send('echo streamed')))
-      events.push(json(SdkStreamResponse.toJSON(ev as never)));
+      events.push(json(SdkStreamResponse.toJSON(ev)));
     assert.ok(events[0].task, JSON.stringify(events[0]));
     assert.ok(events.some((e) => e.artifactUpdate?.artifact.parts[0].text === 'echo streamed'));
     assert.equal(events.at(-1).statusUpdate.status.state, 'TASK_STATE_COMPLETED');
@@ -114,7 +114,7 @@ describe('the SDK gRPC client against our gRPC server', () => {
     assert.equal(started.status.state, 'TASK_STATE_WORKING');
     const events: any[] = [];
     for await (const ev of sdk.resubscribeTask(SdkSubscribe.fromJSON({ id: started.id }))) {
-      events.push(json(SdkStreamResponse.toJSON(ev as never)));
+      events.push(json(SdkStreamResponse.toJSON(ev)));
       if (events.length === 1)
         assert.equal(
           proto(await sdk.cancelTask(SdkCancel.fromJSON({ id: started.id }))).status.state,
@@ -281,10 +281,7 @@ describe('our gRPC client against the SDK gRPC server', () => {
       call.metadata.get('authorization')[0] === 'Bearer good'
         ? { isAuthenticated: true, userName: 'alice' }
         : { isAuthenticated: false, userName: '' };
-    server.addService(
-      A2AService,
-      grpcService({ requestHandler: handler, userBuilder: userBuilder as never }),
-    );
+    server.addService(A2AService, grpcService({ requestHandler: handler, userBuilder }));
     client = new A2AClient(card, {
       transports: { GRPC: grpcTransport() },
       headers: { authorization: 'Bearer good' },

@@ -44,7 +44,7 @@ function rawGetTask(target: string): Promise<ServiceError | undefined> {
   const c = new Client(target, credentials.createInsecure());
   const md = new Metadata();
   md.set('a2a-version', '1.0');
-  const bytes = encodeMessage('GetTaskRequest', { id: 'x' }) as Buffer;
+  const bytes = encodeMessage('GetTaskRequest', { id: 'x' });
   return new Promise((resolve) =>
     c.makeUnaryRequest(
       GRPC_METHODS.GetTask.path,

@@ -268,8 +268,8 @@ describe('inspector page in Chromium', { skip }, () => {
     assert.ok(!html.includes(TOKEN), 'the token is nowhere in the page');
     const stored = await page.evaluate(
       () =>
-        JSON.stringify({ ...sessionStorage }) +
-        JSON.stringify({ ...localStorage }) +
+        JSON.stringify(Object.entries(sessionStorage)) +
+        JSON.stringify(Object.entries(localStorage)) +
         document.cookie,
     );
     assert.ok(!stored.includes(TOKEN), 'nor in the browser’s storage');

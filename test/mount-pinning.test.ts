@@ -82,7 +82,7 @@ test('28.5 the raw listener with the server’s allowedHosts: the same', async (
 test('28.5 the fetch adapter with allowedHosts: the same', async () => {
   const handle = toFetchHandler(agent({ allowedHosts: ['agent.test'] }));
   const url = async (origin: string) =>
-    ((await (await handle(new Request(`${origin}${CARD}`))).json()) as any).supportedInterfaces[0]
+    (await (await handle(new Request(`${origin}${CARD}`))).json()).supportedInterfaces[0]
       .url as string;
   assert.equal(await url('http://agent.test:1'), 'http://agent.test:1/a2a/jsonrpc');
   assert.equal(await url('https://agent.test'), 'https://agent.test/a2a/jsonrpc');

@@ -32,7 +32,7 @@ async function mount(
   const receiver = createPushReceiver({
     onEvent: (ev, meta) => void got.push({ ev, meta }),
     ...opts,
-  } as PushReceiverOptions);
+  });
   const server = http.createServer(receiver.listener);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/a2a/push`;

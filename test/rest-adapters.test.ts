@@ -5,7 +5,7 @@
  * and the error form.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { after, describe, test } from 'node:test';
@@ -168,17 +168,21 @@ describe('hosts', () => {
     const agent = createAgentServer(optionsFor('full', { allowedHosts: ['127.0.0.1'] }));
     cleanups.push(() => agent.close(100));
     const handle = toFetchHandler(agent);
-    const server = createServer(async (req, res) => {
+    const forward = async (req: IncomingMessage, res: ServerResponse) => {
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
       const request = new Request(`http://${req.headers.host}${req.url}`, {
         method: req.method!,
         headers: req.headers as Record<string, string>,
         ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
-      } as RequestInit);
+      });
       const answer = await handle(request);
       res.writeHead(answer.status, Object.fromEntries(answer.headers));
       if (!answer.body) return void res.end();
       Readable.fromWeb(answer.body as never).pipe(res);
+    };
+    // A failure in the bridge resets the connection, so the client sees it (not an unhandled rejection).
+    const server = createServer((req, res) => {
+      forward(req, res).catch((err: unknown) => res.destroy(err as Error));
     });
     const origin = await listen(server);
     await round(origin);

@@ -151,7 +151,7 @@ test('streamIdleTimeoutMs ends a gRPC SendStreamingMessage with OK and a message
     const trailers = await new Promise<Record<string, unknown>>((resolve, reject) => {
       const bound = setTimeout(() => reject(new Error('no status within the bound')), BOUND_MS);
       stream.on('response', (h) => {
-        if (h['grpc-status'] !== undefined) resolve(h as Record<string, unknown>);
+        if (h['grpc-status'] !== undefined) resolve(h);
       });
       stream.on('trailers', (t) => {
         clearTimeout(bound);

@@ -10,7 +10,7 @@
  *
  * The ITK starts a "current" agent this way (`npm run itk-agent -- --httpPort … --grpcPort …`).
  */
-import type { AgentCard, Message, Part, StreamResponse } from 'a2a-kit';
+import type { AgentCard, Message, StreamResponse } from 'a2a-kit';
 import { createAgentServer, type AgentExecutor, type TaskUpdater } from 'a2a-kit/server';
 import { A2AClient } from 'a2a-kit/client';
 import { grpcTransport } from 'a2a-kit/client/grpc';
@@ -35,7 +35,7 @@ const HOLD_TICKS = 5;
 
 function instructionOf(message: Message): Instruction | undefined {
   for (const part of message.parts) {
-    const p = part as Part & { raw?: string; text?: string; filename?: string };
+    const p = part;
     const candidates = [p.raw, p.text].filter((v): v is string => typeof v === 'string');
     for (const b64 of candidates) {
       try {
@@ -85,7 +85,7 @@ async function call(c: CallAgent): Promise<string[]> {
         raw: Buffer.from(encodeInstruction(c.instruction ?? {})).toString('base64'),
         mediaType: 'application/x-protobuf',
         filename: 'instruction.bin',
-      } as Part,
+      },
     ],
   };
   const push = c.pushNotification?.url;

@@ -69,7 +69,7 @@ const InstructionType = root.lookupType('itk.Instruction');
 export function decodeInstruction(bytes: Uint8Array): Instruction {
   return InstructionType.toObject(InstructionType.decode(bytes), {
     defaults: false,
-  }) as Instruction;
+  });
 }
 
 /** Encode an instruction. */

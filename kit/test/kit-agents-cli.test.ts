@@ -32,12 +32,12 @@ async function startAgents(args: string[], env: NodeJS.ProcessEnv): Promise<Runn
   );
   let out = '';
   let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const ready = await Promise.race([
     new Promise<boolean>((r) =>
-      child.stdout!.on('data', () => out.includes('Press Ctrl-C') && r(true)),
+      child.stdout.on('data', () => out.includes('Press Ctrl-C') && r(true)),
     ),
     exited.then(() => false),
     new Promise<boolean>((r) => setTimeout(() => r(false), BOUND_MS).unref()),

@@ -73,8 +73,8 @@ function run(args: string[], env: NodeJS.ProcessEnv): Run {
   });
   let out = '';
   let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const killer = setTimeout(() => child.kill('SIGKILL'), 4 * BOUND_MS);
   void exited.then(() => clearTimeout(killer));

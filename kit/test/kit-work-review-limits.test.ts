@@ -58,7 +58,7 @@ async function sendMessage(url: string, parts: unknown[]): Promise<any> {
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: send(parts) }),
     signal: AbortSignal.timeout(BOUND_MS),
   });
-  const body = (await r.json()) as any;
+  const body = await r.json();
   assert.ok(body.result?.task, JSON.stringify(body).slice(0, 500));
   return body.result.task;
 }

@@ -131,7 +131,7 @@ export function securityLines(p: Palette, card: AgentCard): string[] {
   const out = [p.bold('security')];
   if (schemes.length === 0) return [...out, p.dim('  none: anonymous calls')];
   for (const [name, s] of schemes) {
-    const description = Object.values(s)[0]?.description as string | undefined;
+    const description = Object.values(s)[0]?.description;
     out.push(row(name, `${schemeText(s)}${description ? p.dim(` — ${description}`) : ''}`, 12));
   }
   const reqs = card.securityRequirements ?? [];

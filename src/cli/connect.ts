@@ -216,5 +216,5 @@ export function clientFor(
     ...(agent.trust ? { trust: agent.trust } : {}),
     ...(s.verbose ? { interceptors: [wireLog(term)], logger: decisionLog(term) } : {}),
   };
-  return { ...agent, client: new A2AClient(card as AgentCard, options) };
+  return { ...agent, client: new A2AClient(card, options) };
 }

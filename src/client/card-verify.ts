@@ -7,21 +7,10 @@ import { jose } from '../protocol/lazy-schemas.js';
 import type { AgentCard } from '../protocol/card.js';
 import { canonicalCardBytes } from '../protocol/card-canonical.js';
 import { signedForm } from '../protocol/v03/card.js';
+import { ASYMMETRIC_ALGORITHMS } from './jws-algorithms.js';
 
 /** Default algorithm allow-list: asymmetric only. `none` is never accepted. */
-export const DEFAULT_CARD_ALGORITHMS: readonly string[] = [
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-];
+export const DEFAULT_CARD_ALGORITHMS: readonly string[] = ASYMMETRIC_ALGORITHMS;
 
 /** Loads the JWKS at an allowed `jku` URL. */
 export type JwksFetcher = (jku: URL) => Promise<JSONWebKeySet>;
@@ -102,7 +91,7 @@ function decodeHeader(
   if (typeof alg !== 'string' || !alg) return 'protected header has no alg';
   if (typeof kid !== 'string' || !kid) return 'protected header has no kid';
   if (jku !== undefined && typeof jku !== 'string') return 'protected header jku is not a string';
-  return { alg, kid, ...(jku !== undefined ? { jku: jku as string } : {}) };
+  return { alg, kid, ...(jku !== undefined ? { jku } : {}) };
 }
 
 function fromSet(set: JSONWebKeySet | undefined, kid: string): JWK | undefined {

@@ -3,7 +3,9 @@
  * failure shapes into {@link A2AClientError}s, and that reads bodies without trusting their size.
  */
 import { A2AClientError, isA2AClientError, isAbortError, reachHint } from './errors.js';
+import { readBoundedText } from '../protocol/body.js';
 import { deadline } from '../protocol/deadline.js';
+import { parseRetryAfter } from '../protocol/retry-after.js';
 
 /** The fetch signature the client uses; inject your own (proxy, mTLS dispatcher, tests). */
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
@@ -26,15 +28,6 @@ export function callSignal(
   if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs))
     return deadline(caller, timeoutMs, 'the call');
   return { signal: caller, clear: () => undefined };
-}
-
-/** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const s = value.trim();
-  if (/^\d+$/.test(s)) return Number(s) * 1000;
-  const at = Date.parse(s);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /**
@@ -99,29 +92,9 @@ export function isFetchFailure(err: unknown): err is TypeError {
 
 /** Reads a response body as text, failing early (and cancelling the download) past `maxBytes`. */
 export async function readText(res: Response, maxBytes: number, what: string): Promise<string> {
-  const declared = Number(res.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await res.body?.cancel().catch(() => undefined);
-    throw tooLarge(what, maxBytes);
-  }
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  // TextDecoder rather than Buffer: the client also runs in browsers; `stream` keeps a character
-  // split across two chunks whole.
-  const decoder = new TextDecoder();
-  let text = '';
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(what, maxBytes);
-    }
-    text += decoder.decode(value, { stream: true });
-  }
-  return text + decoder.decode();
+  const text = await readBoundedText(res.body, maxBytes, res.headers.get('content-length'));
+  if (text === undefined) throw tooLarge(what, maxBytes);
+  return text;
 }
 
 function tooLarge(what: string, maxBytes: number): A2AClientError {

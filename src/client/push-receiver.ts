@@ -9,6 +9,7 @@
  * @packageDocumentation
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBounded } from '../protocol/body.js';
 import type { StreamResponse } from '../protocol/index.js';
 import {
   constantTimeEqual,
@@ -216,24 +217,8 @@ export function createPushReceiver(opts: PushReceiverOptions): PushReceiver {
   };
 
   const fetchHandler = async (req: Request): Promise<Response> => {
-    const readBody = async (): Promise<BodyResult> => {
-      if (Number(req.headers.get('content-length') ?? 0) > maxBody) return 'too-large';
-      if (!req.body) return new Uint8Array();
-      const reader = req.body.getReader();
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > maxBody) {
-          await reader.cancel().catch(() => undefined);
-          return 'too-large';
-        }
-        chunks.push(value);
-      }
-      return Buffer.concat(chunks);
-    };
+    const readBody = async (): Promise<BodyResult> =>
+      (await readBounded(req.body, maxBody, req.headers.get('content-length'))) ?? 'too-large';
     let reply: Reply;
     try {
       reply = await handle(req.method, req.headers, readBody);

@@ -8,6 +8,7 @@ import type { CryptoKey, JSONWebKeySet, JWK } from 'jose';
 import { jose } from '../protocol/lazy-schemas.js';
 import { V03Reader } from '../protocol/v03/to-v10.js';
 import type { StreamResponse } from '../protocol/index.js';
+import { ASYMMETRIC_ALGORITHMS } from './jws-algorithms.js';
 
 /** Header names used by a2a-kit senders (they mirror src/server/push). */
 export { PUSH_ID_HEADER, PUSH_SIGNATURE_HEADER, PUSH_TOKEN_HEADER } from '../protocol/push.js';
@@ -35,20 +36,6 @@ export interface SignatureVerifierOptions {
   now?: () => number;
 }
 
-// Only asymmetric algorithms: a shared secret would let every receiver forge notifications.
-const ALGORITHMS = [
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-];
 const DETACHED = /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/;
 
 /** Equality of two secrets in time independent of where they differ (hashing first equalises lengths). */
@@ -69,7 +56,7 @@ export function createSignatureVerifier(
   const maxAge = opts.maxAgeSeconds ?? 300;
   const skew = opts.clockSkewSeconds ?? 60;
   const now = opts.now ?? Date.now;
-  const options = { algorithms: ALGORITHMS };
+  const options = { algorithms: [...ASYMMETRIC_ALGORITHMS] };
   type Verify = (jws: string) => Promise<{ protectedHeader: Record<string, unknown> }>;
   // Made once, with jose, by the first notification checked (jose is not loaded by the import).
   let made: Verify | undefined;

@@ -6,8 +6,8 @@
  * stream whose client reads too slowly and expect exactly this resumption.
  */
 import {
-  TERMINAL_STATES,
-  INTERRUPTED_STATES,
+  isTerminalOrInterrupted,
+  taskIdOf,
   type StreamResponse,
   type TaskState,
 } from '../protocol/index.js';
@@ -88,14 +88,6 @@ export async function* resumableStream(s: ResumableStream): AsyncGenerator<Strea
   }
 }
 
-/** The task an event belongs to (a Message-only stream has none worth resuming). */
-export function taskIdOf(ev: StreamResponse): string | undefined {
-  if ('task' in ev) return ev.task.id;
-  if ('statusUpdate' in ev) return ev.statusUpdate.taskId;
-  if ('artifactUpdate' in ev) return ev.artifactUpdate.taskId;
-  return undefined;
-}
-
 /**
  * Whether the stream is complete after this event: a message, or a terminal or interrupted state.
  * Artifact updates carry no state and leave the answer as it was.
@@ -109,5 +101,5 @@ export function finalAfter(ev: StreamResponse, before: boolean): boolean {
         ? ev.statusUpdate.status?.state
         : undefined;
   if (state === undefined) return before;
-  return TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state);
+  return isTerminalOrInterrupted(state);
 }

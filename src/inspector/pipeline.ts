@@ -76,7 +76,7 @@ export class PipelineFeed {
   /** Records an event and tells every page. A `run` event starts over. */
   publish(event: PipelineEvent): void {
     if (event.type === 'run') this.#events.length = 0;
-    const rec = { ...event, seq: ++this.#seq, at: new Date().toISOString() } as PipelineRecord;
+    const rec = { ...event, seq: ++this.#seq, at: new Date().toISOString() };
     if (this.#events.length >= this.#max) this.#events.shift();
     this.#events.push(rec);
     for (const l of this.#listeners) l(rec);

@@ -15,9 +15,6 @@ export interface PageEvent {
   json: string;
 }
 
-/** A key as `CardTrust` takes it (a public JWK here). */
-type TrustedKey = NonNullable<CardTrust['keys']>[number]['key'];
-
 /** How many events a session keeps for pages that reconnect, and how much text they may hold. */
 const RING = 2000;
 const RING_CHARS = 32 * 1024 * 1024;
@@ -81,10 +78,7 @@ export class Session {
     if (this.#keys.length === 0) return base;
     return {
       ...base,
-      keys: [
-        ...(base.keys ?? []),
-        ...this.#keys.map(({ kid, key }) => ({ kid, key: key as TrustedKey })),
-      ],
+      keys: [...(base.keys ?? []), ...this.#keys.map(({ kid, key }) => ({ kid, key }))],
     };
   }
 

@@ -59,7 +59,7 @@ export function talkRequest(body: Record<string, unknown>): TalkRequest {
   const mode = body.mode === 'stream' ? 'stream' : body.mode === 'send' ? 'send' : undefined;
   if (!mode) throw new BadRequest('mode: "send" or "stream"');
   const str = (k: string): string | undefined =>
-    typeof body[k] === 'string' && body[k] !== '' ? (body[k] as string) : undefined;
+    typeof body[k] === 'string' && body[k] !== '' ? body[k] : undefined;
   const taskId = str('taskId');
   const contextId = str('contextId');
   const streamId = str('streamId');

@@ -39,6 +39,9 @@ export const INTERRUPTED_STATES: ReadonlySet<TaskState> = new Set([
 export const isTerminal = (s: TaskState): boolean => TERMINAL_STATES.has(s);
 /** Whether a task in this state waits for the client (input or authentication required). */
 export const isInterrupted = (s: TaskState): boolean => INTERRUPTED_STATES.has(s);
+/** Whether a task in this state ends a blocking call and a stream (§3.2.2): terminal or interrupted. */
+export const isTerminalOrInterrupted = (s: TaskState): boolean =>
+  TERMINAL_STATES.has(s) || INTERRUPTED_STATES.has(s);
 
 /** §4.1.5 Role. */
 export type Role = 'ROLE_USER' | 'ROLE_AGENT';
@@ -121,6 +124,15 @@ export type StreamResponse =
   | { message: Message }
   | { statusUpdate: TaskStatusUpdateEvent }
   | { artifactUpdate: TaskArtifactUpdateEvent };
+
+/** The task an event belongs to, wherever the event kind keeps it (a message: the task it names). */
+export function taskIdOf(event: StreamResponse): string | undefined {
+  if ('task' in event) return event.task.id;
+  if ('statusUpdate' in event) return event.statusUpdate.taskId;
+  if ('artifactUpdate' in event) return event.artifactUpdate.taskId;
+  // A peer's event may be none of the kinds above.
+  return (event as { message?: { taskId?: string } }).message?.taskId;
+}
 
 /** SendMessageResponse: a task or a direct message. */
 export type SendMessageResponse = { task: Task } | { message: Message };

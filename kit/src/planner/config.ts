@@ -286,7 +286,7 @@ function fromFile(text: string, file: string): Partial<PlannerConfig> {
       throw new Error(`${file}: planner.bindings must be a list of bindings`);
     out.bindings = bindingList(Array.isArray(b) ? b.join(',') : b, `${file} planner.bindings`);
   }
-  return out as Partial<PlannerConfig>;
+  return out;
 }
 
 function checked(cfg: PlannerConfig): PlannerConfig {

@@ -296,10 +296,10 @@ export class ReviewPool {
   }
 
   /** A worker that stopped without being told to: its review fails, and a worker that never started fails the queue. */
-  private onGone(slot: Slot, err?: Error, code?: number): void {
+  private onGone(slot: Slot, err?: NodeJS.ErrnoException, code?: number): void {
     if (!this.slots.includes(slot)) return;
     this.drop(slot);
-    const oom = (err as NodeJS.ErrnoException | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+    const oom = err?.code === 'ERR_WORKER_OUT_OF_MEMORY';
     const why = oom
       ? `the review needed more than the reviewer's ${this.settings.maxHeapMb} MB of memory and was stopped`
       : `the review worker stopped unexpectedly (${err ? err.message : `exit code ${code}`})`;

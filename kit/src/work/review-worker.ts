@@ -13,7 +13,7 @@ const post = (m: ReviewWorkerMessage): void => port?.postMessage(m);
 
 async function loadTypeScript(): Promise<typeof TS> {
   const m = await import('typescript');
-  return ((m as unknown as { default?: typeof TS }).default ?? m) as typeof TS;
+  return (m as unknown as { default?: typeof TS }).default ?? m;
 }
 
 async function start(): Promise<void> {

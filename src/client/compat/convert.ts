@@ -4,8 +4,6 @@
  * cannot be read is a BAD_RESPONSE naming the 0.3 field at fault.
  */
 import {
-  type AgentCard,
-  type Message,
   type OperationName,
   type SendMessageRequest,
   type TaskPushNotificationConfig,
@@ -16,7 +14,6 @@ import {
   messageToV03,
   notInV03,
   pushConfigToV03,
-  type Json03Object,
   type MessageSendParams03,
 } from '../../protocol/v03/index.js';
 import { A2AClientError } from '../errors.js';
@@ -36,9 +33,9 @@ export function sendParamsToV03(req: SendMessageRequest, streaming: boolean): Me
     ...(streaming ? {} : { blocking: c?.returnImmediately !== true }),
   };
   return {
-    message: messageToV03(req.message as Message),
+    message: messageToV03(req.message),
     ...(Object.keys(configuration).length > 0 ? { configuration } : {}),
-    ...(req.metadata ? { metadata: req.metadata as Json03Object } : {}),
+    ...(req.metadata ? { metadata: req.metadata } : {}),
   };
 }
 
@@ -147,7 +144,7 @@ export function resultFromV03(operation: OperationName, value: unknown, url: str
     case 'DeleteTaskPushNotificationConfig':
       return {};
     case 'GetExtendedAgentCard':
-      return cardFromV03(value) as AgentCard;
+      return cardFromV03(value);
     default:
       return value;
   }

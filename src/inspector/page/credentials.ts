@@ -75,7 +75,7 @@ export function credentialsForm(f: CardFacts, done: (facts: CardFacts) => void):
   );
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
-    const action = ((ev as SubmitEvent).submitter as HTMLButtonElement | null)?.value ?? 'save';
+    const action = (ev.submitter as HTMLButtonElement | null)?.value ?? 'save';
     const values: Record<string, unknown> = {};
     f.credentials.forEach((c, i) => {
       const input = (suffix: string) => form.querySelector<HTMLInputElement>(`#cred-${i}${suffix}`);

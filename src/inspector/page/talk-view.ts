@@ -239,7 +239,7 @@ export function initTalk(): void {
   const form = byId<HTMLFormElement>('composer');
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
-    const submitter = (ev as SubmitEvent).submitter as HTMLButtonElement | null;
+    const submitter = ev.submitter as HTMLButtonElement | null;
     void submit(submitter?.value === 'send' ? 'send' : 'stream');
   });
   byId('btn-cancel').addEventListener('click', () => void cancel());

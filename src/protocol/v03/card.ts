@@ -112,7 +112,7 @@ function schemeFromV03(s: unknown): SecurityScheme | undefined {
     case 'oauth2':
       return {
         oauth2SecurityScheme: {
-          flows: (isObj(s.flows) ? s.flows : {}) as never,
+          flows: isObj(s.flows) ? s.flows : {},
           ...(typeof s.oauth2MetadataUrl === 'string'
             ? { oauth2MetadataUrl: s.oauth2MetadataUrl }
             : {}),
@@ -198,7 +198,7 @@ export function cardToV03(card: AgentCard, form: V03CardForm = 'json'): AgentCar
     defaultOutputModes: card.defaultOutputModes,
     skills: card.skills.map(({ securityRequirements, ...skill }) => {
       const s = reqs(securityRequirements);
-      return { ...skill, ...(s ? { security: s } : {}) } as Json03Object;
+      return { ...skill, ...(s ? { security: s } : {}) };
     }),
     ...(caps.extendedAgentCard !== undefined
       ? { supportsAuthenticatedExtendedCard: caps.extendedAgentCard }
@@ -214,7 +214,7 @@ export function cardToV03(card: AgentCard, form: V03CardForm = 'json'): AgentCar
  * reachable through {@link signedForm} for signature checks.
  */
 export function cardFromV03(json: unknown): AgentCard {
-  const c = (isObj(json) ? json : {}) as Obj;
+  const c = isObj(json) ? json : {};
   const version = majorMinor(c.protocolVersion) ?? V03;
   const main: AgentInterface = {
     url: String(c.url ?? ''),

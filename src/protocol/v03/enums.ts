@@ -1,5 +1,5 @@
 /** The enum spellings of A2A 0.3 next to 1.0's, and the few constants both directions share. */
-import { TERMINAL_STATES, INTERRUPTED_STATES, type Role, type TaskState } from '../task.js';
+import type { Role, TaskState } from '../task.js';
 import type { Role03, TaskState03 } from './types.js';
 
 /** The protocol version this folder speaks (Major.Minor, as an interface's `protocolVersion` says it). */
@@ -37,8 +37,3 @@ export const ROLE_TO_V03: Readonly<Record<Role, Role03>> = {
  * way, so such parts survive a round trip through either implementation.
  */
 export const DATA_PART_COMPAT_FLAG = 'data_part_compat';
-
-/** Whether a 0.3 stream ends after an event in this state (`final: true`): terminal or interrupted. */
-export function isFinalState(state: TaskState): boolean {
-  return TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state);
-}

@@ -5,8 +5,16 @@
  * part) is left out.
  */
 import type { TaskPushNotificationConfig } from '../push.js';
-import type { Artifact, Message, Part, StreamResponse, Task, TaskStatus } from '../task.js';
-import { DATA_PART_COMPAT_FLAG, ROLE_TO_V03, STATE_TO_V03, isFinalState } from './enums.js';
+import {
+  isTerminalOrInterrupted,
+  type Artifact,
+  type Message,
+  type Part,
+  type StreamResponse,
+  type Task,
+  type TaskStatus,
+} from '../task.js';
+import { DATA_PART_COMPAT_FLAG, ROLE_TO_V03, STATE_TO_V03 } from './enums.js';
 import type {
   Artifact03,
   Event03,
@@ -52,7 +60,7 @@ export function messageToV03(m: Message): Message03 {
     parts: m.parts.map(partToV03),
     ...(m.contextId ? { contextId: m.contextId } : {}),
     ...(m.taskId ? { taskId: m.taskId } : {}),
-    ...(m.metadata ? { metadata: m.metadata as Json03Object } : {}),
+    ...(m.metadata ? { metadata: m.metadata } : {}),
     ...(m.extensions?.length ? { extensions: m.extensions } : {}),
     ...(m.referenceTaskIds?.length ? { referenceTaskIds: m.referenceTaskIds } : {}),
   };
@@ -72,7 +80,7 @@ export function artifactToV03(a: Artifact): Artifact03 {
     parts: a.parts.map(partToV03),
     ...(a.name ? { name: a.name } : {}),
     ...(a.description ? { description: a.description } : {}),
-    ...(a.metadata ? { metadata: a.metadata as Json03Object } : {}),
+    ...(a.metadata ? { metadata: a.metadata } : {}),
     ...(a.extensions?.length ? { extensions: a.extensions } : {}),
   };
 }
@@ -86,7 +94,7 @@ export function taskToV03(t: Task): Task03 {
     status: statusToV03(t.status),
     ...(t.artifacts?.length ? { artifacts: t.artifacts.map(artifactToV03) } : {}),
     ...(t.history ? { history: t.history.map(messageToV03) } : {}),
-    ...(t.metadata ? { metadata: t.metadata as Json03Object } : {}),
+    ...(t.metadata ? { metadata: t.metadata } : {}),
   };
 }
 
@@ -101,8 +109,8 @@ export function eventToV03(e: StreamResponse): Event03 {
       taskId: u.taskId,
       contextId: u.contextId,
       status: statusToV03(u.status),
-      final: isFinalState(u.status.state),
-      ...(u.metadata ? { metadata: u.metadata as Json03Object } : {}),
+      final: isTerminalOrInterrupted(u.status.state), // a 0.3 stream ends there
+      ...(u.metadata ? { metadata: u.metadata } : {}),
     };
   }
   const u = e.artifactUpdate;
@@ -113,7 +121,7 @@ export function eventToV03(e: StreamResponse): Event03 {
     artifact: artifactToV03(u.artifact),
     ...(u.append !== undefined ? { append: u.append } : {}),
     ...(u.lastChunk !== undefined ? { lastChunk: u.lastChunk } : {}),
-    ...(u.metadata ? { metadata: u.metadata as Json03Object } : {}),
+    ...(u.metadata ? { metadata: u.metadata } : {}),
   };
 }
 

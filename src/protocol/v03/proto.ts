@@ -210,10 +210,7 @@ export function taskPushConfigFromProto(v: unknown): {
   const taskId = typeof inner.taskId === 'string' ? inner.taskId : named.taskId;
   const pushNotificationConfig =
     isObj(config) && named.id && config.id === undefined ? { ...config, id: named.id } : config;
-  return defined({ taskId, pushNotificationConfig }) as {
-    taskId?: string;
-    pushNotificationConfig?: unknown;
-  };
+  return defined({ taskId, pushNotificationConfig });
 }
 
 // ---- the 0.3 JSON-RPC model → proto JSON ----
@@ -312,7 +309,7 @@ export function pushConfigToProto(c: PushNotificationConfig03): Obj {
     id: c.id,
     url: c.url,
     token: c.token,
-    authentication: c.authentication as Json03Object | undefined,
+    authentication: c.authentication,
   });
 }
 

@@ -63,7 +63,7 @@ export class V03Reader {
   strings(v: unknown, at: string): string[] | undefined {
     if (v === undefined || v === null) return undefined;
     return Array.isArray(v) && v.every((s) => typeof s === 'string')
-      ? (v as string[])
+      ? v
       : this.bad(at, 'must be an array of strings');
   }
 

@@ -99,7 +99,7 @@ export function algorithmsOfKey(key: unknown): readonly string[] {
   if (typeof k.algorithm === 'object' && k.algorithm !== null) return ofCryptoKey(key as CryptoKey);
   if (typeof (key as { export?: unknown }).export === 'function' && typeof k.type === 'string')
     return ofKeyObject(key as KeyObject);
-  return ofJwk(key as JWK);
+  return ofJwk(key);
 }
 
 /**

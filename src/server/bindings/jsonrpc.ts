@@ -270,5 +270,5 @@ function checkEnvelope(msg: unknown): { id: Id; method: string; params: unknown 
       `The request "id" must be at most ${MAX_ID_LENGTH} characters`,
     );
   }
-  return { id: (m.id as Id | undefined) ?? null, method: m.method, params: m.params };
+  return { id: m.id ?? null, method: m.method, params: m.params };
 }

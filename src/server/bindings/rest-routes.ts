@@ -150,7 +150,7 @@ function matchPath(verb: string, subpath: string): RouteMatch {
     const raw = fit(route, rest);
     // A wrong verb without a tenant may still be a right one with a tenant (`POST /tasks/message:send`).
     if (raw) {
-      const withTenant = resolve(route, raw, verb, segments[0]!);
+      const withTenant = resolve(route, raw, verb, segments[0]);
       return plain.kind === 'wrong-verb' && withTenant.kind !== 'found' ? plain : withTenant;
     }
   }

@@ -6,6 +6,7 @@
  * ends a stream that falls too far behind (the client resumes with Last-Event-ID). The stream closes
  * when the host cancels the body or the request's signal aborts (the client went away).
  */
+import { readBoundedText } from '../../protocol/body.js';
 import type { AuthRequest } from '../kernel/request.js';
 import {
   BodyReadError,
@@ -48,38 +49,18 @@ export class WebExchange implements HttpExchange {
   }
 
   async readBody(limit: number): Promise<string> {
-    const declared = Number(this.request.headers.get('content-length') ?? NaN);
-    const body = this.request.body;
-    if (Number.isFinite(declared) && declared > limit) {
-      await body?.cancel().catch(() => undefined);
-      throw new BodyTooLargeError(limit);
-    }
-    if (!body) return '';
-    let reader: ReadableStreamDefaultReader<Uint8Array>;
+    let text: string | undefined;
     try {
-      reader = body.getReader();
+      text = await readBoundedText(
+        this.request.body,
+        limit,
+        this.request.headers.get('content-length'),
+      );
     } catch {
-      throw new BodyReadError(); // the host already read the body
+      throw new BodyReadError(); // the host already read the body, or the peer broke it off
     }
-    const decoder = new TextDecoder();
-    let text = '';
-    let size = 0;
-    // Each round takes one chunk of a finite body; past the limit the rest is cancelled, not read.
-    for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await reader.read();
-      } catch {
-        throw new BodyReadError();
-      }
-      if (chunk.done) return text + decoder.decode();
-      size += chunk.value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => undefined);
-        throw new BodyTooLargeError(limit);
-      }
-      text += decoder.decode(chunk.value, { stream: true });
-    }
+    if (text === undefined) throw new BodyTooLargeError(limit);
+    return text;
   }
 
   authRequest(): AuthRequest {

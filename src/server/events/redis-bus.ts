@@ -131,7 +131,7 @@ export class RedisEventBus implements TaskEventBus {
     this.#blocking = blocking;
     this.#sub = sub;
     const reader = (this.#reader = new StreamReader(blocking, cmd, BLOCK_MS));
-    reader.blockedClientId = (await blocking.client('ID')) as number;
+    reader.blockedClientId = await blocking.client('ID');
     const leases = (this.#leases = new Leases(
       cmd,
       this.#keys,
@@ -144,7 +144,7 @@ export class RedisEventBus implements TaskEventBus {
     blocking.on('close', () => reader.failAll(this.#unavailable()));
     blocking.on('ready', () => {
       blocking.client('ID').then(
-        (id) => (reader.blockedClientId = id as number),
+        (id) => (reader.blockedClientId = id),
         () => undefined,
       );
     });

@@ -137,7 +137,7 @@ export class StreamReader {
       const ids = keys.map((k) => this.#groups.get(k)!.cursor);
       let res: Array<[string, Array<[string, string[]]>]> | null;
       try {
-        res = (await this.blocking.xread(
+        res = await this.blocking.xread(
           'COUNT',
           1000,
           'BLOCK',
@@ -145,7 +145,7 @@ export class StreamReader {
           'STREAMS',
           ...keys,
           ...ids,
-        )) as typeof res;
+        );
       } catch (err) {
         if (this.#closed) break;
         this.failAll(err);

@@ -64,7 +64,7 @@ export const A2A_SERVICE_DEFINITION: ServiceDefinition = Object.fromEntries(
       },
     ];
   }),
-) as ServiceDefinition;
+);
 
 /** The implementation of every method of {@link A2A_SERVICE_DEFINITION} for an agent server (`createAgentServer`). */
 export function grpcHandlers(
@@ -94,7 +94,7 @@ export function grpcHandlers(
         const pending = grpcContextOf(call, authenticate);
         cc = pending instanceof Promise ? await pending : pending;
         const result = await service.call(op, params, cc);
-        const bytes = encodeMessage(responseType, result as object);
+        const bytes = encodeMessage(responseType, result);
         cc.finished = true;
         const md = extensionMetadata(cc);
         if (md) call.sendMetadata(md);

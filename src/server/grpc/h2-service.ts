@@ -75,7 +75,7 @@ export function a2aStreamHandler(
       const params = grpcRequest(op, bytes);
       if (!op.streaming) {
         const result = await service.call(op, params, call);
-        const encode = () => encodeFramed(m.response, result as object);
+        const encode = () => encodeFramed(m.response, result);
         // A large live task answered to many GetTask callers is encoded once (a shared snapshot).
         call.reply(op.name === 'GetTask' ? replyProto(result, encode) : encode());
         return;

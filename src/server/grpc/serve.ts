@@ -305,7 +305,7 @@ function tlsOptionsOf(
     return {
       ...grpcJs._getConstructorOptions(),
       ...grpcJs._getSecureContextOptions(),
-    } as SecureServerOptions;
+    };
   }
   return credentials as SecureServerOptions;
 }

@@ -49,8 +49,8 @@ export function tracedExecutor(t: Telemetry, executor: AgentExecutor): AgentExec
       span.end();
       throw err;
     }
-    if (result && typeof (result as Promise<void>).then === 'function') {
-      return (result as Promise<void>).then(
+    if (result && typeof result.then === 'function') {
+      return result.then(
         () => span.end(),
         (err: unknown) => {
           failed(span, err);

@@ -6,7 +6,8 @@
 import type { TaskPushNotificationConfig } from '../../protocol/index.js';
 import { checkWebhookUrl, type WebhookPolicy } from './ssrf.js';
 import type { DeliveryTransport } from './transport.js';
-import { isRetryableStatus, parseRetryAfter } from './retry.js';
+import { parseRetryAfter } from '../../protocol/retry-after.js';
+import { isRetryableStatus } from './retry.js';
 import { PUSH_SIGNATURE_HEADER, type PushSigner } from './signing.js';
 import { PUSH_CONTENT_TYPE, PUSH_ID_HEADER, PUSH_TOKEN_HEADER } from './options.js';
 

@@ -107,6 +107,13 @@ export class PushDispatcher {
         // A task that finished while its configs loaded is done with them; keeping the entry would leak it.
         if (queue.some(([e]) => isFinal(e))) this.#configs.delete(key);
         else this.#configs.set(key, merged);
+      })
+      .catch((err: unknown) => {
+        // A wire format or queue that throws on the held events must not become an unhandled rejection.
+        this.logger.warn(
+          { err, taskId },
+          'could not queue the push notifications held while loading',
+        );
       });
   }
 }

@@ -1,5 +1,5 @@
 /** Options, results and wire constants of the push sender. */
-import { A2A_MEDIA_TYPE, type StreamResponse } from '../../protocol/index.js';
+import { A2A_MEDIA_TYPE } from '../../protocol/index.js';
 import type { RetryOptions } from './retry.js';
 import type { WebhookPolicy } from './ssrf.js';
 import type { FetchLike } from './transport.js';
@@ -130,11 +130,3 @@ export const realClock: PushClock = {
       signal.addEventListener('abort', done, { once: true });
     }),
 };
-
-/** The task an event belongs to, wherever the event kind keeps it. */
-export function taskIdOf(event: StreamResponse): string | undefined {
-  if ('task' in event) return event.task.id;
-  if ('statusUpdate' in event) return event.statusUpdate.taskId;
-  if ('artifactUpdate' in event) return event.artifactUpdate.taskId;
-  return (event as { message?: { taskId?: string } }).message?.taskId;
-}

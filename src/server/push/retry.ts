@@ -25,22 +25,6 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
- * Milliseconds from now a Retry-After value asks for: delta-seconds or an HTTP-date.
- * Undefined when absent or unparsable (the computed backoff applies then).
- */
-export function parseRetryAfter(
-  value: string | null | undefined,
-  nowMs: number,
-): number | undefined {
-  if (!value) return undefined;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - nowMs);
-}
-
-/**
  * Wait before retry number `retry` (1 = the first retry). Exponential backoff with full jitter
  * (uniform in [0, min(maxDelay, base·2^(retry-1))]) so many senders do not retry in lockstep; a server's
  * Retry-After replaces it, capped at maxRetryAfterMs.

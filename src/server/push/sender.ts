@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   silentLogger,
+  taskIdOf,
   type Logger,
   type StreamResponse,
   type TaskPushNotificationConfig,
@@ -20,7 +21,6 @@ import type { PushBody } from './wire-format.js';
 import { attemptDelivery, type Attempt, type AttemptContext } from './attempt.js';
 import {
   realClock,
-  taskIdOf,
   type DeliveryOutcome,
   type PushAttemptResult,
   type PushClock,

@@ -52,8 +52,7 @@ export interface PushSigner {
 function toKeyObject(key: PushSignerOptions['privateKey']): KeyObject {
   if (key instanceof KeyObject) return key;
   if (typeof key === 'string') return createPrivateKey(key);
-  if (typeof (key as CryptoKey).algorithm === 'object' && 'type' in key)
-    return KeyObject.from(key as CryptoKey);
+  if (typeof (key as CryptoKey).algorithm === 'object' && 'type' in key) return KeyObject.from(key);
   return createPrivateKey({ key: key as JWK as import('node:crypto').JsonWebKey, format: 'jwk' });
 }
 

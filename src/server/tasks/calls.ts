@@ -7,11 +7,12 @@
 import {
   A2AError,
   isTerminal,
+  isTerminalOrInterrupted,
   type Message,
   type SendMessageRequest,
 } from '../../protocol/index.js';
 import type { CallContext } from '../dispatch/call-context.js';
-import { Execution, stopsAt, type ExecutionOwner } from './execution.js';
+import { Execution, type ExecutionOwner } from './execution.js';
 import type { TaskManagerOptions } from './options.js';
 import type { RunListener, TaskRun } from './run.js';
 import { RunContext, RunUpdater } from './updater.js';
@@ -75,7 +76,7 @@ export function execute(
     end(err, true);
     return exec;
   }
-  if (result && typeof (result as Promise<void>).then === 'function') {
+  if (result && typeof result.then === 'function') {
     run.calls.calling(
       Promise.resolve(result).then(
         () => end(),
@@ -99,7 +100,8 @@ function watchIdle(host: CallHost, run: TaskRun): void {
   run.calls.watchIdle();
   const check = (): void => {
     const task = run.task;
-    if (!task || run.active || !run.calls.followed || stopsAt(task.status.state)) return;
+    if (!task || run.active || !run.calls.followed || isTerminalOrInterrupted(task.status.state))
+      return;
     const idle = Date.now() - run.calls.lastEventAt;
     if (idle < ms) {
       setTimeout(check, ms - idle).unref();

@@ -3,11 +3,15 @@
  * instances (see events/bus.ts): settle what a previous process left running, take a task's lease for
  * a follow-up, give it up once the task is stored, and settle a task whose instance was lost.
  */
-import { isInterrupted, type Message, type Task } from '../../protocol/index.js';
+import {
+  isInterrupted,
+  isTerminalOrInterrupted,
+  type Message,
+  type Task,
+} from '../../protocol/index.js';
 import type { TaskEventBus } from '../events/bus.js';
 import type { Logger } from '../logger.js';
 import type { Scope, TaskStore } from '../store/task-store.js';
-import { stopsAt } from './execution.js';
 import { lastUserMessage } from './messages.js';
 import { readVersioned } from './reapply.js';
 import type { TaskRun } from './run.js';
@@ -73,7 +77,7 @@ export async function adoptLostTask(host: ClusterHost, scope: Scope, id: string)
   let keep = false;
   try {
     const read = await readVersioned(host.options.store, scope, id);
-    if (!read || stopsAt(read.task.status.state)) return false;
+    if (!read || isTerminalOrInterrupted(read.task.status.state)) return false;
     // With a bus, a run this instance kept from an earlier turn is not live: this is a run of the stored task.
     const run = host.attach(scope, read.task, read.version);
     if (run.busy) return false; // a call started here meanwhile: it holds the lease now

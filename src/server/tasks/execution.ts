@@ -7,10 +7,8 @@
  */
 import {
   type A2AError,
-  isInterrupted,
-  isTerminal,
+  isTerminalOrInterrupted,
   type StreamResponse,
-  type TaskState,
 } from '../../protocol/index.js';
 import { RESOLVED } from '../util/settled.js';
 import type { RunWatcher, TaskRun } from './run.js';
@@ -86,7 +84,7 @@ export class Execution implements RunWatcher {
   returned(): void {
     this.#seeFirst();
     const { task, reply } = this.run;
-    if (reply || !task || stopsAt(task.status.state)) this.#finish();
+    if (reply || !task || isTerminalOrInterrupted(task.status.state)) this.#finish();
   }
 
   #seeFirst(): void {
@@ -106,11 +104,6 @@ export class Execution implements RunWatcher {
 /** Whether an event ends a wait: a direct message, or a terminal or interrupted status. */
 export function stops(event: StreamResponse): boolean {
   if ('message' in event) return true;
-  if ('statusUpdate' in event) return stopsAt(event.statusUpdate.status.state);
+  if ('statusUpdate' in event) return isTerminalOrInterrupted(event.statusUpdate.status.state);
   return false;
-}
-
-/** Terminal and interrupted states end a blocking call and a stream (§3.2.2). */
-export function stopsAt(state: TaskState): boolean {
-  return isTerminal(state) || isInterrupted(state);
 }

@@ -63,7 +63,7 @@ export function knownTaskJson(task: Task, text: string): Task {
 export function resultJson(operation: string, result: unknown): string {
   if (result !== undefined && result !== null) {
     if (operation === 'GetTask' || operation === 'CancelTask') return taskJson(result as Task);
-    if (operation === 'SendMessage' && 'task' in (result as object))
+    if (operation === 'SendMessage' && typeof result === 'object' && 'task' in result)
       return `{"task":${taskJson((result as { task: Task }).task)}}`;
   }
   return JSON.stringify(result ?? {});

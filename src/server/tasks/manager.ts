@@ -218,7 +218,7 @@ export class TaskManager implements RunHooks, CallHost, FollowUpHost, ClusterHos
 
   /** Settles once every save in flight has (a draining server waits for it before closing the store). */
   async saved(): Promise<void> {
-    await Promise.allSettled([...this.#runs.all()].map((r) => r.saves.pending));
+    await Promise.allSettled([...this.#runs.all()].flatMap((r) => r.saves.pending ?? []));
   }
 
   /** Another instance's lease on this task expired (that instance died): see {@link adoptLostTask}. */

@@ -3,7 +3,7 @@
  * had streams (a client may resume with Last-Event-ID). Bounded: finished runs go after
  * `replayRetentionMs`, and beyond `maxRetainedRuns` the oldest go first.
  */
-import { isInterrupted, isTerminal } from '../../protocol/index.js';
+import { isTerminalOrInterrupted } from '../../protocol/index.js';
 import type { TaskEventBus } from '../events/bus.js';
 import { taskKey, type Scope } from '../store/task-store.js';
 import type { TaskRun } from './run.js';
@@ -48,8 +48,7 @@ export class RunRegistry {
   /** Forget a run once nothing needs it in memory; keep it a while for stream resumes. */
   release(run: TaskRun): void {
     if (run.active || run.listening) return;
-    if (run.task && !isTerminal(run.task.status.state) && !isInterrupted(run.task.status.state))
-      return;
+    if (run.task && !isTerminalOrInterrupted(run.task.status.state)) return;
     const key = taskKey(run.scope, run.taskId);
     if (!run.hadStreams) {
       if (this.#runs.get(key) === run) this.#runs.delete(key);

@@ -15,7 +15,7 @@ export type SaveOptions = Pick<TaskManagerOptions, 'store' | 'logger' | 'onStore
 
 /** Save the run's task until nothing is left dirty; resolves with the run when its latest save failed. */
 export async function saveRun(run: TaskRun, options: SaveOptions): Promise<TaskRun | undefined> {
-  await undefined;
+  await RESOLVED; // the caller hands this loop to `saves.started` before the loop runs
   const store = options.store;
   const saves = run.saves;
   let conflicts = 0;

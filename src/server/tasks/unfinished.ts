@@ -4,7 +4,7 @@
  * the server. Agents may legitimately finish later (a queue, a timer), so this only warns, once per
  * return, after a delay the server's `unfinishedTaskWarningMs` sets.
  */
-import { stopsAt } from './execution.js';
+import { isTerminalOrInterrupted } from '../../protocol/index.js';
 import type { TaskManagerOptions } from './options.js';
 import type { TaskRun } from './run.js';
 
@@ -18,7 +18,7 @@ export function warnIfLeftUnfinished(
   const timer = setTimeout(() => {
     const state = run.task?.status.state;
     // Running again (a follow-up), adopted by another instance, or finished: nothing to say.
-    if (!state || stopsAt(state) || run.active || run.lost) return;
+    if (!state || isTerminalOrInterrupted(state) || run.active || run.lost) return;
     options.logger.warn(
       { taskId: run.taskId, state },
       `task still ${state} ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`} after its executor returned: callers wait until ` +

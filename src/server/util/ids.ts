@@ -9,7 +9,7 @@ import { randomFillSync } from 'node:crypto';
 const POOL_IDS = 256;
 const pool = Buffer.allocUnsafe(16 * POOL_IDS);
 let next = POOL_IDS;
-const HEX = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
+const HEX = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 const DASH = 0x2d;
 const codes: number[] = new Array<number>(36).fill(DASH); // dashes stay at 8, 13, 18 and 23
 
