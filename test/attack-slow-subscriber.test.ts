@@ -342,9 +342,9 @@ test('issue 28: the grpc-js handlers drop a reader that never reads (RESOURCE_EX
     assert.equal(trailers?.['grpc-status'], String(GRPC_CODES.RESOURCE_EXHAUSTED));
     const err = statusFailure(
       {
-        code: Number(trailers!['grpc-status']),
-        message: decodeURIComponent(String(trailers!['grpc-message'])),
-        metadata: trailers!,
+        code: Number(trailers['grpc-status']),
+        message: decodeURIComponent(String(trailers['grpc-message'])),
+        metadata: trailers,
       },
       'SendStreamingMessage',
       `127.0.0.1:${port}`,

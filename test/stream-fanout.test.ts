@@ -94,7 +94,7 @@ function grpcReader(client: Client, op: 'SubscribeToTask', params: object) {
     m.path,
     passBytes,
     passBytes,
-    encodeMessage(m.request, params) as Buffer,
+    encodeMessage(m.request, params),
     md,
     { deadline: Date.now() + BOUND_MS * 4 },
   );
@@ -130,7 +130,7 @@ function grpcGetTask(client: Client, id: string): Promise<Buffer> {
       m.path,
       passBytes,
       passBytes,
-      encodeMessage(m.request, { id }) as Buffer,
+      encodeMessage(m.request, { id }),
       md,
       { deadline: Date.now() + BOUND_MS },
       (err, value) => (err ? reject(err) : resolve(value!)),
