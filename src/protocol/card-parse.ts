@@ -2,12 +2,10 @@
  * {@link parseAgentCard}: a received card checked against the card schema, which is loaded (with zod)
  * on the first call, so that importing the protocol model stays cheap.
  */
-import type { AgentCard } from './card.js';
+import type { ParseAgentCardResult } from './card.js';
 import { cardSchemas } from './lazy-schemas.js';
 
-/** What {@link parseAgentCard} returns: the card, or every problem found. */
-export type ParseAgentCardResult =
-  { ok: true; card: AgentCard } | { ok: false; problems: string[] };
+export type { ParseAgentCardResult };
 
 /**
  * Validate a received AgentCard (a parsed value, or JSON text), read as ProtoJSON: `null` members are

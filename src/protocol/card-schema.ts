@@ -10,8 +10,7 @@
  * For the same reason the schema applies no defaults and no transforms.
  */
 import { z } from 'zod';
-import type { AgentCard } from './card.js';
-import type { ParseAgentCardResult } from './card-parse.js';
+import type { AgentCard, ParseAgentCardResult } from './card.js';
 import type { JsonValue } from './task.js';
 import { cardWithProto3Defaults } from './card-proto3.js';
 import { rememberSignedForm } from './card-signed-form.js';

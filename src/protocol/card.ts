@@ -137,3 +137,7 @@ export interface AgentCard {
   signatures?: AgentCardSignature[];
   iconUrl?: string;
 }
+
+/** What `parseAgentCard` returns: the card, or every problem found. */
+export type ParseAgentCardResult =
+  { ok: true; card: AgentCard } | { ok: false; problems: string[] };
