@@ -247,5 +247,10 @@ function readBody(
  */
 function discard(call: H2Call): void {
   call.stream.resume();
-  if (!call.stream.readableEnded) call.stopReceiving();
+  if (call.stream.readableEnded) return;
+  // Not in the same turn as the status: on Node 22 a reset right behind a trailers-only answer went
+  // out first, and the client saw no status at all.
+  setImmediate(() => {
+    if (!call.stream.readableEnded) call.stopReceiving();
+  });
 }
