@@ -4,7 +4,14 @@
  * `nofile` 1024 made every agent of the process answer ECONNRESET (issue 28). The budget is the soft
  * `nofile` limit minus headroom for everything else the process opens.
  */
-import { readFileSync } from 'node:fs';
+
+/** `/proc/self/limits`, read through node:fs got at call time: the module also loads on Workers, which have no node:fs. */
+function readLimits(): string {
+  const fs = globalThis.process?.getBuiltinModule?.('node:fs') as
+    typeof import('node:fs') | undefined;
+  if (!fs) throw new Error('node:fs is not available');
+  return fs.readFileSync('/proc/self/limits', 'utf8');
+}
 
 /** The budget where the limit cannot be read (no `/proc`: macOS, Windows). */
 export const FALLBACK_CONNECTION_BUDGET = 1024;
@@ -13,9 +20,7 @@ export const FALLBACK_CONNECTION_BUDGET = 1024;
  * The soft limit on open files, from `/proc/self/limits` (node raises it to the hard limit at start,
  * so this is what the process really has); undefined when unknown or unlimited.
  */
-export function softNofileLimit(
-  read: () => string = () => readFileSync('/proc/self/limits', 'utf8'),
-): number | undefined {
+export function softNofileLimit(read: () => string = readLimits): number | undefined {
   let text: string;
   try {
     text = read();
