@@ -15,27 +15,14 @@ import { MAX_ERROR_MESSAGE, MAX_LIST_ITEMS, MAX_VIOLATIONS } from '../src/protoc
 import { A2AClient, A2AError, isA2AClientError } from '../src/client/index.js';
 import { grpcTransport } from '../src/client/grpc/index.js';
 import { createAgentServer, type AgentServer } from '../src/server/index.js';
+import { bindingsCard } from './core-fixture.js';
 
 /** The most an error answer may weigh, whatever the request: 20 violations and clamped texts. */
 const MAX_ERROR_ANSWER = 16 * 1024;
 const BOUND_MS = 30_000;
 
-function card(origin: string, grpcUrl?: string): AgentCard {
-  return {
-    name: 'amplify',
-    description: 'the agent the amplification attacks are sent to',
-    version: '1.0.0',
-    supportedInterfaces: [
-      ...(grpcUrl ? [{ url: grpcUrl, protocolBinding: 'GRPC', protocolVersion: '1.0' }] : []),
-      { url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-      { url: `${origin}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-    ],
-    capabilities: { streaming: true },
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [{ id: 's', name: 's', description: 's', tags: ['t'] }],
-  };
-}
+const card = (origin: string, grpcUrl?: string): AgentCard =>
+  bindingsCard('amplify', 'the agent the amplification attacks are sent to', origin, grpcUrl);
 
 async function start(): Promise<{ server: AgentServer; origin: string; grpc: string }> {
   const server = createAgentServer({

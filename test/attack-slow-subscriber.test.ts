@@ -33,6 +33,7 @@ import { createAgentServer, type AgentServer } from '../src/server/index.js';
 import { streamBufferStats } from '../src/server/kernel/stream-buffer.js';
 import { toFetchHandler } from '../src/server/adapters/fetch.js';
 import { WEB, webRequest } from './fetch-fixture.js';
+import { bindingsCard } from './core-fixture.js';
 
 const BOUND_MS = 60_000;
 const MAX = 512 * 1024;
@@ -41,22 +42,8 @@ const PARTS = 48; // 12 MiB of artifacts
 /** What one subscriber may leave unsent: the bound, or one event past an empty buffer. */
 const PER_SUBSCRIBER = MAX + PART + 16 * 1024;
 
-function card(origin: string, grpcUrl?: string): AgentCard {
-  return {
-    name: 'slow-subscribers',
-    description: 'a task of many large artifacts',
-    version: '1.0.0',
-    supportedInterfaces: [
-      ...(grpcUrl ? [{ url: grpcUrl, protocolBinding: 'GRPC', protocolVersion: '1.0' }] : []),
-      { url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-      { url: `${origin}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-    ],
-    capabilities: { streaming: true },
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [{ id: 's', name: 's', description: 's', tags: ['t'] }],
-  };
-}
+const card = (origin: string, grpcUrl?: string): AgentCard =>
+  bindingsCard('slow-subscribers', 'a task of many large artifacts', origin, grpcUrl);
 
 let release: () => void = () => undefined;
 const released = new Promise<void>((r) => (release = r));

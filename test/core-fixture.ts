@@ -177,6 +177,29 @@ export function card(
   };
 }
 
+/** A streaming agent's card listing JSON-RPC and HTTP+JSON under `origin`, and gRPC first when given. */
+export function bindingsCard(
+  name: string,
+  description: string,
+  origin: string,
+  grpcUrl?: string,
+): AgentCard {
+  return {
+    name,
+    description,
+    version: '1.0.0',
+    supportedInterfaces: [
+      ...(grpcUrl ? [{ url: grpcUrl, protocolBinding: 'GRPC', protocolVersion: '1.0' }] : []),
+      { url: `${origin}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: `${origin}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    ],
+    capabilities: { streaming: true },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [{ id: 's', name: 's', description: 's', tags: ['t'] }],
+  };
+}
+
 export interface Started {
   server: AgentServer;
   origin: string;
