@@ -5,6 +5,9 @@
  * the agents' memory after a forced GC. Fails (exit 1) when the agents' RSS grows past the tolerance
  * (last third against first third), a card's p99 is over 100 ms, or a probe fails.
  * Build first: `npm run build:kit`.
+ *
+ * To see where the agents' time goes, give their process more Node flags through the environment:
+ * `SOAK_NODE_ARGS='--cpu-prof --cpu-prof-dir /tmp/soak-prof' node bench/soak-attack.mjs --quick`.
  */
 import { performance } from 'node:perf_hooks';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -73,12 +76,13 @@ if (!out) {
   for (let n = 2; existsSync(out); n++) out = `${base}-${n}.md`;
 }
 
+const agentNodeArgs = (process.env.SOAK_NODE_ARGS ?? '').split(' ').filter(Boolean);
 // The agents: the kit's own CLI, unchanged; the preload answers memory probes after a forced GC.
 const work = mkdtempSync(path.join(tmpdir(), 'a2a-soak-'));
 const token = `soak-${Math.random().toString(36).slice(2)}-token`;
 const agents = launch(
   null,
-  ['--expose-gc', '--import', here('./servers/gc-probe.mjs'), agentsJs]
+  ['--expose-gc', ...agentNodeArgs, '--import', here('./servers/gc-probe.mjs'), agentsJs]
     .concat(['--ports', '0,0,0', '--grpc-port', '0', '--work-dir', work])
     .concat(['--workspace', here('../samples'), '--log-format', 'json']),
   { DEPLOYER_TOKEN: token, LOG_LEVEL: 'warn', NODE_ENV: 'production' },

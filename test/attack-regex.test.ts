@@ -27,6 +27,8 @@ const SHAPES: Record<string, string> = {
   newlines: `a${'\n'.repeat(n)}`,
   'open quote': `"a_${'a'.repeat(n)}`,
   'snake keys without colons': `"a_b"${sp}`.repeat(4),
+  'underscores in a quoted run': `"${'ab_'.repeat(n / 3)}`,
+  'quoted snake runs without a colon': `"a_b${'_c'.repeat(n / 2)}"`,
   'digits and dots': `1${'.1'.repeat(n / 2)}x`,
   'v and blanks': `v1${sp}x`,
   'host-like': `${'a.'.repeat(n / 2)}:`,
@@ -74,4 +76,23 @@ test('patterns that read peer text stay linear on adversarial shapes (issue 28)'
 test("the CLI's one-line text keeps its meaning: a blank run with a line break is one ↵", () => {
   assert.equal(textLine([{ text: ' a \n\n  b\tc \r\n d ' }]), 'a ↵ b\tc ↵ d');
   assert.equal(textLine([{ text: 'a' }, { text: 'b' }]), 'a ↵ b');
+});
+
+test('the proto-name scan finds exactly what the pattern it replaced finds', () => {
+  const pattern = /"[a-z][a-z0-9]*_[a-z][a-z0-9_]*"[ \t\n\r]*:/;
+  const alphabet = ['"', '_', 'a', 'z', '0', '9', ':', ' ', '\n', 'A', '{', '\\'];
+  let seed = 7;
+  const next = (k: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) >>> 8) % k;
+  for (let i = 0; i < 20_000; i++) {
+    let text = '';
+    for (let len = next(24); len > 0; len--) text += alphabet[next(alphabet.length)];
+    assert.equal(mayHaveProtoNames(text), pattern.test(text), JSON.stringify(text));
+  }
+  for (const text of [
+    '{"message_id":"x"}',
+    '{"a":"ROLE_USER"}',
+    '{"history_length" :1}',
+    '{"k_1":1}',
+  ])
+    assert.equal(mayHaveProtoNames(text), pattern.test(text), text);
 });

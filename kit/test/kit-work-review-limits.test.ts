@@ -18,8 +18,13 @@ import {
   reviewDirectory,
   reviewFiles,
   warmUpReviewer,
+  type FileReview,
 } from '../src/work/index.js';
-import { codeReviewerExecutor, type CodeReviewerOptions } from '../src/agents/code-reviewer.js';
+import {
+  UPDATE_FINDINGS,
+  codeReviewerExecutor,
+  type CodeReviewerOptions,
+} from '../src/agents/code-reviewer.js';
 import { codeReviewerCard } from '../src/agents/cards.js';
 import { BOUND_MS, endpoint, send, startKit, statusText } from './kit-agents-fixture.js';
 
@@ -160,7 +165,7 @@ test('review: over its time budget the worker is stopped and the task fails sayi
 test('review: size and count limits are refused up front with the limit in the message', async (t) => {
   assert.deepEqual(
     { ...DEFAULT_REVIEW_LIMITS },
-    { maxFiles: 500, maxFileBytes: 1_000_000, maxTotalBytes: 4_000_000 },
+    { maxFiles: 500, maxFileBytes: 1_000_000, maxTotalBytes: 4_000_000, maxFindings: 1_000 },
   );
   const limited = (e: RegExp) => (err: unknown) =>
     err instanceof WorkspaceError && err.code === 'LIMIT_EXCEEDED' && e.test(err.message);
@@ -202,6 +207,62 @@ test('review: size and count limits are refused up front with the limit in the m
     statusText(task),
     /Cannot review 1 file\(s\): file "big\.ts" is 2,000 bytes; the reviewer accepts at most 1,000 bytes per file/,
   );
+});
+
+/** `lines` lines that each trip the compiler and several rules (the soak's "noisy" file, issue 28). */
+const noisy = (lines: number): string =>
+  Array.from({ length: lines }, (_, i) => `var a${i} = eval("x") == null; debugger;`).join('\n');
+
+test('review: findings past maxFindings are counted, not listed; a file update lists a few and counts the rest', async (t) => {
+  const all = await reviewFiles([{ path: 'noisy.js', content: noisy(50) }]);
+  assert.equal(all.omitted, 0);
+  assert.ok(all.findings.length >= 100, `${all.findings.length} findings`);
+
+  const files: FileReview[] = [];
+  const capped = await reviewFiles(
+    [
+      { path: 'a.js', content: noisy(50) },
+      { path: 'b.js', content: noisy(50) },
+    ],
+    { limits: { maxFindings: 30 }, onFile: (f) => void files.push(f) },
+  );
+  assert.equal(capped.findings.length, 30);
+  assert.deepEqual(
+    capped.findings,
+    all.findings.slice(0, 30).map((f) => ({ ...f, file: 'a.js' })),
+  );
+  // Counts and verdict are those of every finding, listed or not.
+  assert.equal(capped.errors, 2 * all.errors);
+  assert.equal(capped.warnings, 2 * all.warnings);
+  assert.equal(capped.findings.length + capped.omitted, 2 * all.findings.length);
+  assert.equal(capped.verdict, all.verdict);
+  assert.deepEqual(
+    files.map((f) => [f.file, f.findings.length, f.omitted, f.errors]),
+    [
+      ['a.js', 30, all.findings.length - 30, all.errors],
+      ['b.js', 0, all.findings.length, all.errors],
+    ],
+  );
+
+  // Through the agent, at the default: 5,000 noisy lines (225 KB) give a review of at most 1,000
+  // findings, not ~3 MB; the file's WORKING update lists UPDATE_FINDINGS and counts the rest.
+  const { server, url } = await reviewer({});
+  t.after(() => server.close(1000));
+  const sent = noisy(5_000);
+  const task = await sendMessage(url, [{ text: sent, filename: 'noisy.js' }]);
+  assert.equal(task.status.state, 'TASK_STATE_COMPLETED', statusText(task));
+  const data = task.artifacts[0].parts[1].data;
+  assert.equal(data.findings.length, DEFAULT_REVIEW_LIMITS.maxFindings);
+  assert.equal(data.findings.length + data.omittedFindings, 100 * all.findings.length);
+  assert.match(
+    task.artifacts[0].parts[0].text,
+    /more not listed: a review lists at most 1000 findings/,
+  );
+  const update = task.history.find((m: any) => m.parts[1]?.data?.event === 'file').parts[1].data;
+  assert.equal(update.findings.length, UPDATE_FINDINGS);
+  assert.equal(update.moreFindings, data.findings.length + data.omittedFindings - UPDATE_FINDINGS);
+  const size = JSON.stringify(task).length;
+  assert.ok(size < 2 * sent.length, `the task is ${size} characters for ${sent.length} sent`);
 });
 
 test('review: a full pool answers BUSY at once; aborting stops queued and running reviews', async (t) => {

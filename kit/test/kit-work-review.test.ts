@@ -4,7 +4,14 @@ import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WorkspaceError, reviewDirectory, reviewFiles, reviewSnippet } from '../src/work/index.js';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import {
+  BACKGROUND_NICE,
+  WorkspaceError,
+  reviewDirectory,
+  reviewFiles,
+  reviewSnippet,
+} from '../src/work/index.js';
 import type { FileReview } from '../src/work/index.js';
 
 const samples = fileURLToPath(new URL('../../samples', import.meta.url));
@@ -112,6 +119,23 @@ test('review: change-ok sample is approved with no errors, streamed file by file
     broken.verdict,
     'approve',
     'the regressions are behavioural, so only the tests catch them',
+  );
+});
+
+test('review: the workers give way to the thread that serves requests (Linux: priorities per thread)', async (t) => {
+  if (!existsSync('/proc/self/task'))
+    return t.skip('no /proc/self/task here to read thread priorities from');
+  await reviewSnippet('export const x = 1;\n');
+  const nice = (tid: string) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  };
+  const main = nice(String(process.pid));
+  const threads = readdirSync('/proc/self/task').map(nice);
+  assert.equal(main, os.getPriority(), 'the main thread keeps its priority');
+  assert.ok(
+    threads.includes(Math.min(19, main + BACKGROUND_NICE)),
+    `a review worker thread at nice ${main} + ${BACKGROUND_NICE}: ${threads.join(' ')}`,
   );
 });
 

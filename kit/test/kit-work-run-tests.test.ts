@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WorkspaceError, runTests } from '../src/work/index.js';
+import { BACKGROUND_NICE, WorkspaceError, runTests } from '../src/work/index.js';
 import type { RunTestsProgress } from '../src/work/index.js';
 
 const samples = fileURLToPath(new URL('../../samples', import.meta.url));
@@ -135,6 +135,25 @@ test('parent', async (t) => { await t.test('child', () => {}); });
   const load = all.failures.find((f) => f.file === 'test/broken.test.js');
   assert.ok(load, 'the unloadable file is reported as a failure');
   assert.match(load.message, /SyntaxError/);
+});
+
+test('run-tests: the run gives way to the agents: its test processes run at BACKGROUND_NICE', async (t) => {
+  const ws = await mkdtemp(path.join(os.tmpdir(), 'kit-nice-'));
+  t.after(() => rm(ws, { recursive: true, force: true }));
+  await mkdir(path.join(ws, 'test'));
+  await writeFile(path.join(ws, 'package.json'), '{"type":"module"}\n');
+  await writeFile(
+    path.join(ws, 'test', 'nice.test.js'),
+    `import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { getPriority } from 'node:os';
+test('priority', () => assert.equal(getPriority(), ${Math.min(19, os.getPriority() + BACKGROUND_NICE)}));
+`,
+  );
+  const before = os.getPriority();
+  const r = await runTests({ workspaceRoot: ws, target: '.', timeoutMs: 60_000 });
+  assert.deepEqual([r.passed, r.failed], [1, 0], JSON.stringify(r.failures));
+  assert.equal(os.getPriority(), before, 'the agents keep their priority');
 });
 
 test('run-tests: refuses targets outside the workspace, missing paths and symlink escapes', async (t) => {

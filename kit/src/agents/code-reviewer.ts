@@ -150,13 +150,22 @@ export function codeReviewerExecutor(opts: CodeReviewerOptions): AgentExecutor {
   });
 }
 
+/**
+ * Findings a per-file WORKING update lists. An update is progress, and each one is kept in the task's
+ * history: all of a file's findings are in the review artifact.
+ */
+export const UPDATE_FINDINGS = 20;
+
 function fileUpdate(task: TaskUpdater, r: FileReview): void {
+  const shown = r.findings.slice(0, UPDATE_FINDINGS);
+  const more = r.findings.length - shown.length + r.omitted;
   const data: JsonObject = {
     event: 'file',
     file: r.file,
     errors: r.errors,
     warnings: r.warnings,
-    findings: r.findings.map((f) => ({ ...f })),
+    findings: shown.map((f) => ({ ...f })),
+    ...(more > 0 ? { moreFindings: more } : {}),
   };
   task.working({
     parts: [{ text: `${r.file}: ${r.errors} error(s), ${r.warnings} warning(s)` }, { data }],
@@ -171,6 +180,7 @@ function reportData(r: ReviewReport): JsonObject {
     infos: r.infos,
     files: r.files,
     findings: r.findings.map((f) => ({ ...f })),
+    ...(r.omitted > 0 ? { omittedFindings: r.omitted } : {}),
   };
 }
 
@@ -185,5 +195,9 @@ function summary(subject: string, r: ReviewReport): string {
     );
   if (r.findings.length > shown.length)
     lines.push(`… and ${r.findings.length - shown.length} more in the data part`);
+  if (r.omitted > 0)
+    lines.push(
+      `… and ${r.omitted} more not listed: a review lists at most ${r.findings.length} findings (counted above)`,
+    );
   return lines.join('\n');
 }

@@ -3,6 +3,7 @@
  * reviewing source, and publishing releases. The agents wrap these functions.
  */
 export { runTests, isTestFile } from './run-tests.js';
+export { BACKGROUND_NICE } from './background.js';
 export type {
   RunTestsOptions,
   RunTestsProgress,

@@ -14,19 +14,30 @@ export const SOURCE_EXT = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 /** Findings for one file, streamed through `onFile` as soon as that file is done. */
 export interface FileReview {
   file: string;
+  /** The file's findings, in order, as far as the review's `maxFindings` reaches. */
   findings: ReviewFinding[];
+  /** Errors and warnings of the file, listed or not. */
   errors: number;
   warnings: number;
+  /** Findings of the file past the review's `maxFindings`: counted, not listed. */
+  omitted: number;
 }
 
 /** The whole review. */
 export interface ReviewReport {
   /** Source files that were reviewed, in order. */
   files: string[];
+  /** The findings, file by file, at most `maxFindings` of them. */
   findings: ReviewFinding[];
+  /** Every error, warning and note, listed or not. */
   errors: number;
   warnings: number;
   infos: number;
+  /**
+   * Findings past `maxFindings`, counted but not listed: a file built to trip every rule on every line
+   * would otherwise make a review many times the size of what was sent.
+   */
+  omitted: number;
   /** `request-changes` exactly when there is at least one error. */
   verdict: 'approve' | 'request-changes';
 }
@@ -56,8 +67,30 @@ function toFinding(ts: typeof TS, d: TS.Diagnostic, file: string): ReviewFinding
   };
 }
 
-function count(findings: ReviewFinding[], s: Severity): number {
-  return findings.filter((f) => f.severity === s).length;
+/** Findings a review lists when its options name no `maxFindings`. */
+export const DEFAULT_MAX_FINDINGS = 1_000;
+
+/** Every finding counted by severity; only the first `max` kept. */
+class Tally {
+  readonly listed: ReviewFinding[] = [];
+  readonly of: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  omitted = 0;
+  constructor(private readonly max: number) {}
+
+  /** Counts `findings`, keeps what still fits; returns what was kept and how many were not. */
+  add(findings: readonly ReviewFinding[]): { kept: ReviewFinding[]; omitted: number } {
+    for (const f of findings) this.of[f.severity]++;
+    const kept = findings.slice(0, Math.max(0, this.max - this.listed.length));
+    this.listed.push(...kept);
+    this.omitted += findings.length - kept.length;
+    return { kept, omitted: findings.length - kept.length };
+  }
+}
+
+function count(findings: readonly ReviewFinding[], s: Severity): number {
+  let n = 0;
+  for (const f of findings) if (f.severity === s) n++;
+  return n;
 }
 
 /** Reviews validated files; `onFile` is called once per source file, in order. */
@@ -78,10 +111,12 @@ export function reviewProgram(
   });
   const rel = (abs: string): string => abs.slice(REVIEW_ROOT.length + 1);
 
-  const findings: ReviewFinding[] = [];
-  for (const d of [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()]) {
-    findings.push(toFinding(ts, d, '(program)'));
-  }
+  const tally = new Tally(opts.maxFindings ?? DEFAULT_MAX_FINDINGS);
+  tally.add(
+    [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()].map((d) =>
+      toFinding(ts, d, '(program)'),
+    ),
+  );
   for (const abs of roots) {
     const sf = program.getSourceFile(abs);
     if (!sf) continue;
@@ -93,17 +128,23 @@ export function reviewProgram(
     const own = [...diags, ...(sf.isDeclarationFile ? [] : plainRules(ts, sf, file, opts))].sort(
       (a, b) => a.line - b.line || a.column - b.column,
     );
-    findings.push(...own);
-    onFile({ file, findings: own, errors: count(own, 'error'), warnings: count(own, 'warning') });
+    const { kept, omitted } = tally.add(own);
+    onFile({
+      file,
+      findings: kept,
+      errors: count(own, 'error'),
+      warnings: count(own, 'warning'),
+      omitted,
+    });
   }
-  const errors = count(findings, 'error');
   return {
     files: roots.map(rel),
-    findings,
-    errors,
-    warnings: count(findings, 'warning'),
-    infos: count(findings, 'info'),
-    verdict: errors > 0 ? 'request-changes' : 'approve',
+    findings: tally.listed,
+    errors: tally.of.error,
+    warnings: tally.of.warning,
+    infos: tally.of.info,
+    omitted: tally.omitted,
+    verdict: tally.of.error > 0 ? 'request-changes' : 'approve',
   };
 }
 

@@ -21,6 +21,8 @@ export interface ReviewFinding {
 export interface RuleOptions {
   /** Lines longer than this get a warning (default 120). */
   maxLineLength?: number;
+  /** Findings one review lists (default 1,000); the rest are counted, not listed. */
+  maxFindings?: number;
 }
 
 const CONSOLE_DEBUG = new Set(['log', 'debug', 'info', 'trace', 'dir', 'table']);

@@ -5,6 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type * as TS from 'typescript';
+import { runInBackground } from './background.js';
 import { libMounts, type LibMounts } from './review-host.js';
 import { reviewProgram, type ReviewJobMessage, type ReviewWorkerMessage } from './review-core.js';
 
@@ -17,6 +18,7 @@ async function loadTypeScript(): Promise<typeof TS> {
 }
 
 async function start(): Promise<void> {
+  runInBackground();
   let ts: typeof TS;
   let libs: LibMounts;
   try {

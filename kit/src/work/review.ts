@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RuleOptions } from './review-rules.js';
 import {
+  DEFAULT_MAX_FINDINGS,
   SOURCE_EXT,
   type FileReview,
   type ReviewJobFile,
@@ -27,6 +28,11 @@ export interface ReviewLimits {
   maxFileBytes: number;
   /** Bytes of all files of one review together. Default 4,000,000. */
   maxTotalBytes: number;
+  /**
+   * Findings one review lists; past it they are only counted (`omitted`), so that a review is never
+   * many times larger than what was sent. Default 1,000.
+   */
+  maxFindings: number;
 }
 
 /** The defaults of {@link ReviewLimits}. */
@@ -34,6 +40,7 @@ export const DEFAULT_REVIEW_LIMITS: Readonly<ReviewLimits> = {
   maxFiles: 500,
   maxFileBytes: 1_000_000,
   maxTotalBytes: 4_000_000,
+  maxFindings: DEFAULT_MAX_FINDINGS,
 };
 
 /** Options for every review entry point. */
@@ -131,8 +138,10 @@ export async function reviewFiles(
     );
   }
   opts.signal?.throwIfAborted();
-  const rules: RuleOptions =
-    opts.maxLineLength !== undefined ? { maxLineLength: opts.maxLineLength } : {};
+  const rules: RuleOptions = {
+    maxFindings: limits.maxFindings,
+    ...(opts.maxLineLength !== undefined ? { maxLineLength: opts.maxLineLength } : {}),
+  };
   return (opts.pool ?? defaultReviewPool()).run(job, rules, {
     ...(opts.onFile ? { onFile: opts.onFile } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { runInBackground } from './background.js';
 import { REPORTER_SOURCE, TestEventTally, parseEventLine } from './test-events.js';
 import {
   SUPERVISOR_SOURCE,
@@ -176,6 +177,8 @@ function spawnRunner(setup: RunnerSetup, opts: RunTestsOptions): Promise<SpawnOu
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stdin.on('error', () => undefined);
+  // Before the supervisor starts the runner, so that the whole run (every test process) inherits it.
+  if (child.pid !== undefined) runInBackground(child.pid);
   const untrack = child.pid !== undefined ? trackRun(child.pid, tmp) : () => undefined;
   const tally = new TestEventTally();
   let stderr = '';

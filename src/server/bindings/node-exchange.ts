@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthRequest } from '../kernel/request.js';
+import { inTurn } from '../kernel/heavy-turns.js';
 import {
   BodyReadError,
   BodyTooLargeError,
@@ -169,7 +170,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
       : Buffer.from(typeof parsed === 'string' ? parsed : JSON.stringify(parsed));
     return buf.length > limit
       ? Promise.reject(new BodyTooLargeError(limit))
-      : Promise.resolve(buf.toString('utf8'));
+      : Promise.resolve(inTurn(buf.toString('utf8')));
   }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
@@ -190,7 +191,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
       chunks.push(chunk);
     });
     req.on('end', () =>
-      resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8')),
+      resolve(inTurn((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8'))),
     );
     req.on('error', () => reject(new BodyReadError()));
   });

@@ -8,6 +8,7 @@
  */
 import { readBoundedText } from '../../protocol/body.js';
 import type { AuthRequest } from '../kernel/request.js';
+import { inTurn } from '../kernel/heavy-turns.js';
 import {
   BodyReadError,
   BodyTooLargeError,
@@ -60,7 +61,7 @@ export class WebExchange implements HttpExchange {
       throw new BodyReadError(); // the host already read the body, or the peer broke it off
     }
     if (text === undefined) throw new BodyTooLargeError(limit);
-    return text;
+    return inTurn(text);
   }
 
   authRequest(): AuthRequest {
