@@ -162,4 +162,11 @@ export type ReviewWorkerMessage =
   | { type: 'unavailable'; message: string }
   | { type: 'file'; id: number; review: FileReview }
   | { type: 'done'; id: number; report: ReviewReport }
-  | { type: 'failed'; id: number; message: string };
+  | { type: 'failed'; id: number; message: string }
+  | { type: 'heap'; heapBytes: number };
+
+/** What the pool tells a review worker when it starts it. */
+export interface ReviewWorkerData {
+  /** Garbage a worker lets build up before it collects right after a review. */
+  heapSlackBytes: number;
+}
