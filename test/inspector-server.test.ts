@@ -6,9 +6,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { A2AClient, userMessage } from 'a2a-kit/client';
 import { startInspector } from 'a2a-kit/inspector';
 import { curlCommand, Masker, maskRules, MASK } from '../src/inspector/mask.js';
+import { MAX_CONNECTIONS } from '../src/inspector/server.js';
 import { startFixture, TOKEN, type Fixture } from './inspector-fixture.js';
 import { PageClient } from './inspector-page-client.js';
 
@@ -205,6 +207,28 @@ describe('inspector server', () => {
     } finally {
       await ix.close();
     }
+  });
+
+  it('bounds its connections: past MAX_CONNECTIONS a new one is closed at once, and it serves again after', async () => {
+    const u = new URL(fx.inspector.url);
+    const sockets = Array.from({ length: MAX_CONNECTIONS + 20 }, () =>
+      connect(Number(u.port), u.hostname),
+    );
+    const closed = sockets.map(
+      (s) =>
+        new Promise<boolean>((resolve) =>
+          s.once('close', () => resolve(true)).on('error', () => undefined),
+        ),
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    const gone = await Promise.all(closed.map((c) => Promise.race([c, Promise.resolve(false)])));
+    const open = gone.filter((g) => !g).length;
+    assert.ok(open <= MAX_CONNECTIONS, `${open} connections held open`);
+    assert.ok(gone.filter(Boolean).length >= 20, `${gone.filter(Boolean).length} closed`);
+    for (const s of sockets) s.destroy();
+    await Promise.all(closed);
+    const port = u.port;
+    assert.equal(await rawGet(fx.inspector.url, '/', `127.0.0.1:${port}`), 200);
   });
 
   it('says when its port is taken', async () => {

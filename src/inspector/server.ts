@@ -70,6 +70,15 @@ export interface Inspector {
  * process.stdout.write(`inspector at ${inspector.link('http://localhost:41241')}\n`);
  * ```
  */
+/**
+ * A client that trickles or never sends its request is cut off (Node's defaults allow minutes); once a
+ * request is in, its answer (the page's event stream included) is not timed.
+ */
+const HTTP_LIMITS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 };
+
+/** One user's page needs a handful of connections; past this many a new one is closed at once. */
+export const MAX_CONNECTIONS = 128;
+
 export async function startInspector(options: InspectorOptions = {}): Promise<Inspector> {
   const host = options.host ?? '127.0.0.1';
   const assets = loadAssets();
@@ -87,7 +96,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
   let cookieName = 'a2a_inspector';
   let base = '';
 
-  const server = createServer((req, res) => {
+  const server = createServer(HTTP_LIMITS, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) sendError(res, err);
       else res.destroy();
@@ -152,6 +161,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     });
   }
 
+  server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 41250, host, () => {

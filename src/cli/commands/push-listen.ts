@@ -129,20 +129,25 @@ async function runListen(ctx: CommandContext): Promise<number> {
     ...(authorization ? { authorization } : {}),
     ...(jwks ? { verifyKeys: await keysFrom(jwks) } : {}),
   });
-  const server = createServer((req, res) => {
-    // Once the listener has what it waited for, later deliveries are turned away for good (410: do not retry).
-    if (stop.signal.aborted || ctx.signal.aborted)
-      return void res.writeHead(410, { connection: 'close' }).end();
-    res.on('finish', () => {
-      if (res.statusCode >= 300)
-        ctx.term.note(
-          ctx.term.err.yellow(
-            `refused ${req.method} ${req.url} from ${req.socket.remoteAddress}: HTTP ${res.statusCode}`,
-          ),
-        );
-    });
-    receiver.listener(req, res);
-  });
+  // A sender that trickles or never sends its delivery is cut off; past 128 connections new ones are closed.
+  const server = createServer(
+    { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 },
+    (req, res) => {
+      // Once the listener has what it waited for, later deliveries are turned away for good (410: do not retry).
+      if (stop.signal.aborted || ctx.signal.aborted)
+        return void res.writeHead(410, { connection: 'close' }).end();
+      res.on('finish', () => {
+        if (res.statusCode >= 300)
+          ctx.term.note(
+            ctx.term.err.yellow(
+              `refused ${req.method} ${req.url} from ${req.socket.remoteAddress}: HTTP ${res.statusCode}`,
+            ),
+          );
+      });
+      receiver.listener(req, res);
+    },
+  );
+  server.maxConnections = 128;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(
