@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { MessageChannel } from 'node:worker_threads';
 import { HEAVY_BODY_BYTES, inTurn } from '../src/server/kernel/heavy-turns.js';
 
 test('a small body is handed on at once; a large one waits for its turn', async () => {
