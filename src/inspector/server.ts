@@ -59,6 +59,15 @@ export interface Inspector {
 }
 
 /**
+ * A client that trickles or never sends its request is cut off (Node's defaults allow minutes); once a
+ * request is in, its answer (the page's event stream included) is not timed.
+ */
+const HTTP_LIMITS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 };
+
+/** One user's page needs a handful of connections; past this many a new one is closed at once. */
+export const MAX_CONNECTIONS = 128;
+
+/**
  * Starts the inspector: a local web page to look at any agent's card, talk to it, list its tasks,
  * see every exchange on the wire, and watch the kit's pipeline. Resolves once it listens.
  *
@@ -70,15 +79,6 @@ export interface Inspector {
  * process.stdout.write(`inspector at ${inspector.link('http://localhost:41241')}\n`);
  * ```
  */
-/**
- * A client that trickles or never sends its request is cut off (Node's defaults allow minutes); once a
- * request is in, its answer (the page's event stream included) is not timed.
- */
-const HTTP_LIMITS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 };
-
-/** One user's page needs a handful of connections; past this many a new one is closed at once. */
-export const MAX_CONNECTIONS = 128;
-
 export async function startInspector(options: InspectorOptions = {}): Promise<Inspector> {
   const host = options.host ?? '127.0.0.1';
   const assets = loadAssets();
