@@ -61,7 +61,8 @@ const receiver = createPushReceiver({
     if (state && isTerminal(state)) finished();
   },
 });
-const webhook = createServer(receiver.listener);
+// Tighter than Node's defaults: a sender that trickles its request is cut off.
+const webhook = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, receiver.listener);
 await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/a2a-push`;
 

@@ -101,7 +101,10 @@ type BodyResult = Uint8Array | 'too-large';
  *     if ('statusUpdate' in event) process.stdout.write(`${meta.taskId} ${event.statusUpdate.status.state}\n`);
  *   },
  * });
- * createServer(receiver.listener).listen(8090);
+ * // Node's defaults give a sender that trickles its request minutes; a webhook open to the world wants less.
+ * const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, receiver.listener);
+ * server.maxConnections = 256;
+ * server.listen(8090);
  *
  * // The agent needs `capabilities.pushNotifications`; the webhook is registered with the message.
  * const client = await A2AClient.connect('http://localhost:41241');
