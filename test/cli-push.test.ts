@@ -23,6 +23,8 @@ describe('a2a push listen', () => {
       )
     )[1]!;
     const token = (await listener.waitFor('stderr', /^token: (\S+)$/m))[1]!;
+    // Never read as a flag where the listener's hint puts it (CI once drew a token starting with "-").
+    assert.match(token, /^[0-9a-f]{48}$/);
     await listener.waitFor(
       'stderr',
       new RegExp(`register it: a2a send <agent-url> "…" --push-url ${url} --push-token ${token}`),

@@ -82,10 +82,10 @@ async function runListen(ctx: CommandContext): Promise<number> {
   const untilDone = a.flag('until-done');
   const jwks = a.str('jwks');
   const authorization = a.str('authorization');
-  // The spec asks receivers to authenticate; with nothing else configured, a fresh token does it.
+  // The spec asks receivers to authenticate; with nothing else configured, a fresh token does it. Hex:
+  // a base64url token starts with "-" one time in 64, and `--push-token -…` then reads as a flag.
   const token =
-    a.str('push-token') ??
-    (jwks || authorization ? undefined : randomBytes(24).toString('base64url'));
+    a.str('push-token') ?? (jwks || authorization ? undefined : randomBytes(24).toString('hex'));
   let received = 0;
   let finalCode: number | undefined;
   const stop = new AbortController();
