@@ -47,6 +47,22 @@ if cur == ARGV[1] or (not cur and redis.call('ZSCORE', KEYS[2], ARGV[4])) then
 end
 return 0`;
 
+// A member whose time is up is a lost lease only once its key has expired too. The score is the owner's
+// clock when it sent its renewal, the key's expiry starts when Redis runs it, so for a moment the member
+// is late while the key still holds: it is then put back, due when the key would expire (a live owner's
+// next renewal moves it on anyway), not dropped — dropped, its task would never be adopted and stay
+// WORKING for good. 1 for the one caller that removes it. KEYS: lease, leases. ARGV: member, now, ttl.
+const CLAIM_LOST = `
+if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
+local left = redis.call('PTTL', KEYS[1])
+if left == -1 then left = tonumber(ARGV[3]) end
+if left > 0 then
+  redis.call('ZADD', KEYS[2], tonumber(ARGV[2]) + left, ARGV[1])
+  return 0
+end
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1`;
+
 // Give it up only when ours.
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
@@ -81,6 +97,13 @@ type LeaseRedis = Redis & {
     member: string,
   ): Promise<number>;
   a2aRelease(lease: string, leases: string, me: string, member: string): Promise<number>;
+  a2aClaimLost(
+    lease: string,
+    leases: string,
+    member: string,
+    now: number,
+    ttl: number,
+  ): Promise<number>;
 };
 
 /** The leases this instance holds, their renewal, and the scan for leases other instances lost. */
@@ -109,6 +132,7 @@ export class Leases {
     redis.defineCommand('a2aAcquire', { numberOfKeys: 2, lua: ACQUIRE });
     redis.defineCommand('a2aRenew', { numberOfKeys: 2, lua: RENEW });
     redis.defineCommand('a2aRelease', { numberOfKeys: 2, lua: RELEASE });
+    redis.defineCommand('a2aClaimLost', { numberOfKeys: 2, lua: CLAIM_LOST });
     this.#redis = redis as LeaseRedis;
   }
 
@@ -274,10 +298,22 @@ export class Leases {
         const m = parseLeaseMember(member);
         if (m && m.instance === this.me && this.#held.has(this.keys.lease(m.scope, m.taskId)))
           continue; // ours, renewal pending
-        if ((await this.#redis.zrem(this.keys.leases, member)) !== 1) continue; // another survivor took it
-        if (!m) continue;
-        // Still held (renewed in between by a live owner)? Then it is not lost.
-        if (await this.owner(m.scope, m.taskId)) continue;
+        if (!m) {
+          await this.#redis.zrem(this.keys.leases, member); // not ours to read: dropped
+          continue;
+        }
+        // Removed only when its lease key is gone too; another survivor may have been first.
+        const lease = this.keys.lease(m.scope, m.taskId);
+        if (
+          (await this.#redis.a2aClaimLost(
+            lease,
+            this.keys.leases,
+            member,
+            Date.now(),
+            this.ttlMs,
+          )) !== 1
+        )
+          continue;
         this.logger.warn(
           { taskId: m.taskId, instance: m.instance },
           'the instance running a task stopped renewing its lease',
