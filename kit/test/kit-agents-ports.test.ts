@@ -81,11 +81,16 @@ function run(args: string[], env: NodeJS.ProcessEnv): Run {
   return { child, out: () => out, err: () => err, exited };
 }
 
-async function ready(r: Run): Promise<void> {
+/** Until the kit says it is up, or exits, or BOUND_MS has passed. */
+async function comeUp(r: Run): Promise<void> {
   for (let i = 0; i < BOUND_MS / 100 && !r.out().includes('Press Ctrl-C'); i++) {
     if (r.child.exitCode !== null) break;
     await new Promise((res) => setTimeout(res, 100));
   }
+}
+
+async function ready(r: Run): Promise<void> {
+  await comeUp(r);
   assert.match(r.out(), /Press Ctrl-C/, `the kit did not come up:\n${r.out()}\n${r.err()}`);
 }
 
@@ -113,10 +118,7 @@ describe('npm run agents: ports, health and drain', () => {
       const ports = [await freePort(), await freePort(), await freePort()];
       const grpc = await freePort();
       const kit = run(['--ports', ports.join(','), '--grpc-port', String(grpc)], env);
-      for (let i = 0; i < BOUND_MS / 100 && !kit.out().includes('Press Ctrl-C'); i++) {
-        if (kit.child.exitCode !== null) break;
-        await new Promise((res) => setTimeout(res, 100));
-      }
+      await comeUp(kit);
       if (attempt < 3 && kit.child.exitCode === 13) continue; // 13: a port was taken
       return { kit, ports, grpc };
     }

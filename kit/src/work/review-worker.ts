@@ -19,7 +19,8 @@ import {
 const port = parentPort;
 const post = (m: ReviewWorkerMessage): void => port?.postMessage(m);
 
-const heapSlack = (workerData as ReviewWorkerData | undefined)?.heapSlackBytes ?? 64 * 1024 * 1024;
+// The pool always says (ReviewPoolOptions.heapSlackMb); a worker started some other way leaves it to V8.
+const heapSlack = (workerData as ReviewWorkerData | undefined)?.heapSlackBytes ?? Infinity;
 const heapUsed = (): number => getHeapStatistics().used_heap_size;
 
 /**
