@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import type { Task } from '../src/protocol/index.js';
 import { InMemoryTaskStore } from '../src/server/store/memory.js';
 import { SqliteTaskStore } from '../src/server/store/sqlite.js';
@@ -55,24 +54,12 @@ after(async () => {
   await admin.end();
 });
 
-/**
- * better-sqlite3 12 on Node 24 aborts the process when the collector frees one of its objects outside a
- * JavaScript context ("Assertion failed: (env) != nullptr" in RemoveEnvironmentCleanupHook: Node 24's
- * ObjectWrap; upstream, gone in better-sqlite3 13, which moved to Node-API and which this package does
- * not support yet — docs/known-limits.md). This file's SQLite tests aborted it there within 0.3 s.
- */
-const sqliteSkip =
-  Number(process.versions.node.split('.')[0]) >= 24 &&
-  Number(createRequire(import.meta.url)('better-sqlite3/package.json').version.split('.')[0]) < 13
-    ? 'better-sqlite3 12 aborts Node 24 processes when its objects are collected (docs/known-limits.md)'
-    : false;
-
 const stores: Array<[string, () => TaskStore & PushConfigStore, string | false]> = [
   ['memory', () => new InMemoryTaskStore(), false],
   [
     'sqlite',
     () => new SqliteTaskStore({ path: join(dir, `${Math.random().toString(36).slice(2)}.db`) }),
-    sqliteSkip,
+    false,
   ],
   [
     'postgres',
@@ -233,7 +220,7 @@ for (const [name, make, skip] of stores) {
   });
 }
 
-test('SQLite store keeps tasks across a restart', { skip: sqliteSkip }, async () => {
+test('SQLite store keeps tasks across a restart', async () => {
   const path = join(dir, 'restart.db');
   const first = new SqliteTaskStore({ path });
   await first.saveTask(A, task('keep', 5000));

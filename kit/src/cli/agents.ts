@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { closeOnSignals } from 'a2a-kit/server';
+import { sqliteUnavailable } from 'a2a-kit/server/sqlite';
 import { startKitAgents, type RunningKit } from '../agents/start.js';
 import { loadOrCreateSigningKey } from '../agents/signing-key.js';
 import type { KitAgentName, KitBinding } from '../agents/cards.js';
@@ -73,13 +74,21 @@ function configuredPorts(
     : {};
 }
 
-/** `--store`: memory, `sqlite:DIR` (default: the work dir) or a PostgreSQL URL (shown with its password masked). */
+/**
+ * `--store`: memory, `sqlite:DIR` (default: the work dir) or a PostgreSQL URL (shown with its password
+ * masked). When SQLite cannot run here (better-sqlite3 missing, or a version that would crash this Node)
+ * the default becomes memory and the note says why and what to install; `sqlite:DIR` asked for is an error.
+ */
 function storeChoice(
   raw: string | undefined,
   workDir: string,
 ): { options: { storeDir?: string; storeUrl?: string }; note: string } {
   if (raw === 'memory') return { options: {}, note: 'in memory' };
   if (raw === undefined || raw.startsWith('sqlite:')) {
+    const unavailable = sqliteUnavailable();
+    if (unavailable && raw === undefined)
+      return { options: {}, note: `in memory, lost on restart (${unavailable})` };
+    if (unavailable) throw new Error(unavailable);
     const dir = raw ? path.resolve(raw.slice('sqlite:'.length) || workDir) : workDir;
     return { options: { storeDir: dir }, note: `SQLite files in ${dir}` };
   }
@@ -173,11 +182,10 @@ async function main(argv: string[]): Promise<number> {
   const events = values.string('events') ?? env.KIT_EVENTS;
   if (events) lines.push(`  event bus      ${hostOf(events)} (several instances)`);
   lines.push('Press Ctrl-C to stop.');
-  process.stdout.write(`${lines.join('\n')}\n`);
-
   // The first Ctrl-C or SIGTERM drains the three agents (streams told to resubscribe, running tasks given
-  // the drain deadline, queued pushes flushed); a second one exits at once.
-  return new Promise<number>((resolve) => {
+  // the drain deadline, queued pushes flushed); a second one exits at once. Listening before the lines
+  // say "Press Ctrl-C": a signal sent as soon as they are read must find the handler in place.
+  const closed = new Promise<number>((resolve) => {
     closeOnSignals(kit, {
       logger,
       echoMs: ECHO_MS,
@@ -186,6 +194,8 @@ async function main(argv: string[]): Promise<number> {
       onClosed: resolve,
     });
   });
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return closed;
 }
 
 main(process.argv.slice(2)).then(

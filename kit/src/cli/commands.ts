@@ -91,7 +91,7 @@ export const AGENTS_COMMAND: Command = {
       value: 'memory|sqlite:DIR|postgres://…',
       env: 'KIT_STORE',
       default: 'sqlite:<work dir>',
-      help: 'where tasks are kept: in memory, in SQLite files (one per agent) in DIR, or in PostgreSQL (one schema per agent; several kit processes can share it)',
+      help: 'where tasks are kept: in memory, in SQLite files (one per agent) in DIR, or in PostgreSQL (one schema per agent; several kit processes can share it); when better-sqlite3 cannot run on this Node, the default is memory and the start says why',
     },
     { name: 'memory', help: 'keep tasks in memory (same as --store memory)' },
     {

@@ -2,7 +2,7 @@
  * SQLite TaskStore (better-sqlite3): the embedded store that survives restarts. One file, WAL
  * mode, tasks as ProtoJSON text beside the columns that listing filters and sorts on.
  */
-import { createRequire } from 'node:module';
+import { loadDriver } from './sqlite-driver.js';
 import { A2AError, type Task, type TaskPushNotificationConfig } from '../../protocol/index.js';
 import { knownTaskJson, parseStoredTask, storedTaskJson } from '../tasks/json.js';
 import {
@@ -18,6 +18,8 @@ import {
   type StoredPushConfig,
   type VersionedTask,
 } from './task-store.js';
+
+export { sqliteUnavailable } from './sqlite-driver.js';
 
 type Db = import('better-sqlite3').Database;
 type Stmt = import('better-sqlite3').Statement;
@@ -42,8 +44,9 @@ CREATE TABLE IF NOT EXISTS a2a_push_configs (
 
 /**
  * Tasks and push configs in one SQLite file, so they survive a restart of the process: the embedded
- * store for a single instance. Needs the optional peer dependency `better-sqlite3` (version 12 on
- * Node 20), loaded only when a store is constructed.
+ * store for a single instance. Needs the optional peer dependency `better-sqlite3` (12 on Node
+ * 20, 13 on Node 22 and later), loaded only when a store is constructed; {@link sqliteUnavailable}
+ * says beforehand whether it can be.
  *
  * @example
  * ```ts
@@ -267,18 +270,5 @@ function parse<T>(text: string, id: string): T {
     return JSON.parse(text) as T;
   } catch (cause) {
     throw new A2AError('Internal', `Stored record ${id} is unreadable`, [], { cause });
-  }
-}
-
-/** better-sqlite3 is an optional peer dependency: say which package to install when it is missing. */
-function loadDriver(): typeof import('better-sqlite3') {
-  try {
-    return createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3');
-  } catch (err) {
-    if ((err as { code?: string }).code !== 'MODULE_NOT_FOUND') throw err;
-    throw new Error(
-      'SqliteTaskStore needs the package better-sqlite3 (version 12 on Node 20): npm install better-sqlite3@12',
-      { cause: err },
-    );
   }
 }
