@@ -5,10 +5,11 @@
  */
 import { createRequire } from 'node:module';
 
+// Nothing here names better-sqlite3's types: this module's declarations ship to users who may not have it.
 const require = createRequire(import.meta.url);
 
 /**
- * Why a {@link SqliteTaskStore} cannot be built in this process — better-sqlite3 is not installed, or
+ * Why a `SqliteTaskStore` cannot be built in this process — better-sqlite3 is not installed, or
  * its version would crash this Node (13 before Node 22, 12 on Node 24) — with the command that fixes
  * it; undefined when it can. Lets an application choose another store before it tries.
  */
@@ -22,13 +23,6 @@ export function sqliteUnavailable(): string | undefined {
   }
   const problem = driverMismatch(process.versions.node, version);
   return problem && `SqliteTaskStore: ${problem}`;
-}
-
-/** better-sqlite3 itself, or an error saying what to install. */
-export function loadDriver(): typeof import('better-sqlite3') {
-  const problem = sqliteUnavailable();
-  if (problem) throw new Error(problem);
-  return require('better-sqlite3') as typeof import('better-sqlite3');
 }
 
 /**

@@ -2,7 +2,7 @@
  * SQLite TaskStore (better-sqlite3): the embedded store that survives restarts. One file, WAL
  * mode, tasks as ProtoJSON text beside the columns that listing filters and sorts on.
  */
-import { loadDriver } from './sqlite-driver.js';
+import { createRequire } from 'node:module';
 import { A2AError, type Task, type TaskPushNotificationConfig } from '../../protocol/index.js';
 import { knownTaskJson, parseStoredTask, storedTaskJson } from '../tasks/json.js';
 import {
@@ -19,7 +19,9 @@ import {
   type VersionedTask,
 } from './task-store.js';
 
-export { sqliteUnavailable } from './sqlite-driver.js';
+import { sqliteUnavailable } from './sqlite-driver.js';
+
+export { sqliteUnavailable };
 
 type Db = import('better-sqlite3').Database;
 type Stmt = import('better-sqlite3').Statement;
@@ -271,4 +273,11 @@ function parse<T>(text: string, id: string): T {
   } catch (cause) {
     throw new A2AError('Internal', `Stored record ${id} is unreadable`, [], { cause });
   }
+}
+
+/** better-sqlite3 itself, or an error saying what to install (sqlite-driver.ts). */
+function loadDriver(): typeof import('better-sqlite3') {
+  const problem = sqliteUnavailable();
+  if (problem) throw new Error(problem);
+  return createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3');
 }
