@@ -18,7 +18,6 @@ import {
   type StoredPushConfig,
   type VersionedTask,
 } from './task-store.js';
-
 import { sqliteUnavailable } from './sqlite-driver.js';
 
 export { sqliteUnavailable };
